@@ -1,0 +1,21 @@
+export { BaseError, isSwapIntentError } from "./errors/baseError.js";
+export type {
+  Approval,
+  ApprovalMechanism,
+  CosignParams,
+  Hex,
+  HtlcParams,
+  Intent,
+  IntentStatus,
+  KnownIntentStatus,
+  Network,
+  NetworkId,
+  Page,
+  Permit2Params,
+  Quote,
+  SwapHistoryItem,
+  SwapMetadata,
+  SwapStatus,
+  Token,
+  TypedDataField,
+} from "./types.js";

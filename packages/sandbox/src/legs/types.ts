@@ -1,0 +1,136 @@
+/**
+ * The contract between the sandbox's service core and its chain legs (one module per network type).
+ *
+ * The core owns HTTP, the database, quotes, intents and the resolver loop; a leg owns one local chain
+ * engine and everything chain-specific: addresses, tokens, building `params_to_sign`, checking and
+ * executing the user's approval, delivering, claiming and refunding. A leg never touches the database:
+ * whatever it must remember about an intent it returns as `legData` (plain JSON), which the core stores
+ * with the intent in the same transaction as the state change and hands back on every later call.
+ */
+
+/** Network types of the catalogue (the `type` field of GET /networks). */
+export type NetworkType = "EVM" | "TRON" | "BITCOIN" | "SOLANA";
+
+/** Plain JSON, as stored in the database. Amounts inside are decimal strings. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The sandbox clock. Dev mode can move it forward (`POST /sandbox/clock`); legs keep their engine's time in step with it. */
+export interface Clock {
+  /** Current time, unix milliseconds. */
+  nowMs(): number;
+}
+
+/** A network of the catalogue, as configured in the core. */
+export interface NetworkConfig {
+  /** The service's own network id (not a chain id). */
+  id: number;
+  name: string;
+  type: NetworkType;
+  supportsOptimizedSwap: boolean;
+  supportsCustomTokens: boolean;
+  iconUrl: string;
+}
+
+/** A token a leg provides on its network (its address is known once the engine has started). */
+export interface LegToken {
+  symbol: string;
+  name: string;
+  decimals: number;
+  /** Address or identifier as the API shows it (EVM checksummed hex, Tron base58, Solana mint, Bitcoin `btc`). */
+  contractAddress: string;
+  /** Set for native tokens that must be wrapped before use: the address of the wrapped token. */
+  wrappedTokenAddress: string | null;
+  iconUrl: string;
+}
+
+/** Everything a leg is told when it is created. */
+export interface LegContext {
+  network: NetworkConfig;
+  clock: Clock;
+  /** A folder for the engine's durable state, or undefined for an in-memory sandbox. */
+  dataDir: string | undefined;
+  /** Deterministic seed for the leg's resolver and deployer keys (so addresses survive a restart). */
+  seed: Uint8Array;
+  log: (message: string) => void;
+}
+
+/** The intent as a source leg sees it. */
+export interface LegIntent {
+  intentId: string;
+  sourceToken: string;
+  sourceAmountLots: bigint;
+  destChain: number;
+  destToken: string;
+  minDestAmountLots: bigint;
+  maxDestAmountLots: bigint;
+  userSourceAddress: string;
+  /** Hex without 0x; set for Bitcoin and Solana sources. */
+  userSourcePublicKey: string | null;
+  userDestinationAddress: string;
+  refundAddress: string;
+  /** 0x-prefixed SHA-256 of the intent's secret. */
+  secretHash: `0x${string}`;
+  deadlineSecs: number;
+}
+
+/** A submitted approval, as the wire carried it (design 2). */
+export interface SubmittedApproval {
+  type: "permit2" | "psbt" | "cosign";
+  signedData: unknown;
+}
+
+/** Raised by a leg when an approval or request is refused; the core answers 422 with `reason` and changes no state. */
+export class LegRejection extends Error {
+  override name = "LegRejection";
+  constructor(
+    /** Stable code, for example `SIGNATURE_INVALID`, `INSUFFICIENT_ALLOWANCE`, `PSBT_REJECTED`. */
+    readonly code: string,
+    /** Human text for the error body's `message`. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${code}: ${reason}`, options);
+  }
+}
+
+/** One network's engine. Every method is safe to call again after a crash (idempotent where the core may retry). */
+export interface ChainLeg {
+  readonly type: NetworkType;
+  readonly approvalMechanism: "permit2" | "htlc" | "cosign";
+
+  /** Start (or reopen from `dataDir`) the engine, deploy or restore contracts and tokens. */
+  start(): Promise<void>;
+  /** Stop the engine and free its resources (processes, ports). */
+  stop(): Promise<void>;
+
+  /** The tokens of this network for the catalogue. */
+  tokens(): LegToken[];
+  /** Facts for `GET /sandbox/chains`: engine name, chain id, RPC URL, Permit2 and escrow addresses, ... */
+  info(): Record<string, Json>;
+
+  /** Whether `address` is a valid address on this network (EVM: checksum when mixed case; Tron: base58check; Bitcoin: bech32/bech32m of the leg's network; Solana: base58 32 bytes). */
+  isValidAddress(address: string): boolean;
+  /** Whether `publicKeyHex` (no 0x) belongs to `address`. Networks without public keys return true. */
+  publicKeyMatchesAddress(address: string, publicKeyHex: string | null): boolean;
+
+  /** Build the spec's `params_to_sign` (wire JSON, snake_case) for an intent whose source is this network. */
+  buildApproval(intent: LegIntent): Promise<{ paramsToSign: Json; legData: Json }>;
+  /** Check a submitted approval (simulate it on the engine). Throws `LegRejection` when it would fail. */
+  verifyApproval(intent: LegIntent, legData: Json, approval: SubmittedApproval): Promise<{ legData: Json }>;
+  /** Execute the verified approval: move the user's funds into the escrow. */
+  deposit(intent: LegIntent, legData: Json): Promise<{ txHash: string; legData: Json }>;
+  /** Claim the escrow with the secret (the resolver is paid for what it delivered). */
+  claim(intent: LegIntent, legData: Json, secret: Uint8Array): Promise<{ txHash: string }>;
+  /** Return escrowed funds to the user (delivery failed or the deadline passed). */
+  refund(intent: LegIntent, legData: Json): Promise<{ txHash: string }>;
+
+  /** Pay `amountLots` of `token` from the resolver's inventory to `recipient` (this network is the destination). */
+  deliver(request: { intentId: string; token: string; recipient: string; amountLots: bigint }): Promise<{ txHash: string }>;
+  /** The resolver's inventory of `token` on this network (used by the decline policy). */
+  inventory(token: string): Promise<bigint>;
+
+  /** Dev faucet: mint or send `amountLots` of `token` to `address`. */
+  faucet(request: { address: string; token: string; amountLots: bigint }): Promise<{ txHash: string }>;
+  /** Balance of `address` in `token`, for tests and the faucet. */
+  balanceOf(address: string, token: string): Promise<bigint>;
+}
