@@ -4,7 +4,10 @@ import { defineProject } from "vitest/config";
  * Shared per-package vitest settings. Workspace packages resolve to their TypeScript sources through
  * the `swapintent-source` export condition, so tests never depend on a stale `dist`.
  */
-export function swapintentProject(name: string, overrides: { testTimeout?: number; hookTimeout?: number } = {}) {
+export function swapintentProject(
+  name: string,
+  overrides: { testTimeout?: number; hookTimeout?: number } = {},
+) {
   return defineProject({
     resolve: { conditions: ["swapintent-source", "module", "import", "node", "default"] },
     ssr: { resolve: { conditions: ["swapintent-source", "import", "node", "default"] } },

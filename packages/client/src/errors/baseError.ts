@@ -31,7 +31,9 @@ function formatDetail(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "string") return value;
   try {
-    return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v.toString()}n` : v)) ?? String(value);
+    return (
+      JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v.toString()}n` : v)) ?? String(value)
+    );
   } catch {
     return String(value);
   }

@@ -125,7 +125,12 @@ export interface ChainLeg {
   refund(intent: LegIntent, legData: Json): Promise<{ txHash: string }>;
 
   /** Pay `amountLots` of `token` from the resolver's inventory to `recipient` (this network is the destination). */
-  deliver(request: { intentId: string; token: string; recipient: string; amountLots: bigint }): Promise<{ txHash: string }>;
+  deliver(request: {
+    intentId: string;
+    token: string;
+    recipient: string;
+    amountLots: bigint;
+  }): Promise<{ txHash: string }>;
   /** The resolver's inventory of `token` on this network (used by the decline policy). */
   inventory(token: string): Promise<bigint>;
 
