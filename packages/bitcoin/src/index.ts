@@ -1,1 +1,10 @@
-export {};
+export { buildHtlcLeaves } from "./buildHtlcLeaves.js";
+export { DEFAULT_HTLC_POLICY, NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
+export { createBitcoinSigner } from "./createBitcoinSigner.js";
+export { type BitcoinErrorCode, createBitcoinError } from "./errors.js";
+export { getUserScripts } from "./getUserScripts.js";
+export { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+export { signHtlcPsbt } from "./signHtlcPsbt.js";
+export { signHtlcRefund } from "./signHtlcRefund.js";
+export type { BitcoinEcc, HtlcOutput, HtlcPolicy, KeySigner, PsbtWalletSigner } from "./types.js";
+export { type VerifiedHtlcPsbt, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";

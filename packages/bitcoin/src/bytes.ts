@@ -1,0 +1,48 @@
+// Internal byte helpers (not exported from the package).
+
+export function hexToBytes(hex: string): Uint8Array | null {
+  const clean = hex.startsWith("0x") ? hex.slice(2) : hex;
+  if (clean.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(clean)) return null;
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
+}
+
+export function equalBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Split a serialized witness stack (BIP-144 encoding) into its items, or null when malformed. */
+export function decodeWitnessStack(bytes: Uint8Array): Uint8Array[] | null {
+  let pos = 0;
+  const readVarInt = (): number | null => {
+    const first = bytes[pos];
+    if (first === undefined) return null;
+    pos += 1;
+    if (first < 0xfd) return first;
+    const size = first === 0xfd ? 2 : first === 0xfe ? 4 : 8;
+    if (pos + size > bytes.length) return null;
+    let n = 0;
+    for (let i = size - 1; i >= 0; i--) n = n * 256 + (bytes[pos + i] ?? 0);
+    pos += size;
+    return n;
+  };
+  const count = readVarInt();
+  if (count === null) return null;
+  const items: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const len = readVarInt();
+    if (len === null || pos + len > bytes.length) return null;
+    items.push(bytes.slice(pos, pos + len));
+    pos += len;
+  }
+  return pos === bytes.length ? items : null;
+}

@@ -1,0 +1,67 @@
+/**
+ * The secp256k1 functions this package needs. Both `tiny-secp256k1` (WASM, Node) and
+ * `@bitcoinerlab/secp256k1` (pure JS, browsers) satisfy it: pass either module as `ecc`.
+ */
+export interface BitcoinEcc {
+  isPoint(p: Uint8Array): boolean;
+  isXOnlyPoint(p: Uint8Array): boolean;
+  xOnlyPointAddTweak(p: Uint8Array, tweak: Uint8Array): { parity: 0 | 1; xOnlyPubkey: Uint8Array } | null;
+  verify(h: Uint8Array, Q: Uint8Array, signature: Uint8Array, strict?: boolean): boolean;
+  verifySchnorr(h: Uint8Array, Q: Uint8Array, signature: Uint8Array): boolean;
+}
+
+/**
+ * A key that signs sighashes: an `ecpair` `ECPairInterface` fits, as does a hardware or remote signer.
+ * Methods may return promises. `publicKey` is the user's 33-byte compressed key.
+ *
+ * For a P2TR (BIP-86) input the key-path signature must be made with the tweaked key: when `tweak` is present
+ * (ECPair has it) the package tweaks the key itself; otherwise `signSchnorr` must already sign with the
+ * BIP-86-tweaked key. Every signature is verified before it is used.
+ */
+export interface KeySigner {
+  publicKey: Uint8Array;
+  sign(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  signSchnorr?(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  tweak?(t: Uint8Array): KeySigner;
+}
+
+/**
+ * A wallet that signs a PSBT itself (for example a browser wallet's `signPsbt`). It receives the verified
+ * base64 PSBT and the input indexes to sign and returns the PSBT (base64) with those inputs signed or finalized.
+ * The result is re-verified: the unsigned transaction must be unchanged and every signature valid.
+ */
+export interface PsbtWalletSigner {
+  publicKey: Uint8Array;
+  signPsbt(psbtBase64: string, inputs: number[]): Promise<string>;
+}
+
+/** Limits a signer enforces on the deposit PSBT. Every field has a default (`DEFAULT_HTLC_POLICY`). */
+export interface HtlcPolicy {
+  /** Smallest accepted refund delay, in blocks (BIP-68 block count). */
+  minCsvBlocks: number;
+  /** Largest accepted refund delay, in blocks. */
+  maxCsvBlocks: number;
+  /** Largest accepted fee, in satoshis. */
+  maxFeeLots: bigint;
+  /** Largest accepted fee rate, in satoshis per virtual byte of the signed transaction (estimated). */
+  maxFeeRateSatPerVbyte: bigint;
+  /**
+   * When set, the claim leaf must pay this key (33-byte compressed or 32-byte x-only, hex). When unset any
+   * claim key is accepted: the claim path needs the secret, which only the service releases after delivering.
+   */
+  resolverPublicKey?: string;
+}
+
+/** The HTLC output of a verified deposit PSBT. */
+export interface HtlcOutput {
+  outputIndex: number;
+  valueLots: bigint;
+  /** The P2TR output script. */
+  script: Uint8Array;
+  secretHash: Uint8Array;
+  resolverXOnly: Uint8Array;
+  userXOnly: Uint8Array;
+  csvBlocks: number;
+  claimLeaf: Uint8Array;
+  refundLeaf: Uint8Array;
+}

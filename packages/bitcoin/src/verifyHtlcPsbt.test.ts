@@ -1,0 +1,282 @@
+import { isSwapIntentError } from "@swapintent/client";
+import { Psbt } from "bitcoinjs-lib";
+import * as ecc from "tiny-secp256k1";
+import { describe, expect, it } from "vitest";
+import {
+  AMOUNT,
+  buildDeposit,
+  type DepositOptions,
+  hex,
+  NUMS,
+  p2trOf,
+  p2wpkhOf,
+  resolverKey,
+  SECRET_HASH,
+  strangerKey,
+  userKey,
+  xOnly,
+} from "../test/fixtures.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+
+const userPublicKey = hex(userKey.publicKey);
+
+function codeOf(options: DepositOptions, mutate?: (d: ReturnType<typeof buildDeposit>) => void): string {
+  const deposit = buildDeposit(options);
+  mutate?.(deposit);
+  try {
+    verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey });
+  } catch (error) {
+    if (isSwapIntentError(error)) return error.code;
+    throw error;
+  }
+  return "ACCEPTED";
+}
+
+describe("verifyHtlcPsbt", () => {
+  it("accepts the documented deposit and reports the HTLC it found", () => {
+    const deposit = buildDeposit();
+    const verified = verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey });
+    expect(verified.htlc.valueLots).toBe(AMOUNT);
+    expect(verified.htlc.csvBlocks).toBe(144);
+    expect(hex(verified.htlc.secretHash)).toBe(hex(SECRET_HASH));
+    expect(hex(verified.htlc.resolverXOnly)).toBe(hex(xOnly(resolverKey)));
+    expect(hex(verified.htlc.script)).toBe(hex(deposit.htlcScript));
+    expect(verified.feeLots).toBe(60_000n + 50_000n - AMOUNT - 9_000n);
+    expect(verified.inputs).toEqual([
+      { index: 0, kind: "p2tr" },
+      { index: 1, kind: "p2wpkh" },
+    ]);
+  });
+
+  it("does not change the caller's PSBT string", () => {
+    const deposit = buildDeposit();
+    const before = deposit.intent.paramsToSign.psbt;
+    verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey });
+    expect(deposit.intent.paramsToSign.psbt).toBe(before);
+  });
+
+  it.each<[string, DepositOptions, string]>([
+    [
+      "an extra output to a stranger",
+      {
+        outputs: [
+          { script: p2trOf(userKey), value: 4_000n },
+          { script: p2wpkhOf(strangerKey), value: 5_000n },
+        ],
+      },
+      "BTC_OUTPUT_NOT_USERS",
+    ],
+    [
+      "change to a stranger",
+      { outputs: [{ script: p2trOf(strangerKey), value: 9_000n }] },
+      "BTC_OUTPUT_NOT_USERS",
+    ],
+    [
+      "a short HTLC amount",
+      { htlcValue: AMOUNT - 1n, outputs: [{ script: p2trOf(userKey), value: 9_001n }] },
+      "BTC_HTLC_AMOUNT_MISMATCH",
+    ],
+    ["a wrong secret hash", { secretHash: new Uint8Array(32).fill(7) }, "BTC_HTLC_SECRET_HASH_MISMATCH"],
+    [
+      "a refund key that is not the user's",
+      { refundKey: xOnly(strangerKey) },
+      "BTC_HTLC_REFUND_KEY_MISMATCH",
+    ],
+    ["an overlong timelock", { csv: 5000 }, "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS"],
+    ["a too short timelock", { csv: 2 }, "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS"],
+    [
+      "a fee over the cap",
+      {
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 150_000n },
+        ],
+      },
+      "BTC_FEE_TOO_HIGH",
+    ],
+    [
+      "outputs above the inputs",
+      { outputs: [{ script: p2trOf(userKey), value: 20_000n }] },
+      "BTC_FEE_INVALID",
+    ],
+    [
+      "SIGHASH_NONE",
+      {
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n, sighashType: 0x02 },
+        ],
+      },
+      "BTC_SIGHASH_NOT_ALLOWED",
+    ],
+    [
+      "SIGHASH_SINGLE",
+      {
+        inputs: [
+          { kind: "p2tr", value: 60_000n, sighashType: 0x03 },
+          { kind: "p2wpkh", value: 50_000n },
+        ],
+      },
+      "BTC_SIGHASH_NOT_ALLOWED",
+    ],
+    [
+      "SIGHASH_ALL|ANYONECANPAY",
+      {
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n, sighashType: 0x81 },
+        ],
+      },
+      "BTC_SIGHASH_NOT_ALLOWED",
+    ],
+    [
+      "an unlisted input of the user's that a wallet would sign",
+      { listed: [0] },
+      "BTC_INPUT_NOT_LISTED_SIGNED",
+    ],
+    [
+      "a foreign input listed",
+      {
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n, owner: strangerKey },
+        ],
+      },
+      "BTC_INPUT_NOT_USERS",
+    ],
+    [
+      "witnessUtxo disagreeing with nonWitnessUtxo",
+      {
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n, nonWitness: true, claimedValue: 40_000n },
+        ],
+      },
+      "BTC_UTXO_MISMATCH",
+    ],
+    [
+      "a non-HTLC script in output 0 (no tap tree)",
+      { htlcScript: p2wpkhOf(strangerKey), htlcWithoutTapFields: true },
+      "BTC_HTLC_MISSING",
+    ],
+    [
+      "an output 0 script that is not the tap tree's output",
+      { htlcScript: p2trOf(strangerKey) },
+      "BTC_HTLC_SCRIPT_MISMATCH",
+    ],
+    [
+      "a key-path-spendable HTLC (internal key not NUMS)",
+      { internalKey: xOnly(resolverKey) },
+      "BTC_HTLC_INTERNAL_KEY_MISMATCH",
+    ],
+    ["an input index out of range", { listed: [0, 1, 2] }, "BTC_INPUT_INDEX_INVALID"],
+    ["a duplicated input index", { listed: [0, 0, 1] }, "BTC_INPUT_INDEX_INVALID"],
+  ])("refuses %s", (_name, options, code) => {
+    expect(codeOf(options)).toBe(code);
+  });
+
+  it("refuses a P2TR input whose tapInternalKey is not the user's key", () => {
+    expect(
+      codeOf({}, (d) => {
+        const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+        psbt.data.inputs[0]!.tapInternalKey = xOnly(strangerKey);
+        (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+      }),
+    ).toBe("BTC_INPUT_NOT_USERS");
+  });
+
+  it("refuses an unlisted foreign input that names the user's key in its derivation", () => {
+    expect(
+      codeOf(
+        {
+          inputs: [
+            { kind: "p2tr", value: 60_000n },
+            { kind: "p2wpkh", value: 50_000n, owner: strangerKey },
+          ],
+          listed: [0],
+        },
+        (d) => {
+          const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+          psbt.updateInput(1, {
+            bip32Derivation: [
+              { masterFingerprint: new Uint8Array(4), path: "m/84'/1'/0'/0/0", pubkey: userKey.publicKey },
+            ],
+          });
+          (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+        },
+      ),
+    ).toBe("BTC_INPUT_NOT_LISTED_SIGNED");
+  });
+
+  it("refuses an input without witnessUtxo", () => {
+    expect(
+      codeOf({}, (d) => {
+        const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+        delete psbt.data.inputs[1]!.witnessUtxo;
+        (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+      }),
+    ).toBe("BTC_UTXO_MISSING");
+  });
+
+  it("refuses a claim key other than a pinned resolver key", () => {
+    const deposit = buildDeposit({ claimKey: xOnly(strangerKey) });
+    expect(() =>
+      verifyHtlcPsbt({
+        ecc,
+        intent: deposit.intent,
+        quote: deposit.quote,
+        userPublicKey,
+        policy: { resolverPublicKey: hex(resolverKey.publicKey) },
+      }),
+    ).toThrow(expect.objectContaining({ code: "BTC_HTLC_CLAIM_KEY_MISMATCH" }));
+  });
+
+  it("honours a configured fee cap and timelock bounds", () => {
+    const deposit = buildDeposit();
+    const verify = (policy: Parameters<typeof verifyHtlcPsbt>[0]["policy"]) =>
+      verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, policy });
+    expect(() => verify({ maxFeeLots: 999n })).toThrow(expect.objectContaining({ code: "BTC_FEE_TOO_HIGH" }));
+    expect(() => verify({ maxFeeRateSatPerVbyte: 1n })).toThrow(
+      expect.objectContaining({ code: "BTC_FEE_TOO_HIGH" }),
+    );
+    expect(() => verify({ maxCsvBlocks: 143 })).toThrow(
+      expect.objectContaining({ code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS" }),
+    );
+    expect(verify({ maxFeeLots: 1_000n, minCsvBlocks: 144, maxCsvBlocks: 144 }).feeLots).toBe(1_000n);
+  });
+
+  it("refuses garbage, a non-htlc intent and a bad public key with their codes", () => {
+    const deposit = buildDeposit();
+    expect(() =>
+      verifyHtlcPsbt({
+        ecc,
+        intent: { ...deposit.intent, paramsToSign: { psbt: "bm90IGEgcHNidA==", inputs: [0] } },
+        quote: deposit.quote,
+        userPublicKey,
+      }),
+    ).toThrow(expect.objectContaining({ code: "BTC_PSBT_INVALID" }));
+    expect(() =>
+      verifyHtlcPsbt({
+        ecc,
+        intent: { ...deposit.intent, approvalMechanism: "cosign", paramsToSign: { transaction: "00" } },
+        quote: deposit.quote,
+        userPublicKey,
+      }),
+    ).toThrow(expect.objectContaining({ code: "BTC_INTENT_NOT_HTLC" }));
+    expect(() =>
+      verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey: hex(NUMS) }),
+    ).toThrow(expect.objectContaining({ code: "BTC_PUBLIC_KEY_INVALID" }));
+  });
+
+  it("never puts the secret or a key's private part in an error", () => {
+    const deposit = buildDeposit({ secretHash: new Uint8Array(32).fill(7) });
+    try {
+      verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey });
+      expect.unreachable();
+    } catch (error) {
+      const text = String((error as Error).message);
+      expect(text).not.toContain(hex(userKey.privateKey!));
+      expect(text).toContain("BTC_HTLC_SECRET_HASH_MISMATCH");
+    }
+  });
+});

@@ -1,0 +1,366 @@
+import type { Intent, Quote } from "@swapintent/client";
+import { Psbt, payments, Transaction } from "bitcoinjs-lib";
+import { bytesToHex, equalBytes, hexToBytes } from "./bytes.js";
+import { DEFAULT_HTLC_POLICY, NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
+import { createBitcoinError } from "./errors.js";
+import { getUserScripts } from "./getUserScripts.js";
+import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+import type { BitcoinEcc, HtlcOutput, HtlcPolicy } from "./types.js";
+import { useEcc } from "./useEcc.js";
+
+/** The result of a successful `verifyHtlcPsbt`. */
+export interface VerifiedHtlcPsbt {
+  /** A private copy of the parsed PSBT (the caller's data is never changed). */
+  psbt: Psbt;
+  /** The unsigned transaction as the PSBT carries it; signing must leave it byte-identical. */
+  unsignedTx: Uint8Array;
+  /** The inputs the user signs, and for each whether it spends the user's P2TR or P2WPKH output. */
+  inputs: { index: number; kind: "p2tr" | "p2wpkh" }[];
+  htlc: HtlcOutput;
+  feeLots: bigint;
+  /** Virtual size of the transaction once the listed inputs are signed (estimate; unknown witnesses count 0). */
+  estimatedVsize: bigint;
+  userPublicKey: Uint8Array;
+}
+
+const SIGHASH_DEFAULT = 0x00;
+const SIGHASH_ALL = 0x01;
+const P2TR_KEY_PATH_WITNESS_WU = 66n; // item count, length, 64-byte signature
+const P2WPKH_WITNESS_WU = 108n; // item count, length + 72-byte signature, length + 33-byte key
+
+/**
+ * Check a Bitcoin deposit PSBT (`params_to_sign` of an `htlc` intent) against the intent and quote the user
+ * accepted, before anything is signed. Throws a `BaseError` whose `code` names the first check that failed:
+ * the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of `userPublicKey`) with consistent UTXO
+ * data and SIGHASH_DEFAULT/ALL only; no unlisted input asks for the user's key; output 0 is the Taproot HTLC
+ * (NUMS internal key, claim leaf locked to the intent's `secretHash`, refund leaf to the user's key after a CSV
+ * delay within the policy) paying exactly `quote.sourceAmountLots`; every other output pays the user; the fee
+ * is under the policy's absolute and per-vbyte caps.
+ */
+export function verifyHtlcPsbt(args: {
+  ecc: BitcoinEcc;
+  intent: Intent;
+  quote: Pick<Quote, "sourceAmountLots">;
+  /** The user's 33-byte compressed key, hex (the intent's `user_source_public_key`). */
+  userPublicKey: string | Uint8Array;
+  policy?: Partial<HtlcPolicy>;
+}): VerifiedHtlcPsbt {
+  const { ecc, intent } = args;
+  const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY, ...args.policy };
+  if (intent.approvalMechanism !== "htlc") {
+    throw createBitcoinError("BTC_INTENT_NOT_HTLC", "The intent is not a Bitcoin htlc intent.", {
+      approvalMechanism: intent.approvalMechanism,
+    });
+  }
+  useEcc(ecc);
+  const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
+
+  let psbt: Psbt;
+  try {
+    psbt = Psbt.fromBase64(intent.paramsToSign.psbt);
+  } catch (cause) {
+    throw createBitcoinError(
+      "BTC_PSBT_INVALID",
+      "params_to_sign.psbt is not a valid base64 PSBT.",
+      {},
+      cause,
+    );
+  }
+  const unsignedTx = psbt.data.globalMap.unsignedTx.toBuffer();
+  const txInputs = psbt.txInputs;
+  const txOutputs = psbt.txOutputs;
+
+  // Which inputs the user is asked to sign.
+  const listed = intent.paramsToSign.inputs;
+  if (
+    !Array.isArray(listed) ||
+    listed.length === 0 ||
+    new Set(listed).size !== listed.length ||
+    listed.some((i) => !Number.isInteger(i) || i < 0 || i >= txInputs.length)
+  ) {
+    throw createBitcoinError(
+      "BTC_INPUT_INDEX_INVALID",
+      "params_to_sign.inputs is not a list of input indexes.",
+      {
+        inputs: listed,
+        inputCount: txInputs.length,
+      },
+    );
+  }
+
+  // Every input: UTXO data present and consistent.
+  let inputTotal = 0n;
+  for (let index = 0; index < txInputs.length; index++) {
+    const input = psbt.data.inputs[index]!;
+    const txInput = txInputs[index]!;
+    if (!input.witnessUtxo) {
+      throw createBitcoinError("BTC_UTXO_MISSING", "An input has no witnessUtxo; its value is unknown.", {
+        input: index,
+      });
+    }
+    if (input.nonWitnessUtxo) {
+      let prev: Transaction;
+      try {
+        prev = Transaction.fromBuffer(input.nonWitnessUtxo);
+      } catch (cause) {
+        throw createBitcoinError(
+          "BTC_UTXO_MISMATCH",
+          "An input's nonWitnessUtxo does not parse.",
+          { input: index },
+          cause,
+        );
+      }
+      const prevOut = prev.outs[txInput.index];
+      if (
+        !equalBytes(prev.getHash(), txInput.hash) ||
+        !prevOut ||
+        prevOut.value !== input.witnessUtxo.value ||
+        !equalBytes(prevOut.script, input.witnessUtxo.script)
+      ) {
+        throw createBitcoinError(
+          "BTC_UTXO_MISMATCH",
+          "An input's witnessUtxo disagrees with its nonWitnessUtxo (previous transaction).",
+          { input: index },
+        );
+      }
+    }
+    inputTotal += input.witnessUtxo.value;
+  }
+
+  // Listed inputs: the user's own outputs, signed with SIGHASH_DEFAULT/ALL.
+  const inputs: VerifiedHtlcPsbt["inputs"] = [];
+  for (const index of listed) {
+    const input = psbt.data.inputs[index]!;
+    const script = input.witnessUtxo!.script;
+    let kind: "p2tr" | "p2wpkh";
+    if (equalBytes(script, user.p2tr)) {
+      kind = "p2tr";
+      if (
+        !equalBytes(input.tapInternalKey, user.xOnly) ||
+        input.tapMerkleRoot ||
+        input.tapLeafScript?.length
+      ) {
+        throw createBitcoinError(
+          "BTC_INPUT_NOT_USERS",
+          "A listed P2TR input is not a BIP-86 key-path spend of the user's key (tapInternalKey missing or foreign, or a script tree).",
+          { input: index },
+        );
+      }
+    } else if (equalBytes(script, user.p2wpkh)) {
+      kind = "p2wpkh";
+    } else {
+      throw createBitcoinError("BTC_INPUT_NOT_USERS", "A listed input does not spend the user's address.", {
+        input: index,
+        script: bytesToHex(script),
+      });
+    }
+    const sighash = input.sighashType;
+    const allowed = kind === "p2tr" ? [SIGHASH_DEFAULT, SIGHASH_ALL] : [SIGHASH_ALL];
+    if (sighash !== undefined && !allowed.includes(sighash)) {
+      throw createBitcoinError(
+        "BTC_SIGHASH_NOT_ALLOWED",
+        "A listed input asks for a sighash type other than DEFAULT/ALL.",
+        {
+          input: index,
+          sighashType: sighash,
+        },
+      );
+    }
+    inputs.push({ index, kind });
+  }
+
+  // Unlisted inputs must not ask for the user's key.
+  for (let index = 0; index < txInputs.length; index++) {
+    if (listed.includes(index)) continue;
+    const input = psbt.data.inputs[index]!;
+    const script = input.witnessUtxo!.script;
+    const mentionsUser =
+      equalBytes(script, user.p2tr) ||
+      equalBytes(script, user.p2wpkh) ||
+      equalBytes(input.tapInternalKey, user.xOnly) ||
+      (input.bip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.publicKey)) ||
+      (input.tapBip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.xOnly)) ||
+      (input.partialSig ?? []).some((s) => equalBytes(s.pubkey, user.publicKey));
+    if (mentionsUser) {
+      throw createBitcoinError(
+        "BTC_INPUT_NOT_LISTED_SIGNED",
+        "An input that is not listed would be signed by (or asks for) the user's key.",
+        { input: index },
+      );
+    }
+  }
+
+  // Output 0: the HTLC.
+  const htlc = readHtlcOutput({ psbt, user, policy, secretHashHex: intent.secretHash });
+  if (htlc.valueLots !== args.quote.sourceAmountLots) {
+    throw createBitcoinError(
+      "BTC_HTLC_AMOUNT_MISMATCH",
+      "The HTLC does not lock exactly the quoted amount.",
+      {
+        expected: args.quote.sourceAmountLots,
+        actual: htlc.valueLots,
+      },
+    );
+  }
+
+  // Every other output: back to the user.
+  let outputTotal = 0n;
+  for (let index = 0; index < txOutputs.length; index++) {
+    const output = txOutputs[index]!;
+    outputTotal += output.value;
+    if (index === htlc.outputIndex) continue;
+    if (!equalBytes(output.script, user.p2tr) && !equalBytes(output.script, user.p2wpkh)) {
+      throw createBitcoinError(
+        "BTC_OUTPUT_NOT_USERS",
+        "An output other than the HTLC does not pay the user.",
+        {
+          output: index,
+          script: bytesToHex(output.script),
+          valueLots: output.value,
+        },
+      );
+    }
+  }
+
+  // The fee.
+  const feeLots = inputTotal - outputTotal;
+  if (feeLots < 0n) {
+    throw createBitcoinError("BTC_FEE_INVALID", "The outputs spend more than the inputs.", {
+      inputTotal,
+      outputTotal,
+    });
+  }
+  let witnessWeight = 2n; // segwit marker and flag
+  for (let index = 0; index < txInputs.length; index++) {
+    const signed = inputs.find((i) => i.index === index);
+    if (signed) witnessWeight += signed.kind === "p2tr" ? P2TR_KEY_PATH_WITNESS_WU : P2WPKH_WITNESS_WU;
+    else witnessWeight += BigInt(psbt.data.inputs[index]!.finalScriptWitness?.length ?? 1);
+  }
+  const weight = BigInt(unsignedTx.length) * 4n + witnessWeight;
+  const estimatedVsize = (weight + 3n) / 4n;
+  if (feeLots > policy.maxFeeLots || feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize) {
+    throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", {
+      feeLots,
+      estimatedVsize,
+      maxFeeLots: policy.maxFeeLots,
+      maxFeeRateSatPerVbyte: policy.maxFeeRateSatPerVbyte,
+    });
+  }
+
+  return {
+    psbt,
+    unsignedTx,
+    inputs,
+    htlc,
+    feeLots,
+    estimatedVsize,
+    userPublicKey: user.publicKey,
+  };
+}
+
+function readHtlcOutput(args: {
+  psbt: Psbt;
+  user: { xOnly: Uint8Array };
+  policy: HtlcPolicy;
+  secretHashHex: string;
+}): HtlcOutput {
+  const { psbt, user, policy } = args;
+  const output = psbt.txOutputs[0];
+  const data = psbt.data.outputs[0];
+  if (!output || !data?.tapInternalKey || !data.tapTree) {
+    throw createBitcoinError(
+      "BTC_HTLC_MISSING",
+      "Output 0 is not an HTLC: it carries no BIP-371 tapInternalKey and tapTree.",
+      { output: 0 },
+    );
+  }
+  if (bytesToHex(data.tapInternalKey) !== NUMS_INTERNAL_KEY_HEX) {
+    throw createBitcoinError(
+      "BTC_HTLC_INTERNAL_KEY_MISMATCH",
+      "The HTLC's internal key is not the unspendable NUMS key, so someone could spend it by key path.",
+      { tapInternalKey: bytesToHex(data.tapInternalKey) },
+    );
+  }
+  const leaves = data.tapTree.leaves;
+  const [claimLeaf, refundLeaf] = leaves;
+  if (
+    leaves.length !== 2 ||
+    !claimLeaf ||
+    !refundLeaf ||
+    leaves.some((l) => l.depth !== 1 || l.leafVersion !== TAPSCRIPT_LEAF_VERSION)
+  ) {
+    throw createBitcoinError(
+      "BTC_HTLC_SCRIPT_MISMATCH",
+      "The HTLC's tap tree is not two tapscript leaves at depth 1.",
+      { leaves: leaves.length },
+    );
+  }
+  const rebuilt = payments.p2tr({
+    internalPubkey: data.tapInternalKey,
+    scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
+  }).output;
+  if (!rebuilt || !equalBytes(rebuilt, output.script)) {
+    throw createBitcoinError(
+      "BTC_HTLC_SCRIPT_MISMATCH",
+      "Output 0's script is not the Taproot output of its tapInternalKey and tapTree.",
+      { script: bytesToHex(output.script) },
+    );
+  }
+  const fields = parseHtlcLeaves({ claim: claimLeaf.script, refund: refundLeaf.script });
+  if (!fields) {
+    throw createBitcoinError(
+      "BTC_HTLC_SCRIPT_MISMATCH",
+      "The HTLC's leaves are not the documented claim and refund scripts.",
+    );
+  }
+  const expectedHash = hexToBytes(args.secretHashHex);
+  if (!expectedHash || !equalBytes(fields.secretHash, expectedHash)) {
+    throw createBitcoinError(
+      "BTC_HTLC_SECRET_HASH_MISMATCH",
+      "The claim leaf is locked to another secret hash.",
+      {
+        expected: args.secretHashHex,
+        actual: `0x${bytesToHex(fields.secretHash)}`,
+      },
+    );
+  }
+  if (!equalBytes(fields.userXOnly, user.xOnly)) {
+    throw createBitcoinError("BTC_HTLC_REFUND_KEY_MISMATCH", "The refund leaf does not pay the user's key.", {
+      expected: bytesToHex(user.xOnly),
+      actual: bytesToHex(fields.userXOnly),
+    });
+  }
+  if (policy.resolverPublicKey !== undefined) {
+    const pinned = hexToBytes(policy.resolverPublicKey);
+    const pinnedXOnly = pinned?.length === 33 ? pinned.slice(1) : pinned;
+    if (!pinnedXOnly || !equalBytes(pinnedXOnly, fields.resolverXOnly)) {
+      throw createBitcoinError(
+        "BTC_HTLC_CLAIM_KEY_MISMATCH",
+        "The claim leaf pays a key other than the resolver's.",
+        {
+          expected: policy.resolverPublicKey,
+          actual: bytesToHex(fields.resolverXOnly),
+        },
+      );
+    }
+  }
+  if (fields.csvBlocks < policy.minCsvBlocks || fields.csvBlocks > policy.maxCsvBlocks) {
+    throw createBitcoinError(
+      "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS",
+      "The refund delay is outside the allowed bounds.",
+      {
+        csvBlocks: fields.csvBlocks,
+        minCsvBlocks: policy.minCsvBlocks,
+        maxCsvBlocks: policy.maxCsvBlocks,
+      },
+    );
+  }
+  return {
+    outputIndex: 0,
+    valueLots: output.value,
+    script: output.script,
+    ...fields,
+    claimLeaf: claimLeaf.script,
+    refundLeaf: refundLeaf.script,
+  };
+}
