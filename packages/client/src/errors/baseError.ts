@@ -1,3 +1,9 @@
+/** Brand set on every swapintent error, so `isSwapIntentError` works across duplicated copies of this module. */
+const errorBrand = Symbol.for("swapintent.error");
+
+/** Longest text a detail value may take in `message`; `details` always keeps the full value. */
+const maxDetailLength = 300;
+
 /**
  * The one error class of swapintent. Every failure of every package is a `BaseError` (or a subclass)
  * with a stable string `code` that callers switch on; `shortMessage` is one human sentence and
@@ -23,26 +29,49 @@ export class BaseError<TCode extends string = string> extends Error {
     this.code = code;
     this.shortMessage = shortMessage;
     this.details = details;
+    Object.defineProperty(this, errorBrand, { value: true });
   }
 }
 
 function formatDetail(value: unknown): string {
-  if (typeof value === "bigint") return `${value.toString()}n`;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === "string") return value;
-  try {
-    return (
-      JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v.toString()}n` : v)) ?? String(value)
-    );
-  } catch {
-    return String(value);
+  let text: string;
+  if (typeof value === "bigint") text = `${value.toString()}n`;
+  else if (value instanceof Date) text = value.toISOString();
+  else if (typeof value === "string") text = value;
+  else {
+    try {
+      text =
+        JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v.toString()}n` : v)) ?? String(value);
+    } catch {
+      text = String(value);
+    }
   }
+  return text.length > maxDetailLength ? `${text.slice(0, maxDetailLength)}… (${text.length} chars)` : text;
 }
 
-/** True when `error` is a swapintent error, optionally with the given code. */
+/**
+ * True when `error` is a swapintent error, optionally with the given code.
+ *
+ * Works across duplicated copies of `@swapintent/client` (two versions in one bundle, ESM and CJS side by side):
+ * besides `instanceof`, it accepts an error carrying the swapintent brand, or one shaped like a swapintent error
+ * (`name === "SwapIntentError"` with a string `code` and `shortMessage`).
+ */
 export function isSwapIntentError<TCode extends string = string>(
   error: unknown,
   code?: TCode,
 ): error is BaseError<TCode> {
-  return error instanceof BaseError && (code === undefined || error.code === code);
+  if (typeof error !== "object" || error === null) return false;
+  const candidate = error as {
+    [errorBrand]?: unknown;
+    name?: unknown;
+    code?: unknown;
+    shortMessage?: unknown;
+  };
+  const isOurs =
+    error instanceof BaseError ||
+    candidate[errorBrand] === true ||
+    (candidate.name === "SwapIntentError" &&
+      typeof candidate.code === "string" &&
+      typeof candidate.shortMessage === "string");
+  return isOurs && (code === undefined || candidate.code === code);
 }

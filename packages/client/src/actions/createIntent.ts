@@ -1,0 +1,113 @@
+import type { BaseClient, CallOptions } from "../client/types.js";
+import { BaseError } from "../errors/baseError.js";
+import { assertNonEmptyString, assertUuid } from "../internal/assertInput.js";
+import { invalidInput } from "../internal/invalidInput.js";
+import { parseIntent } from "../internal/wire.js";
+import type { Intent, Network, Quote } from "../types.js";
+import { isQuoteExpired } from "../utils/isQuoteExpired.js";
+import { getNetworks, networksCacheKey } from "./getNetworks.js";
+
+/** Parameters of {@link createIntent}. */
+export interface CreateIntentParams extends CallOptions {
+  /**
+   * The quote, or its id. Passing the `Quote` object lets the client refuse an expired quote locally
+   * (`QUOTE_EXPIRED`, nothing sent) and learn the source network to check `userSourcePublicKey`.
+   */
+  quote: Quote | string;
+  refundAddress: string;
+  userSourceAddress: string;
+  userDestinationAddress: string;
+  /**
+   * Hex, without `0x` (a `0x` prefix is stripped). Required when the source network is Bitcoin (33-byte compressed
+   * secp256k1 key) or Solana (32-byte ed25519 key).
+   */
+  userSourcePublicKey?: string;
+  retailUserId?: string;
+  /**
+   * The source network's type (`EVM`, `TRON`, `BITCOIN`, `SOLANA`). When omitted and `quote` is an object, the client
+   * looks it up in the networks catalogue (one cached `GET /networks` per client). With only a quote id and no type,
+   * the public-key requirement is left to the service.
+   */
+  sourceNetworkType?: string;
+  /** Current time in unix ms for the expiry check. Default `Date.now()`. */
+  now?: number;
+}
+
+const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: string }> = {
+  BITCOIN: { bytes: 33, prefix: /^0[23]/, what: "a 33-byte compressed secp256k1 key" },
+  SOLANA: { bytes: 32, what: "a 32-byte ed25519 key" },
+};
+
+/**
+ * Creates an intent from a quote (`POST /affiliate/v1/intents`). Every input is checked before the request.
+ *
+ * Never retried: if the call fails with `TIMEOUT`, `NETWORK_ERROR` or a 5xx, the service may or may not have created
+ * the intent. Do not blindly call again; look first: `getSwapHistory({ wallet: userSourceAddress, active: true })`
+ * lists the wallet's open intents (match on source/destination token and amount). If none is there, ask for a fresh
+ * quote and create again (a quote id can be used once).
+ *
+ * @throws `QUOTE_EXPIRED` when the given quote object is past its expiry; `INVALID_INPUT` naming the field.
+ */
+export async function createIntent(client: BaseClient, params: CreateIntentParams): Promise<Intent> {
+  const quote = params.quote;
+  const quoteId = typeof quote === "string" ? quote : quote?.id;
+  assertUuid(quoteId, "quote");
+  if (typeof quote === "object" && isQuoteExpired({ quote, now: params.now })) {
+    throw new BaseError("QUOTE_EXPIRED", "The quote has expired; request a new one.", {
+      details: { quoteId, expiryMs: quote.expiryMs },
+    });
+  }
+  assertNonEmptyString(params.refundAddress, "refundAddress");
+  assertNonEmptyString(params.userSourceAddress, "userSourceAddress");
+  assertNonEmptyString(params.userDestinationAddress, "userDestinationAddress");
+  if (params.retailUserId !== undefined) assertUuid(params.retailUserId, "retailUserId");
+  let publicKey = params.userSourcePublicKey;
+  if (publicKey !== undefined) {
+    if (typeof publicKey !== "string" || !/^(0x)?([0-9a-fA-F]{2})+$/.test(publicKey)) {
+      throw invalidInput("userSourcePublicKey", "must be a hex string", publicKey);
+    }
+    publicKey = publicKey.replace(/^0x/, "");
+  }
+  const networkType =
+    params.sourceNetworkType ??
+    (typeof quote === "object" ? await lookUpNetworkType(client, quote.sourceChain, params) : undefined);
+  const rule = networkType === undefined ? undefined : publicKeyLengths[networkType.toUpperCase()];
+  if (rule) {
+    if (publicKey === undefined) {
+      throw invalidInput("userSourcePublicKey", `is required when the source network is ${networkType}`);
+    }
+    if (publicKey.length !== rule.bytes * 2 || (rule.prefix && !rule.prefix.test(publicKey))) {
+      throw invalidInput("userSourcePublicKey", `must be ${rule.what} in hex`, publicKey);
+    }
+  }
+  return client.request({
+    method: "POST",
+    path: "/affiliate/v1/intents",
+    body: {
+      quote_id: quoteId,
+      refund_address: params.refundAddress,
+      retail_user_id: params.retailUserId,
+      user_destination_address: params.userDestinationAddress,
+      user_source_address: params.userSourceAddress,
+      user_source_public_key: publicKey,
+    },
+    idempotent: false,
+    parse: parseIntent,
+    signal: params.signal,
+    timeoutMs: params.timeoutMs,
+  });
+}
+
+async function lookUpNetworkType(
+  client: BaseClient,
+  networkId: number,
+  call: CallOptions,
+): Promise<string | undefined> {
+  let networks = client.cache.get(networksCacheKey) as Promise<Network[]> | undefined;
+  if (!networks) {
+    networks = getNetworks(client, { signal: call.signal, timeoutMs: call.timeoutMs });
+    client.cache.set(networksCacheKey, networks);
+    networks.catch(() => client.cache.delete(networksCacheKey));
+  }
+  return (await networks).find((network) => network.id === networkId)?.type;
+}

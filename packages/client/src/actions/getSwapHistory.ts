@@ -1,0 +1,41 @@
+import type { BaseClient, CallOptions } from "../client/types.js";
+import { buildHistoryQuery } from "../internal/buildHistoryQuery.js";
+import { parseHistoryPage } from "../internal/wire.js";
+import type { Page, SwapHistoryItem } from "../types.js";
+
+/** Whose swaps to list: `wallet` (one or more addresses), `retailId`, or both. At least one is required. */
+export interface SwapHistoryFilter {
+  /** Wallet address(es); sent as repeated `wallet=` parameters. */
+  wallet?: string | readonly string[];
+  /** Retail user identifier; sent as `retail_id`. */
+  retailId?: string;
+  /** `true`: only swaps not yet in a terminal state. */
+  active?: boolean;
+}
+
+/** Parameters of {@link getSwapHistory}. */
+export interface GetSwapHistoryParams extends SwapHistoryFilter, CallOptions {
+  /** Page size, 1..100 (the service's default is 20). */
+  limit?: number;
+  /** Swaps to skip, >= 0. */
+  offset?: number;
+}
+
+/**
+ * Reads one page of swap history (`GET /affiliate/v1/swaps/history`) by wallet(s) and/or retail id.
+ * Also the way to find out whether a timed-out `createIntent` happened: look for the intent by wallet.
+ */
+export async function getSwapHistory(
+  client: BaseClient,
+  params: GetSwapHistoryParams,
+): Promise<Page<SwapHistoryItem>> {
+  return client.request({
+    method: "GET",
+    path: "/affiliate/v1/swaps/history",
+    query: buildHistoryQuery(params),
+    idempotent: true,
+    parse: parseHistoryPage,
+    signal: params.signal,
+    timeoutMs: params.timeoutMs,
+  });
+}

@@ -1,0 +1,80 @@
+import type { BaseClient, CallOptions } from "../client/types.js";
+import { assertNonEmptyString, assertUuid } from "../internal/assertInput.js";
+import { invalidInput } from "../internal/invalidInput.js";
+import { parseSwapStatus } from "../internal/wire.js";
+import type { Approval, SwapStatus } from "../types.js";
+
+/** Parameters of {@link submitApproval}. */
+export interface SubmitApprovalParams extends CallOptions {
+  intentId: string;
+  /** What the user signed: a permit2 signature, a signed PSBT, or a cosigned Solana transaction. */
+  approval: Approval;
+}
+
+/**
+ * Submits the user's signed approval (`POST /affiliate/v1/intents/{id}/approvals`, body `{type, signed_data}`;
+ * cosign `signed_data` is `{transaction, user_address}`). Returns the swap status record, or `null` when the
+ * service answers 200 with an empty body.
+ *
+ * Never retried: if the call fails with `TIMEOUT`, `NETWORK_ERROR` or a 5xx, the approval may have arrived. Read
+ * `getIntentStatus({ intentId })` first: `ApprovalAdded` or any later state means it was accepted (do not submit
+ * again); `Initiated` means it was not, and submitting the same signature again is safe before `deadlineSecs`.
+ */
+export async function submitApproval(
+  client: BaseClient,
+  params: SubmitApprovalParams,
+): Promise<SwapStatus | null> {
+  assertUuid(params.intentId, "intentId");
+  const approval = params.approval;
+  let signedData: unknown;
+  switch (approval?.type) {
+    case "permit2":
+      if (typeof approval.signedData !== "string" || !/^0x[0-9a-fA-F]{130}$/.test(approval.signedData)) {
+        throw invalidInput(
+          "approval.signedData",
+          "must be a 65-byte signature as 0x hex",
+          approval.signedData,
+        );
+      }
+      signedData = approval.signedData;
+      break;
+    case "psbt":
+      if (typeof approval.signedData !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(approval.signedData)) {
+        throw invalidInput("approval.signedData", "must be a base64 PSBT", approval.signedData);
+      }
+      signedData = approval.signedData;
+      break;
+    case "cosign": {
+      const data = approval.signedData;
+      if (typeof data !== "object" || data === null) {
+        throw invalidInput("approval.signedData", "must be `{ transaction, userAddress }`", data);
+      }
+      if (typeof data.transaction !== "string" || !/^([0-9a-fA-F]{2})+$/.test(data.transaction)) {
+        throw invalidInput(
+          "approval.signedData.transaction",
+          "must be the transaction as hex",
+          data.transaction,
+        );
+      }
+      assertNonEmptyString(data.userAddress, "approval.signedData.userAddress");
+      signedData = { transaction: data.transaction, user_address: data.userAddress };
+      break;
+    }
+    default:
+      throw invalidInput(
+        "approval.type",
+        "must be `permit2`, `psbt` or `cosign`",
+        (approval as { type?: unknown })?.type,
+      );
+  }
+  return client.request({
+    method: "POST",
+    path: `/affiliate/v1/intents/${params.intentId}/approvals`,
+    body: { type: approval.type, signed_data: signedData },
+    idempotent: false,
+    allowEmptyBody: true,
+    parse: (json) => (json === undefined ? null : parseSwapStatus(json)),
+    signal: params.signal,
+    timeoutMs: params.timeoutMs,
+  });
+}

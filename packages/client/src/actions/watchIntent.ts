@@ -1,0 +1,75 @@
+import type { BaseClient } from "../client/types.js";
+import { BaseError, isSwapIntentError } from "../errors/baseError.js";
+import { assertInteger, assertUuid } from "../internal/assertInput.js";
+import { abortedError, sleep } from "../internal/sleep.js";
+import type { SwapStatus } from "../types.js";
+import { isTerminalStatus } from "../utils/isTerminalStatus.js";
+import { getIntentStatus } from "./getIntentStatus.js";
+
+/** Parameters of {@link watchIntent}. */
+export interface WatchIntentParams {
+  intentId: string;
+  /** Delay between polls. Default 2000. */
+  intervalMs?: number;
+  /** Give up after this long with `WAIT_TIMEOUT`. Default: no limit. */
+  timeoutMs?: number;
+  /** Stops watching with `ABORTED`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Polls an intent's status and yields the record each time the status changes (the first poll always yields),
+ * so each status is seen once; it ends after yielding a terminal status (Fulfilled, Declined, Expired, Refunded).
+ * Breaking out of the loop stops polling.
+ *
+ * @throws `WAIT_TIMEOUT` when `timeoutMs` passes first (details carry the last status); `ABORTED` when `signal` fires.
+ * @example for await (const s of watchIntent(client, { intentId })) console.log(s.status);
+ */
+export async function* watchIntent(
+  client: BaseClient,
+  params: WatchIntentParams,
+): AsyncGenerator<SwapStatus> {
+  const { intentId, intervalMs = 2000, timeoutMs, signal } = params;
+  assertUuid(intentId, "intentId");
+  assertInteger(intervalMs, "intervalMs", 0, 2 ** 31 - 1);
+  if (timeoutMs !== undefined) assertInteger(timeoutMs, "timeoutMs", 0, 2 ** 31 - 1);
+  if (signal?.aborted) throw abortedError(signal);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let last: SwapStatus | undefined;
+  try {
+    for (;;) {
+      const current = await getIntentStatus(client, { intentId, signal: controller.signal });
+      if (last === undefined || current.rawStatus !== last.rawStatus) {
+        last = current;
+        yield current;
+      }
+      if (isTerminalStatus(current)) return;
+      await sleep(intervalMs, controller.signal);
+    }
+  } catch (error) {
+    if (timedOut && isSwapIntentError(error, "ABORTED")) {
+      throw new BaseError(
+        "WAIT_TIMEOUT",
+        `Intent ${intentId} reached no terminal status within ${timeoutMs} ms.`,
+        {
+          details: { intentId, timeoutMs, lastStatus: last?.rawStatus ?? null },
+        },
+      );
+    }
+    if (signal?.aborted && isSwapIntentError(error, "ABORTED")) throw abortedError(signal);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,111 @@
+import type { BaseError } from "../errors/baseError.js";
+import type { RequestSigningOptions } from "../signing/createRequestSigner.js";
+import type { QueryParams } from "../signing/formatCanonicalRequest.js";
+
+/** Retry policy for idempotent calls (GETs and `getBestQuote`). `createIntent` and `submitApproval` are never retried. */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 2. */
+  retries?: number;
+  /** First backoff delay; doubles per retry, with jitter (a random value between half and all of it). Default 250. */
+  baseDelayMs?: number;
+  /** Cap on one backoff delay. Default 5000. */
+  maxDelayMs?: number;
+  /** A `Retry-After` longer than this is not waited for: the call fails with `RATE_LIMITED` at once. Default 30000. */
+  maxRetryAfterMs?: number;
+}
+
+/** What `onRequest` sees. Credentials (`x-api-key`, `x-api-signature`) are replaced by `"[redacted]"`. */
+export interface RequestEvent {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** 0 for the first attempt, 1 for the first retry, ... */
+  attempt: number;
+}
+
+/** What `onResponse` sees: one HTTP response, whether it succeeded or not. */
+export interface ResponseEvent {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  attempt: number;
+  durationMs: number;
+}
+
+/** What `onRetry` sees before the client waits `delayMs` and tries again. */
+export interface RetryEvent {
+  method: string;
+  url: string;
+  /** The attempt that failed (0 = first). */
+  attempt: number;
+  delayMs: number;
+  error: BaseError;
+}
+
+/** Observers of the transport. They must not throw (an exception from a hook is ignored). */
+export interface ClientHooks {
+  onRequest?: (event: RequestEvent) => void;
+  onResponse?: (event: ResponseEvent) => void;
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** Options of `createClient` / `createBaseClient`. */
+export interface ClientOptions {
+  /** Service base URL, for example `https://host` (paths `/affiliate/v1/...` are appended). */
+  baseUrl: string;
+  /** Sent as `X-Api-Key`. Exclusive with `requestSigning`, which uses the same header for the key hash. */
+  apiKey?: string;
+  /** Sign every request with an RSA key (design §2). */
+  requestSigning?: RequestSigningOptions;
+  /** The `fetch` to use. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Time limit of one HTTP attempt, until the whole body is read. Default 30000. */
+  timeoutMs?: number;
+  /** Retry policy of idempotent calls, or `false` for none. */
+  retry?: RetryOptions | false;
+  /** Observers of requests, responses and retries. */
+  hooks?: ClientHooks;
+  /** Extra headers sent with every request (not shown to hooks if named like a credential). */
+  headers?: Record<string, string>;
+}
+
+/** Per-call options every action accepts. */
+export interface CallOptions {
+  /** Cancels the call (and its retries); the call fails with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call (per attempt). */
+  timeoutMs?: number;
+}
+
+/** A JSON request body; numbers that must keep exact decimal text are wrapped internally. */
+export type RequestBody = Record<string, unknown>;
+
+/** One request as actions describe it to the transport. */
+export interface ClientRequest<T> extends CallOptions {
+  method: "GET" | "POST";
+  path: string;
+  query?: QueryParams;
+  body?: RequestBody;
+  /** Only idempotent requests are retried. */
+  idempotent: boolean;
+  /** Turns the parsed JSON into the domain value; throws `RESPONSE_INVALID` on a bad shape. */
+  parse: (json: unknown) => T;
+  /** When true an empty 2xx body is accepted and `parse` receives `undefined`. */
+  allowEmptyBody?: boolean;
+}
+
+/**
+ * The minimal client every action takes as its first argument: configuration plus `request`.
+ * `createClient` returns one of these with all actions bound; `createBaseClient` returns only this,
+ * so an app that imports a few actions ships only those.
+ */
+export interface BaseClient {
+  readonly baseUrl: string;
+  /** Sends one request through timeouts, retries, auth and hooks, and parses the response. */
+  readonly request: <T>(request: ClientRequest<T>) => Promise<T>;
+  /** Per-client memo (for example the networks catalogue that `createIntent` consults). */
+  readonly cache: Map<string, unknown>;
+}

@@ -1,0 +1,58 @@
+import { invalidInput } from "./invalidInput.js";
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Throws `INVALID_INPUT` naming `field` unless `value` is a UUID string. */
+export function assertUuid(value: unknown, field: string): asserts value is string {
+  if (typeof value !== "string" || !uuidPattern.test(value))
+    throw invalidInput(field, "must be a UUID", value);
+}
+
+/** Throws `INVALID_INPUT` naming `field` unless `value` is a non-empty string. */
+export function assertNonEmptyString(value: unknown, field: string): asserts value is string {
+  if (typeof value !== "string" || value.trim() === "")
+    throw invalidInput(field, "must be a non-empty string", value);
+}
+
+/** Throws `INVALID_INPUT` naming `field` unless `value` is an integer in `[min, max]`. */
+export function assertInteger(
+  value: unknown,
+  field: string,
+  min: number,
+  max: number,
+): asserts value is number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw invalidInput(field, `must be an integer from ${min} to ${max}`, value);
+  }
+}
+
+/** Slippage in basis points as the wire wants it: an integer string 0..10000, from a number, bigint or string. */
+export function normalizeSlippageBps(value: unknown, field: string): string {
+  let bps: bigint | undefined;
+  if (typeof value === "bigint") bps = value;
+  else if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
+  else if (typeof value === "string" && /^[0-9]+$/.test(value)) bps = BigInt(value);
+  if (bps === undefined || bps < 0n || bps > 10_000n) {
+    throw invalidInput(field, "must be an integer number of basis points from 0 to 10000", value);
+  }
+  return bps.toString();
+}
+
+/**
+ * A human-unit amount as JSON number text, without going through floating point for strings:
+ * `"0010.500"` becomes `10.5`; a `number` is written as JavaScript writes it. Must be finite and > 0.
+ */
+export function normalizeAmount(value: unknown, field: string): string {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value <= 0)
+      throw invalidInput(field, "must be a finite number > 0", value);
+    return JSON.stringify(value);
+  }
+  if (typeof value !== "string") throw invalidInput(field, "must be a decimal string or a number", value);
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(value.trim());
+  if (!match) throw invalidInput(field, "must be a plain decimal string such as `1.5`", value);
+  const whole = (match[1] ?? "").replace(/^0+(?=[0-9])/, "");
+  const fraction = (match[2] ?? "").replace(/0+$/, "");
+  if (/^0*$/.test(whole) && fraction === "") throw invalidInput(field, "must be greater than 0", value);
+  return fraction === "" ? whole : `${whole}.${fraction}`;
+}

@@ -1,0 +1,37 @@
+import type { SwapHistoryFilter } from "../actions/getSwapHistory.js";
+import { assertInteger, assertNonEmptyString } from "./assertInput.js";
+import { invalidInput } from "./invalidInput.js";
+
+/** Builds the query of a history request; checks every filter field. */
+export function buildHistoryQuery(
+  params: SwapHistoryFilter & { limit?: number; offset?: number },
+): [string, string][] {
+  const query: [string, string][] = [];
+  const wallets =
+    params.wallet === undefined ? [] : typeof params.wallet === "string" ? [params.wallet] : params.wallet;
+  if (!Array.isArray(wallets) && typeof params.wallet !== "string") {
+    throw invalidInput("wallet", "must be a string or an array of strings", params.wallet);
+  }
+  wallets.forEach((wallet, index) => {
+    assertNonEmptyString(wallet, `wallet[${index}]`);
+    query.push(["wallet", wallet]);
+  });
+  if (params.retailId !== undefined) {
+    assertNonEmptyString(params.retailId, "retailId");
+    query.push(["retail_id", params.retailId]);
+  }
+  if (query.length === 0) throw invalidInput("wallet", "or `retailId` must be given");
+  if (params.active !== undefined) {
+    if (typeof params.active !== "boolean") throw invalidInput("active", "must be a boolean", params.active);
+    query.push(["active", String(params.active)]);
+  }
+  if (params.limit !== undefined) {
+    assertInteger(params.limit, "limit", 1, 100);
+    query.push(["limit", String(params.limit)]);
+  }
+  if (params.offset !== undefined) {
+    assertInteger(params.offset, "offset", 0, Number.MAX_SAFE_INTEGER);
+    query.push(["offset", String(params.offset)]);
+  }
+  return query;
+}

@@ -1,0 +1,52 @@
+import { stringifyCanonicalJson } from "./stringifyCanonicalJson.js";
+
+/** Query parameters in request order; a key may repeat (`wallet=a&wallet=b`). */
+export type QueryParams = ReadonlyArray<readonly [key: string, value: string]>;
+
+/**
+ * Encodes query parameters as the client sends them and signs them: sorted by key (a stable sort, so repeated
+ * keys keep their order), each key and value percent-encoded with `encodeURIComponent`, joined with `&`.
+ * An empty list gives `""`.
+ *
+ * @example formatQueryString({ query: [["offset", "0"], ["limit", "20"], ["q", "usd coin"]] }) // "limit=20&offset=0&q=usd%20coin"
+ */
+export function formatQueryString({ query }: { query?: QueryParams | undefined }): string {
+  if (!query || query.length === 0) return "";
+  return [...query]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join("&");
+}
+
+/**
+ * The exact string that request signing signs (design §2): `METHOD:PATH:QUERY:BODY`.
+ *
+ * - `METHOD`: upper case, `GET` or `POST`.
+ * - `PATH`: the URL path as sent, starting with `/`, without the query (for example `/affiliate/v1/intents`;
+ *   if the base URL has a path prefix, the prefix is part of it).
+ * - `QUERY`: the query string without `?`, parameters sorted by key, see {@link formatQueryString}; `""` when none.
+ * - `BODY`: the JSON body with keys sorted at every depth and no whitespace, see {@link stringifyCanonicalJson};
+ *   `""` for a request without a body. It is byte for byte the body the client sends.
+ *
+ * Segments are joined with `:` even when empty, so a GET without query is `GET:/affiliate/v1/networks::`.
+ *
+ * @example
+ * formatCanonicalRequest({ method: "GET", path: "/affiliate/v1/tokens", query: [["q", "usdc"], ["limit", "5"]] })
+ * // "GET:/affiliate/v1/tokens:limit=5&q=usdc:"
+ */
+export function formatCanonicalRequest({
+  method,
+  path,
+  query,
+  body,
+}: {
+  method: string;
+  path: string;
+  query?: QueryParams | undefined;
+  /** A JSON value (serialized canonically) or already canonical body text (used as is). */
+  body?: unknown;
+}): string {
+  const bodyText =
+    body === undefined ? "" : typeof body === "string" ? body : stringifyCanonicalJson({ value: body });
+  return `${method.toUpperCase()}:${path}:${formatQueryString({ query })}:${bodyText}`;
+}

@@ -1,0 +1,46 @@
+import { invalidInput } from "../internal/invalidInput.js";
+import { formatUnits } from "./formatUnits.js";
+
+/** Parameters of {@link formatAmount}. */
+export interface FormatAmountParams {
+  /** Amount in lots. */
+  value: bigint;
+  decimals: number;
+  /** Keep at most this many fractional digits, cutting toward zero (never rounding up). Default: all. */
+  maxFractionDigits?: number;
+  /** Pad to at least this many fractional digits. Default 0. */
+  minFractionDigits?: number;
+  /** Inserted between groups of three integer digits. Default `","`; `""` for none. */
+  groupSeparator?: string;
+  /** Default `"."`. */
+  decimalSeparator?: string;
+}
+
+/**
+ * Formats lots for display, exactly (no floating point): digit grouping, trailing zeros trimmed, optional
+ * truncation. `formatAmount({ value: 1234567890000n, decimals: 6, maxFractionDigits: 2 })` is `"1,234,567.89"`.
+ * Truncation cuts toward zero, so a shown balance is never more than the real one.
+ */
+export function formatAmount({
+  value,
+  decimals,
+  maxFractionDigits,
+  minFractionDigits = 0,
+  groupSeparator = ",",
+  decimalSeparator = ".",
+}: FormatAmountParams): string {
+  if (maxFractionDigits !== undefined && (!Number.isInteger(maxFractionDigits) || maxFractionDigits < 0)) {
+    throw invalidInput("maxFractionDigits", "must be an integer >= 0", maxFractionDigits);
+  }
+  if (!Number.isInteger(minFractionDigits) || minFractionDigits < 0) {
+    throw invalidInput("minFractionDigits", "must be an integer >= 0", minFractionDigits);
+  }
+  const plain = formatUnits({ value, decimals });
+  const negative = plain.startsWith("-");
+  const [whole = "0", rawFraction = ""] = (negative ? plain.slice(1) : plain).split(".");
+  let fraction = maxFractionDigits === undefined ? rawFraction : rawFraction.slice(0, maxFractionDigits);
+  fraction = fraction.replace(/0+$/, "").padEnd(minFractionDigits, "0");
+  const grouped = groupSeparator ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, groupSeparator) : whole;
+  const isZero = /^0*$/.test(whole) && /^0*$/.test(fraction);
+  return `${negative && !isZero ? "-" : ""}${grouped}${fraction ? `${decimalSeparator}${fraction}` : ""}`;
+}

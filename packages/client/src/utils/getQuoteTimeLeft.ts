@@ -1,0 +1,12 @@
+import type { Quote } from "../types.js";
+
+/** Milliseconds until the quote expires; 0 once it has. `now` defaults to `Date.now()`. */
+export function getQuoteTimeLeft({
+  quote,
+  now = Date.now(),
+}: {
+  quote: Pick<Quote, "expiryMs">;
+  now?: number;
+}): number {
+  return Math.max(0, quote.expiryMs - now);
+}

@@ -1,0 +1,35 @@
+import { invalidInput } from "../internal/invalidInput.js";
+
+/** Parameters of {@link parseUnits}. */
+export interface ParseUnitsParams {
+  /** A decimal string such as `"1.5"`, `"-0.25"` or `"1000"`. No exponent, no grouping. */
+  value: string;
+  /** The token's decimals, 0..255. */
+  decimals: number;
+}
+
+/**
+ * Converts a decimal string to lots, exactly: `parseUnits({ value: "1.5", decimals: 6 })` is `1500000n`.
+ * More fractional digits than `decimals` are refused (`INVALID_INPUT`), never rounded, unless they are zeros.
+ */
+export function parseUnits({ value, decimals }: ParseUnitsParams): bigint {
+  assertDecimals(decimals);
+  const match = typeof value === "string" ? /^(-)?([0-9]*)(?:\.([0-9]*))?$/.exec(value.trim()) : null;
+  if (!match || ((match[2] ?? "") === "" && (match[3] ?? "") === "")) {
+    throw invalidInput("value", "must be a decimal string such as `1.5`", value);
+  }
+  const [, sign, whole = "", rawFraction = ""] = match;
+  const fraction = rawFraction.replace(/0+$/, "");
+  if (fraction.length > decimals) {
+    throw invalidInput("value", `has more fractional digits than the token's ${decimals} decimals`, value);
+  }
+  const lots = BigInt((whole || "0") + fraction.padEnd(decimals, "0"));
+  return sign ? -lots : lots;
+}
+
+/** Throws `INVALID_INPUT` unless `decimals` is an integer 0..255. */
+export function assertDecimals(decimals: number): void {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) {
+    throw invalidInput("decimals", "must be an integer from 0 to 255", decimals);
+  }
+}
