@@ -1,0 +1,71 @@
+/**
+ * Every code a `BaseError` thrown by `@swapintent/permit2` can carry. Each check has its own code so a
+ * wallet can say exactly what differs from what the user was quoted.
+ */
+export type Permit2ErrorCode =
+  /** The intent's approval mechanism is not `permit2`. */
+  | "PERMIT2_MECHANISM_MISMATCH"
+  /** `params_to_sign` is structurally broken (missing fields, wrong JSON types). */
+  | "PERMIT2_PARAMS_INVALID"
+  /** An address is not a valid EVM (checksummed when mixed case) or Tron (base58check, 0x41 prefix) address. */
+  | "PERMIT2_ADDRESS_INVALID"
+  /** The addresses are not all of the chain family the caller expects (EVM hex vs Tron base58). */
+  | "PERMIT2_CHAIN_TYPE_MISMATCH"
+  /** `types` has unexpected struct fields, or unknown or extra types. */
+  | "PERMIT2_TYPES_INVALID"
+  /** The domain has fields other than `name`, `chainId`, `verifyingContract`. */
+  | "PERMIT2_DOMAIN_INVALID"
+  /** The domain name is not `Permit2`. */
+  | "PERMIT2_DOMAIN_NAME_MISMATCH"
+  /** The domain chain id is not the wallet's chain. */
+  | "PERMIT2_CHAIN_ID_MISMATCH"
+  /** `domain.verifyingContract` differs from `permit2_contract_address`. */
+  | "PERMIT2_VERIFYING_CONTRACT_MISMATCH"
+  /** The Permit2 contract is neither the canonical deployment nor in the caller's allow list. */
+  | "PERMIT2_CONTRACT_NOT_ALLOWED"
+  /** A witness value cannot be encoded as its declared type. */
+  | "PERMIT2_WITNESS_INVALID"
+  /** `witness_hash` is not the hash of `witness` under `types`. */
+  | "PERMIT2_WITNESS_HASH_MISMATCH"
+  /** `witness_type_string` is not what Permit2 needs for `types`. */
+  | "PERMIT2_WITNESS_TYPE_STRING_MISMATCH"
+  /** The spender differs from the escrow, or is the zero address or the Permit2 contract. */
+  | "PERMIT2_SPENDER_MISMATCH"
+  /** The permitted token differs from the quote's source token (or is the native-token placeholder). */
+  | "PERMIT2_TOKEN_MISMATCH"
+  /** The permitted amount differs from the quote's source amount. */
+  | "PERMIT2_AMOUNT_MISMATCH"
+  /** A nonce sent with the message differs from `params_to_sign.nonce`, or the nonce is out of range. */
+  | "PERMIT2_NONCE_MISMATCH"
+  /** The deadline differs from the intent's `deadline_secs`. */
+  | "PERMIT2_DEADLINE_MISMATCH"
+  /** The deadline has passed. */
+  | "PERMIT2_DEADLINE_PASSED"
+  /** The deadline lies further in the future than the caller allows. */
+  | "PERMIT2_DEADLINE_TOO_FAR"
+  /** The witness minimum destination amount differs from the quote. */
+  | "PERMIT2_MIN_AMOUNT_MISMATCH"
+  /** The witness maximum destination amount differs from the quote. */
+  | "PERMIT2_MAX_AMOUNT_MISMATCH"
+  /** The witness recipient differs from the destination address the user entered. */
+  | "PERMIT2_RECIPIENT_MISMATCH"
+  /** The witness (or `additional_data.secretHash`) secret hash differs from the intent's. */
+  | "PERMIT2_SECRET_HASH_MISMATCH"
+  /** The witness intent id differs from the intent's id (UUID left-padded to bytes32). */
+  | "PERMIT2_INTENT_ID_MISMATCH"
+  /** The witness destination chain differs from the quote's. */
+  | "PERMIT2_DEST_CHAIN_MISMATCH"
+  /** The witness destination token differs from the quote's. */
+  | "PERMIT2_DEST_TOKEN_MISMATCH"
+  /** The signing account is not the expected owner. */
+  | "PERMIT2_OWNER_MISMATCH"
+  /** The wallet returned a malformed signature, or one that does not recover to the owner. */
+  | "PERMIT2_SIGNATURE_INVALID"
+  /** The wallet or signer refused or failed to sign. */
+  | "PERMIT2_SIGNING_FAILED"
+  /** The ERC-20 allowance to Permit2 is below the amount to transfer. */
+  | "PERMIT2_ALLOWANCE_INSUFFICIENT"
+  /** A Tron address failed base58check decoding (alphabet, length, checksum or 0x41 prefix). */
+  | "TRON_ADDRESS_INVALID"
+  /** tronweb could not be loaded (it is an optional peer dependency). */
+  | "TRONWEB_UNAVAILABLE";

@@ -1,0 +1,28 @@
+import * as Base58 from "ox/Base58";
+import * as Bytes from "ox/Bytes";
+import * as Hash from "ox/Hash";
+import { createPermit2Error } from "./internal/fail.js";
+
+/** Parameters of {@link formatTronAddress}. */
+export interface FormatTronAddressParameters {
+  /** A 20-byte address as `0x` hex, or the 21-byte Tron hex form `41…` (with or without `0x`). */
+  address: string;
+}
+
+const hex20 = /^(0x)?[0-9a-fA-F]{40}$/;
+const hex21 = /^(0x)?41[0-9a-fA-F]{40}$/;
+
+/**
+ * Encodes a 20-byte address as a base58check Tron address (`T…`): `0x41 ‖ address ‖ sha256(sha256(…))[0..4]`.
+ *
+ * @throws `BaseError` with code `TRON_ADDRESS_INVALID` when the input is not 20 bytes of hex (or `41` + 20 bytes).
+ */
+export function formatTronAddress({ address }: FormatTronAddressParameters): string {
+  let body: string;
+  if (typeof address === "string" && hex20.test(address)) body = address.replace(/^0x/, "");
+  else if (typeof address === "string" && hex21.test(address)) body = address.replace(/^0x/, "").slice(2);
+  else throw createPermit2Error("TRON_ADDRESS_INVALID", "Expected a 20-byte hex address.", { address });
+  const payload = Bytes.fromHex(`0x41${body.toLowerCase()}`);
+  const checksum = Hash.sha256(Hash.sha256(payload)).slice(0, 4);
+  return Base58.fromBytes(Bytes.concat(payload, checksum));
+}

@@ -1,0 +1,109 @@
+import type { Hex, Intent, Quote, TypedDataField } from "@swapintent/client";
+
+/** The address family of a permit: `evm` (0x hex) or `tron` (base58check `T…`). */
+export type Permit2ChainType = "evm" | "tron";
+
+/** The EIP-712 domain of a Permit2 signature: no `version`. */
+export interface Permit2Domain {
+  name: "Permit2";
+  chainId: number;
+  verifyingContract: string;
+}
+
+/** Values of the witness struct: `uint*` as bigint, `bytes32` as lowercase hex, `string` as given. */
+export type Permit2WitnessValues = Readonly<Record<string, bigint | string>>;
+
+/** The message of a `PermitWitnessTransferFrom` signature. */
+export interface Permit2Message {
+  permitted: { token: string; amount: bigint };
+  spender: string;
+  nonce: bigint;
+  deadline: bigint;
+  witness: Permit2WitnessValues;
+}
+
+/** Typed data ready for `signTypedData`: types exclude `EIP712Domain`. */
+export interface Permit2TypedData {
+  domain: Permit2Domain;
+  types: Record<string, TypedDataField[]>;
+  primaryType: "PermitWitnessTransferFrom";
+  message: Permit2Message;
+}
+
+/** What a wallet shows on its confirmation screen. Amounts in lots and formatted with the quote's decimals. */
+export interface Permit2ApprovalSummary {
+  chainType: Permit2ChainType;
+  /** The chain id signed in the domain (masked to 32 bits on Tron). */
+  chainId: number;
+  permit2Address: string;
+  /** The token the user lets the escrow pull. */
+  token: string;
+  amountLots: bigint;
+  amountFormatted: string;
+  /** The escrow contract that may pull the tokens. */
+  spender: string;
+  deadlineSecs: number;
+  /** The deadline as an ISO 8601 UTC timestamp. */
+  deadlineIso: string;
+  minDestAmountLots: bigint;
+  minDestAmountFormatted: string;
+  maxDestAmountLots: bigint;
+  maxDestAmountFormatted: string;
+  recipient: string;
+  /** The service's network id of the destination. */
+  destChain: number;
+  destToken: string;
+  intentId: string;
+  /** The owner the caller expects to sign, when given. */
+  owner: string | null;
+  /** The same facts as short English lines, in display order. */
+  lines: string[];
+}
+
+/** The result of a successful verification. */
+export interface VerifiedPermit2Approval {
+  chainType: Permit2ChainType;
+  /**
+   * The typed data to sign, in the chain's own address form: `0x` checksummed on EVM, base58 `T…` on Tron
+   * (what TronWeb and TronLink take).
+   */
+  typedData: Permit2TypedData;
+  /** The same data as EIP-712 hashes it: 20-byte `0x` addresses, Tron chain id masked. Equal to `typedData` on EVM. */
+  hashedTypedData: Permit2TypedData;
+  /** The EIP-712 / TIP-712 digest that gets signed. */
+  digest: Hex;
+  /** `hashStruct(witness)` recomputed from `types` (equals `witness_hash`). */
+  witnessHash: Hex;
+  /** The `witnessTypeString` Permit2 gets (equals `witness_type_string`). */
+  witnessTypeString: string;
+  summary: Permit2ApprovalSummary;
+}
+
+/** What the signer must expect, from the wallet's own state (not from the service). */
+export interface Permit2Expectation {
+  /** The wallet's chain id (EVM chain id; Tron: the network's chain id, compared masked to 32 bits). */
+  chainId: number | bigint;
+  /** The destination address the user entered. */
+  recipient: string;
+  /** The address that will sign (shown in the summary; the signers check it against the signing account). */
+  owner?: string;
+  /** The escrow contract the wallet expects as spender, when it knows it. */
+  spender?: string;
+  /** The address family the wallet expects; the signers set it. */
+  chainType?: Permit2ChainType;
+}
+
+/** Parameters of `verifyPermit2Approval` (and of the signers, which verify first). */
+export interface VerifyPermit2ApprovalParameters {
+  /** The intent as the client returned it; must use `permit2`. */
+  intent: Intent;
+  /** The quote the user accepted. */
+  quote: Quote;
+  expected: Permit2Expectation;
+  /** Permit2 deployments the caller accepts besides the canonical one (either address form). */
+  allowedPermit2Addresses?: readonly string[];
+  /** How far in the future the deadline may lie, in seconds (default one day). */
+  maxDeadlineSecs?: number;
+  /** The current time in unix milliseconds (default `Date.now()`). */
+  nowMs?: number;
+}

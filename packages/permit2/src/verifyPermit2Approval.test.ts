@@ -1,0 +1,541 @@
+import { type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
+import { TypedDataEncoder } from "ethers";
+import { utils as tronUtils } from "tronweb";
+import { hashTypedData } from "viem";
+import { describe, expect, it } from "vitest";
+import {
+  buildPermit2Fixture,
+  DEADLINE_SECS,
+  DOC_WITNESS_TYPE_STRING,
+  EVM,
+  type FixtureOptions,
+  INTENT_ID,
+  RECIPIENT,
+  TRON,
+} from "../test/fixtures/buildPermit2Fixture.js";
+import type { Permit2ErrorCode } from "./errors.js";
+import type { VerifyPermit2ApprovalParameters } from "./types.js";
+import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+
+function parametersOf(options: FixtureOptions = {}): VerifyPermit2ApprovalParameters {
+  const f = buildPermit2Fixture(options);
+  return {
+    intent: f.intent,
+    quote: f.quote,
+    expected: f.expected,
+    allowedPermit2Addresses: f.allowedPermit2Addresses,
+    nowMs: f.nowMs,
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (isSwapIntentError(error)) return error.code;
+    throw error;
+  }
+  throw new Error("expected a refusal, but verification passed");
+}
+
+describe("verifyPermit2Approval on EVM", () => {
+  it("accepts the sandbox's params and returns typed data whose hashes equal ethers' and viem's", () => {
+    const fixture = buildPermit2Fixture();
+    const result = verifyPermit2Approval(parametersOf());
+    const { domain, types, message } = fixture.evmTypedData;
+
+    expect(result.chainType).toBe("evm");
+    expect(result.witnessHash).toBe(TypedDataEncoder.hashStruct("SwapWitness", types, message.witness as Record<string, unknown>));
+    expect(result.digest).toBe(TypedDataEncoder.hash(domain, types, message));
+    expect(result.digest).toBe(
+      hashTypedData({
+        domain,
+        types,
+        primaryType: "PermitWitnessTransferFrom",
+        message,
+      } as Parameters<typeof hashTypedData>[0]),
+    );
+    expect(result.witnessTypeString).toBe(DOC_WITNESS_TYPE_STRING);
+    expect(result.typedData).toEqual(result.hashedTypedData);
+    expect(result.typedData.types).not.toHaveProperty("EIP712Domain");
+    expect(result.typedData.primaryType).toBe("PermitWitnessTransferFrom");
+    expect(result.typedData.domain).toEqual({
+      name: "Permit2",
+      chainId: 1337001,
+      verifyingContract: EVM.permit2,
+    });
+    expect(result.typedData.message).toEqual({
+      permitted: { token: EVM.token, amount: 2_500_000n },
+      spender: EVM.escrow,
+      nonce: 123_456_789n,
+      deadline: BigInt(DEADLINE_SECS),
+      witness: {
+        intentId: `0x${"0".repeat(32)}${INTENT_ID.replaceAll("-", "")}`,
+        secretHash: `0x${"ab".repeat(32)}`,
+        destChain: 4n,
+        destToken: "btc",
+        recipient: RECIPIENT,
+        minDestAmount: 3900n,
+        maxDestAmount: 4100n,
+      },
+    });
+  });
+
+  it("returns a summary a wallet can show: token, amounts in lots and formatted, spender, deadline, recipient", () => {
+    const { summary } = verifyPermit2Approval({
+      ...parametersOf(),
+      expected: { ...parametersOf().expected, owner: "0xabc" },
+    });
+    expect(summary).toMatchObject({
+      chainType: "evm",
+      chainId: 1337001,
+      token: EVM.token,
+      amountLots: 2_500_000n,
+      amountFormatted: "2.5",
+      spender: EVM.escrow,
+      deadlineSecs: DEADLINE_SECS,
+      deadlineIso: "2027-01-15T09:00:00.000Z",
+      minDestAmountLots: 3900n,
+      minDestAmountFormatted: "0.000039",
+      maxDestAmountFormatted: "0.000041",
+      recipient: RECIPIENT,
+      destChain: 4,
+      destToken: "btc",
+      owner: "0xabc",
+    });
+    expect(summary.lines.join("\n")).toContain("2.5");
+    expect(summary.lines.join("\n")).toContain(RECIPIENT);
+  });
+
+  it("never mutates its inputs (deeply frozen inputs verify, and they are unchanged)", () => {
+    const parameters = parametersOf();
+    const before = structuredClone(parameters);
+    deepFreeze(parameters);
+    const result = verifyPermit2Approval(parameters);
+    expect(parameters).toEqual(before);
+    result.typedData.types.TokenPermissions!.push({ name: "x", type: "uint256" });
+    expect(parameters.intent.paramsToSign).toEqual(before.intent.paramsToSign);
+  });
+
+  it("accepts the canonical Permit2 without an allow list", () => {
+    const canonical = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
+    const parameters = parametersOf({
+      tamper: (p) => {
+        p.permit2ContractAddress = canonical;
+        p.additionalData.domain.verifyingContract = canonical.toLowerCase();
+      },
+    });
+    const result = verifyPermit2Approval({ ...parameters, allowedPermit2Addresses: [] });
+    expect(result.typedData.domain.verifyingContract).toBe(canonical);
+  });
+
+  it("builds Permit2's type string when the witness type sorts after TokenPermissions", () => {
+    const result = verifyPermit2Approval(parametersOf({ witnessTypeName: "ZWitness" }));
+    expect(result.witnessTypeString).toBe(
+      "ZWitness witness)TokenPermissions(address token,uint256 amount)ZWitness(bytes32 intentId,bytes32 secretHash,uint256 destChain,string destToken,string recipient,uint256 minDestAmount,uint256 maxDestAmount)",
+    );
+  });
+
+  it("compares an EVM recipient case-insensitively", () => {
+    const recipient = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const parameters = parametersOf({ witness: { recipient: recipient.toLowerCase() } });
+    const result = verifyPermit2Approval({ ...parameters, expected: { ...parameters.expected, recipient } });
+    expect(result.summary.recipient).toBe(recipient.toLowerCase());
+  });
+});
+
+describe("verifyPermit2Approval on Tron", () => {
+  it("keeps base58 addresses for the wallet and hashes the 20-byte addresses like ethers and TronWeb", () => {
+    const fixture = buildPermit2Fixture({ chain: "tron" });
+    const result = verifyPermit2Approval(parametersOf({ chain: "tron" }));
+    const { domain, types, message } = fixture.evmTypedData;
+
+    expect(result.chainType).toBe("tron");
+    expect(result.typedData.domain.verifyingContract).toBe(TRON.permit2);
+    expect(result.typedData.message.spender).toBe(TRON.escrow);
+    expect(result.typedData.message.permitted.token).toBe(TRON.token);
+    expect(result.hashedTypedData.domain.verifyingContract).toBe(EVM.permit2);
+    expect(result.hashedTypedData.message.spender).toBe(EVM.escrow);
+    expect(result.digest).toBe(TypedDataEncoder.hash(domain, types, message));
+    expect(result.digest).toBe(
+      tronUtils.typedData.hashTypedData(
+        result.typedData.domain,
+        result.typedData.types,
+        result.typedData.message,
+      ),
+    );
+  });
+
+  it("masks a chain id above 32 bits with 0xffffffff", () => {
+    const wide = 2 ** 32 + TRON.chainId;
+    const parameters = parametersOf({
+      chain: "tron",
+      tamper: (p) => {
+        p.additionalData.domain.chainId = wide;
+      },
+    });
+    const result = verifyPermit2Approval({
+      ...parameters,
+      expected: { ...parameters.expected, chainId: wide },
+    });
+    const { domain, types, message } = buildPermit2Fixture({ chain: "tron" }).evmTypedData;
+    expect(result.typedData.domain.chainId).toBe(TRON.chainId);
+    expect(result.digest).toBe(TypedDataEncoder.hash({ ...domain, chainId: TRON.chainId }, types, message));
+  });
+});
+
+type Case = {
+  name: string;
+  code: Permit2ErrorCode;
+  fixture?: FixtureOptions;
+  change?: (p: VerifyPermit2ApprovalParameters) => VerifyPermit2ApprovalParameters;
+};
+
+const otherAddress = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const withQuote = (q: Partial<Quote>) => (p: VerifyPermit2ApprovalParameters) => ({
+  ...p,
+  quote: { ...p.quote, ...q },
+});
+const withMessage = (m: Record<string, unknown>): FixtureOptions => ({
+  tamper: (p) => {
+    p.additionalData.message = {
+      permitted: { token: EVM.token, amount: "2500000" },
+      spender: EVM.escrow,
+      nonce: "123456789",
+      deadline: String(DEADLINE_SECS),
+      ...m,
+    };
+  },
+});
+
+const cases: Case[] = [
+  {
+    name: "another mechanism",
+    code: "PERMIT2_MECHANISM_MISMATCH",
+    change: (p) => ({ ...p, intent: { ...p.intent, approvalMechanism: "htlc" } as unknown as Intent }),
+  },
+  {
+    name: "a witness_hash that is not the witness's hash",
+    code: "PERMIT2_WITNESS_HASH_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.witnessHash = `0x${"11".repeat(32)}`;
+      },
+    },
+  },
+  {
+    name: "a witness changed after hashing",
+    code: "PERMIT2_WITNESS_HASH_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.witness.minDestAmount = "1";
+      },
+    },
+  },
+  {
+    name: "a witness_type_string with the referenced types unsorted",
+    code: "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.witnessTypeString =
+          "SwapWitness witness)TokenPermissions(address token,uint256 amount)SwapWitness(bytes32 intentId,bytes32 secretHash,uint256 destChain,string destToken,string recipient,uint256 minDestAmount,uint256 maxDestAmount)";
+      },
+    },
+  },
+  {
+    name: "a domain name other than Permit2",
+    code: "PERMIT2_DOMAIN_NAME_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.domain.name = "Permit3";
+      },
+    },
+  },
+  {
+    name: "a domain with a version",
+    code: "PERMIT2_DOMAIN_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.domain.version = "1";
+      },
+    },
+  },
+  {
+    name: "a domain chain id other than the wallet's",
+    code: "PERMIT2_CHAIN_ID_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.domain.chainId = 1;
+      },
+    },
+  },
+  {
+    name: "the wallet on another chain",
+    code: "PERMIT2_CHAIN_ID_MISMATCH",
+    change: (p) => ({ ...p, expected: { ...p.expected, chainId: 1337002 } }),
+  },
+  {
+    name: "a verifyingContract other than permit2_contract_address",
+    code: "PERMIT2_VERIFYING_CONTRACT_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.domain.verifyingContract = otherAddress;
+      },
+    },
+  },
+  {
+    name: "a Permit2 neither canonical nor allowed",
+    code: "PERMIT2_CONTRACT_NOT_ALLOWED",
+    change: (p) => ({ ...p, allowedPermit2Addresses: [otherAddress] }),
+  },
+  {
+    name: "a spender other than the escrow the wallet expects",
+    code: "PERMIT2_SPENDER_MISMATCH",
+    change: (p) => ({ ...p, expected: { ...p.expected, spender: otherAddress } }),
+  },
+  {
+    name: "the Permit2 contract as spender",
+    code: "PERMIT2_SPENDER_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.escrowContractAddress = EVM.permit2;
+      },
+    },
+  },
+  {
+    name: "a sent message spender other than the escrow",
+    code: "PERMIT2_SPENDER_MISMATCH",
+    fixture: withMessage({ spender: otherAddress }),
+  },
+  {
+    name: "a sent message token other than the quote's",
+    code: "PERMIT2_TOKEN_MISMATCH",
+    fixture: withMessage({ permitted: { token: otherAddress, amount: "2500000" } }),
+  },
+  {
+    name: "a native-token placeholder as source token",
+    code: "PERMIT2_TOKEN_MISMATCH",
+    change: withQuote({ sourceToken: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE" }),
+  },
+  {
+    name: "a sent message amount other than the quote's",
+    code: "PERMIT2_AMOUNT_MISMATCH",
+    fixture: withMessage({ permitted: { token: EVM.token, amount: "2500001" } }),
+  },
+  {
+    name: "a zero source amount in the quote",
+    code: "PERMIT2_AMOUNT_MISMATCH",
+    change: withQuote({ sourceAmountLots: 0n }),
+  },
+  {
+    name: "a sent message nonce other than params_to_sign.nonce",
+    code: "PERMIT2_NONCE_MISMATCH",
+    fixture: withMessage({ nonce: "1" }),
+  },
+  {
+    name: "a sent message deadline other than deadline_secs",
+    code: "PERMIT2_DEADLINE_MISMATCH",
+    fixture: withMessage({ deadline: String(DEADLINE_SECS + 86_400 * 365) }),
+  },
+  {
+    name: "a deadline in the past",
+    code: "PERMIT2_DEADLINE_PASSED",
+    change: (p) => ({ ...p, nowMs: DEADLINE_SECS * 1000 + 1 }),
+  },
+  {
+    name: "a deadline beyond the maximum",
+    code: "PERMIT2_DEADLINE_TOO_FAR",
+    change: (p) => ({ ...p, maxDeadlineSecs: 600 }),
+  },
+  {
+    name: "a witness minimum amount below the quote's",
+    code: "PERMIT2_MIN_AMOUNT_MISMATCH",
+    fixture: { witness: { minDestAmount: "1" } },
+  },
+  {
+    name: "a quote whose minimum differs from the witness",
+    code: "PERMIT2_MIN_AMOUNT_MISMATCH",
+    change: withQuote({ minDestAmountLots: 3_950n }),
+  },
+  {
+    name: "a witness maximum amount other than the quote's",
+    code: "PERMIT2_MAX_AMOUNT_MISMATCH",
+    fixture: { witness: { maxDestAmount: "99999" } },
+  },
+  {
+    name: "a witness recipient other than the address the user entered",
+    code: "PERMIT2_RECIPIENT_MISMATCH",
+    fixture: { witness: { recipient: "bcrt1qattackerattackerattackerattacker0000" } },
+  },
+  {
+    name: "a witness secret hash other than the intent's",
+    code: "PERMIT2_SECRET_HASH_MISMATCH",
+    fixture: { witness: { secretHash: `0x${"cd".repeat(32)}` } },
+  },
+  {
+    name: "an additional_data.secretHash other than the intent's",
+    code: "PERMIT2_SECRET_HASH_MISMATCH",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.secretHash = `0x${"cd".repeat(32)}`;
+      },
+    },
+  },
+  {
+    name: "a witness intent id of another intent",
+    code: "PERMIT2_INTENT_ID_MISMATCH",
+    fixture: { witness: { intentId: `0x${"0".repeat(32)}${"9".repeat(32)}` } },
+  },
+  {
+    name: "a witness intent id not left-padded",
+    code: "PERMIT2_INTENT_ID_MISMATCH",
+    fixture: { witness: { intentId: `0x${INTENT_ID.replaceAll("-", "")}${"0".repeat(32)}` } },
+  },
+  {
+    name: "a witness destination chain other than the quote's",
+    code: "PERMIT2_DEST_CHAIN_MISMATCH",
+    fixture: { witness: { destChain: "5" } },
+  },
+  {
+    name: "a witness destination token other than the quote's",
+    code: "PERMIT2_DEST_TOKEN_MISMATCH",
+    fixture: { witness: { destToken: "So11111111111111111111111111111111111111112" } },
+  },
+  {
+    name: "an extra type",
+    code: "PERMIT2_TYPES_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.types.Extra = [{ name: "a", type: "uint256" }];
+      },
+    },
+  },
+  {
+    name: "an extra witness field",
+    code: "PERMIT2_TYPES_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.types.SwapWitness!.push({ name: "drain", type: "address" });
+      },
+    },
+  },
+  {
+    name: "a renamed primary type field",
+    code: "PERMIT2_TYPES_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.types.PermitWitnessTransferFrom![1]!.name = "operator";
+      },
+    },
+  },
+  {
+    name: "a TokenPermissions with an extra field",
+    code: "PERMIT2_TYPES_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.types.TokenPermissions!.push({ name: "extra", type: "uint256" });
+      },
+    },
+  },
+  {
+    name: "a witness field with another type",
+    code: "PERMIT2_TYPES_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.types.SwapWitness![4] = { name: "recipient", type: "address" };
+      },
+    },
+  },
+  {
+    name: "a witness value that is not a uint256",
+    code: "PERMIT2_WITNESS_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.witness.maxDestAmount = "-5";
+      },
+    },
+  },
+  {
+    name: "a witness value its type does not declare",
+    code: "PERMIT2_WITNESS_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.additionalData.witness.extra = "1";
+      },
+    },
+  },
+  {
+    name: "an escrow address with a bad EIP-55 checksum",
+    code: "PERMIT2_ADDRESS_INVALID",
+    fixture: {
+      tamper: (p) => {
+        p.escrowContractAddress = EVM.escrow.replace("E", "e").replace("b", "B");
+      },
+    },
+  },
+  {
+    name: "an EVM permit for a Tron wallet",
+    code: "PERMIT2_CHAIN_TYPE_MISMATCH",
+    change: (p) => ({ ...p, expected: { ...p.expected, chainType: "tron" } }),
+  },
+  {
+    name: "params_to_sign without a witness hash",
+    code: "PERMIT2_PARAMS_INVALID",
+    fixture: {
+      tamper: (p) => {
+        delete (p.additionalData as Partial<typeof p.additionalData>).witnessHash;
+      },
+    },
+  },
+  {
+    name: "Tron: an escrow address with a bad base58check checksum",
+    code: "PERMIT2_ADDRESS_INVALID",
+    fixture: {
+      chain: "tron",
+      tamper: (p) => {
+        p.escrowContractAddress = `${TRON.escrow.slice(0, -1)}${TRON.escrow.endsWith("a") ? "b" : "a"}`;
+      },
+    },
+  },
+  {
+    name: "Tron: a verifyingContract other than permit2_contract_address",
+    code: "PERMIT2_VERIFYING_CONTRACT_MISMATCH",
+    fixture: {
+      chain: "tron",
+      tamper: (p) => {
+        p.additionalData.domain.verifyingContract = TRON.user;
+      },
+    },
+  },
+  {
+    name: "Tron: a hex source token",
+    code: "PERMIT2_ADDRESS_INVALID",
+    fixture: { chain: "tron" },
+    change: withQuote({ sourceToken: EVM.token }),
+  },
+];
+
+describe("verifyPermit2Approval refuses each tampered input with its own code", () => {
+  it("the happy fixture passes (so each refusal below comes from its tamper)", () => {
+    expect(verifyPermit2Approval(parametersOf()).digest).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(verifyPermit2Approval(parametersOf({ chain: "tron" })).digest).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it.each(cases)("$name -> $code", ({ code, fixture, change }) => {
+    const base = parametersOf(fixture);
+    const parameters = change ? change(base) : base;
+    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe(code);
+  });
+
+  it("covers at least 12 distinct codes", () => {
+    expect(new Set(cases.map((c) => c.code)).size).toBeGreaterThanOrEqual(12);
+  });
+});

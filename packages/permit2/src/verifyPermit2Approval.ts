@@ -1,0 +1,627 @@
+import type { Hex, TypedDataField } from "@swapintent/client";
+import * as Address from "ox/Address";
+import * as TypedData from "ox/TypedData";
+import * as Value from "ox/Value";
+import {
+  CANONICAL_PERMIT2_ADDRESS,
+  DEFAULT_MAX_DEADLINE_SECS,
+  PERMIT2_PRIMARY_TYPE,
+  TRON_CHAIN_ID_MASK,
+} from "./constants.js";
+import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
+import { anyAddressTo20, type ChainKind, detectChainKind, toAddress20 } from "./internal/addresses.js";
+import { createPermit2Error } from "./internal/fail.js";
+import type {
+  Permit2ApprovalSummary,
+  Permit2Domain,
+  Permit2Message,
+  Permit2TypedData,
+  VerifiedPermit2Approval,
+  VerifyPermit2ApprovalParameters,
+} from "./types.js";
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+const NATIVE_PLACEHOLDER = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
+
+/** The witness fields a signer must be able to check, with their EIP-712 types (docs/approvals.md). */
+const WITNESS_FIELDS: Readonly<Record<string, string>> = {
+  intentId: "bytes32",
+  secretHash: "bytes32",
+  destChain: "uint256",
+  destToken: "string",
+  recipient: "string",
+  minDestAmount: "uint256",
+  maxDestAmount: "uint256",
+};
+const DOMAIN_FIELDS = [
+  { name: "name", type: "string" },
+  { name: "chainId", type: "uint256" },
+  { name: "verifyingContract", type: "address" },
+] as const;
+const TOKEN_PERMISSIONS_FIELDS = [
+  { name: "token", type: "address" },
+  { name: "amount", type: "uint256" },
+] as const;
+const PRIMARY_FIELDS_BEFORE_WITNESS = [
+  { name: "permitted", type: "TokenPermissions" },
+  { name: "spender", type: "address" },
+  { name: "nonce", type: "uint256" },
+  { name: "deadline", type: "uint256" },
+] as const;
+
+/**
+ * Checks a `permit2` intent's `params_to_sign` against the quote the user accepted and the wallet's own state,
+ * and returns the exact typed data to sign plus a summary for the confirmation screen. Pure: needs neither
+ * viem nor tronweb, never mutates its inputs, makes no network call.
+ *
+ * Verified (each failure is a `BaseError` with its own code, see {@link Permit2ErrorCode}): mechanism; address
+ * forms (EVM checksum, Tron base58check); `types` (exactly Permit2's primary type, `TokenPermissions` and a
+ * witness type with the fields intentId, secretHash, destChain, destToken, recipient, minDestAmount, maxDestAmount);
+ * domain (only name `Permit2`, the wallet's chain id, `verifyingContract == permit2_contract_address`, canonical or
+ * allowed); `witness_hash` recomputed; `witness_type_string` rebuilt; spender = escrow; token and amount = quote;
+ * deadline = `deadline_secs`, in the future, not too far; witness amounts, recipient, destination chain and token,
+ * intent id and secret hash = quote and intent.
+ *
+ * @throws `BaseError<Permit2ErrorCode>` on the first check that fails.
+ */
+export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameters): VerifiedPermit2Approval {
+  const {
+    intent,
+    quote,
+    expected,
+    allowedPermit2Addresses = [],
+    maxDeadlineSecs = DEFAULT_MAX_DEADLINE_SECS,
+    nowMs = Date.now(),
+  } = parameters;
+
+  if (!isObject(intent) || intent.approvalMechanism !== "permit2")
+    throw createPermit2Error("PERMIT2_MECHANISM_MISMATCH", "The intent does not use a permit2 approval.", {
+      approvalMechanism: isObject(intent) ? intent.approvalMechanism : undefined,
+    });
+  const params = intent.paramsToSign;
+  const additional = isObject(params) ? params.additionalData : undefined;
+  if (
+    !isObject(params) ||
+    !isObject(additional) ||
+    !isObject(additional.domain) ||
+    !isObject(additional.types) ||
+    !isObject(additional.witness) ||
+    typeof additional.witnessTypeString !== "string" ||
+    typeof additional.witnessHash !== "string"
+  )
+    throw createPermit2Error(
+      "PERMIT2_PARAMS_INVALID",
+      "params_to_sign lacks domain, types, witness, witness_type_string or witness_hash.",
+    );
+  if (!isObject(quote) || !isObject(expected))
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "quote and expected are required.");
+
+  // Address family and address forms.
+  const kind = detectChainKind(params.permit2ContractAddress);
+  if (kind === null)
+    throw createPermit2Error(
+      "PERMIT2_ADDRESS_INVALID",
+      "permit2_contract_address is neither an EVM nor a Tron address.",
+      { value: params.permit2ContractAddress },
+    );
+  if (expected.chainType !== undefined && expected.chainType !== kind)
+    throw createPermit2Error(
+      "PERMIT2_CHAIN_TYPE_MISMATCH",
+      `The permit is for a ${kind} chain, the wallet expects ${expected.chainType}.`,
+      { expected: expected.chainType, actual: kind },
+    );
+  const permit2 = toAddress20(kind, params.permit2ContractAddress, "permit2_contract_address");
+  const escrow = toAddress20(kind, params.escrowContractAddress, "escrow_contract_address");
+  const token = toAddress20(kind, quote.sourceToken, "quote.sourceToken");
+
+  // Types.
+  const witnessTypeName = assertTypes(additional.types);
+
+  // Domain.
+  const domain = additional.domain;
+  const extraDomainKeys = Object.keys(domain).filter((key) => !DOMAIN_FIELDS.some((f) => f.name === key));
+  if (extraDomainKeys.length > 0 || !("chainId" in domain) || !("verifyingContract" in domain))
+    throw createPermit2Error(
+      "PERMIT2_DOMAIN_INVALID",
+      "The domain must hold exactly name, chainId and verifyingContract.",
+      { keys: Object.keys(domain) },
+    );
+  if (domain.name !== "Permit2")
+    throw createPermit2Error("PERMIT2_DOMAIN_NAME_MISMATCH", 'The domain name is not "Permit2".', {
+      expected: "Permit2",
+      actual: domain.name,
+    });
+  const domainChainId = parseUint(domain.chainId);
+  const expectedChainId = parseUint(expected.chainId);
+  if (domainChainId === null || domainChainId === 0n)
+    throw createPermit2Error("PERMIT2_DOMAIN_INVALID", "The domain chainId is not a positive integer.", {
+      chainId: domain.chainId,
+    });
+  const signedChainId = kind === "tron" ? domainChainId & TRON_CHAIN_ID_MASK : domainChainId;
+  const walletChainId =
+    expectedChainId === null
+      ? null
+      : kind === "tron"
+        ? expectedChainId & TRON_CHAIN_ID_MASK
+        : expectedChainId;
+  if (walletChainId !== signedChainId)
+    throw createPermit2Error(
+      "PERMIT2_CHAIN_ID_MISMATCH",
+      "The permit is for another chain than the wallet's.",
+      {
+        expected: expected.chainId,
+        actual: domain.chainId,
+      },
+    );
+  if (signedChainId > BigInt(Number.MAX_SAFE_INTEGER))
+    throw createPermit2Error("PERMIT2_DOMAIN_INVALID", "The domain chainId is too large.", {
+      chainId: domain.chainId,
+    });
+  const verifyingContract = toAddress20(kind, domain.verifyingContract, "domain.verifyingContract");
+  if (verifyingContract !== permit2)
+    throw createPermit2Error(
+      "PERMIT2_VERIFYING_CONTRACT_MISMATCH",
+      "domain.verifyingContract differs from permit2_contract_address.",
+      { verifyingContract: domain.verifyingContract, permit2ContractAddress: params.permit2ContractAddress },
+    );
+  const allowed = new Set(
+    allowedPermit2Addresses.map((a) => anyAddressTo20(a)).filter((a): a is Hex => a !== null),
+  );
+  if (permit2 !== CANONICAL_PERMIT2_ADDRESS.toLowerCase() && !allowed.has(permit2))
+    throw createPermit2Error(
+      "PERMIT2_CONTRACT_NOT_ALLOWED",
+      "The Permit2 contract is neither the canonical deployment nor one the caller allowed.",
+      { permit2ContractAddress: params.permit2ContractAddress },
+    );
+
+  // Witness: values, hash, type string.
+  const types = copyTypes(additional.types);
+  const witnessFields = types[witnessTypeName]!;
+  const witness = parseWitness(witnessFields, additional.witness);
+  const witnessHash = hashWitness(witnessTypeName, types, witness);
+  if (witnessHash !== additional.witnessHash.toLowerCase())
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_HASH_MISMATCH",
+      "witness_hash is not the hash of the witness it was sent with.",
+      { expected: witnessHash, actual: additional.witnessHash },
+    );
+  const witnessTypeString = getPermit2WitnessTypeString({ types });
+  if (witnessTypeString !== additional.witnessTypeString)
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
+      "witness_type_string does not match the witness types.",
+      { expected: witnessTypeString, actual: additional.witnessTypeString },
+    );
+
+  // Spender, token, amount, nonce, deadline.
+  if (escrow === ZERO_ADDRESS || escrow === permit2)
+    throw createPermit2Error(
+      "PERMIT2_SPENDER_MISMATCH",
+      "The spender is the zero address or the Permit2 contract itself.",
+      { spender: params.escrowContractAddress },
+    );
+  if (expected.spender !== undefined && anyAddressTo20(expected.spender) !== escrow)
+    throw createPermit2Error(
+      "PERMIT2_SPENDER_MISMATCH",
+      "The spender is not the escrow the wallet expects.",
+      {
+        expected: expected.spender,
+        actual: params.escrowContractAddress,
+      },
+    );
+  if (token === NATIVE_PLACEHOLDER || token === ZERO_ADDRESS)
+    throw createPermit2Error(
+      "PERMIT2_TOKEN_MISMATCH",
+      "Permit2 moves ERC-20 tokens only; the quote's source token is a native-token placeholder.",
+      { token: quote.sourceToken },
+    );
+  const amount = quote.sourceAmountLots;
+  if (typeof amount !== "bigint" || amount <= 0n || amount > MAX_UINT256)
+    throw createPermit2Error(
+      "PERMIT2_AMOUNT_MISMATCH",
+      "The quote's source amount is not a positive uint256.",
+      {
+        amount,
+      },
+    );
+  const nonce = params.nonce;
+  if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT256)
+    throw createPermit2Error("PERMIT2_NONCE_MISMATCH", "The nonce is not a uint256.", { nonce });
+  const deadlineSecs = intent.deadlineSecs;
+  if (!Number.isSafeInteger(deadlineSecs) || deadlineSecs <= 0)
+    throw createPermit2Error(
+      "PERMIT2_DEADLINE_MISMATCH",
+      "The intent's deadline is not a positive integer.",
+      {
+        deadlineSecs,
+      },
+    );
+  assertSentMessage(additional, kind, { token, amount, escrow, nonce, deadline: BigInt(deadlineSecs) });
+  if (deadlineSecs * 1000 <= nowMs)
+    throw createPermit2Error("PERMIT2_DEADLINE_PASSED", "The permit deadline has passed.", {
+      deadlineSecs,
+      nowMs,
+    });
+  if (deadlineSecs * 1000 - nowMs > maxDeadlineSecs * 1000)
+    throw createPermit2Error("PERMIT2_DEADLINE_TOO_FAR", "The permit deadline lies too far in the future.", {
+      deadlineSecs,
+      nowMs,
+      maxDeadlineSecs,
+    });
+
+  // Witness contents against intent and quote.
+  const intentIdBytes32 = uuidToBytes32(intent.intentId);
+  if (intentIdBytes32 === null || witness.intentId !== intentIdBytes32)
+    throw createPermit2Error("PERMIT2_INTENT_ID_MISMATCH", "The witness intent id is not this intent's id.", {
+      expected: intentIdBytes32 ?? intent.intentId,
+      actual: witness.intentId,
+    });
+  const secretHash = typeof intent.secretHash === "string" ? intent.secretHash.toLowerCase() : null;
+  if (witness.secretHash !== secretHash)
+    throw createPermit2Error("PERMIT2_SECRET_HASH_MISMATCH", "The witness secret hash is not the intent's.", {
+      expected: intent.secretHash,
+      actual: witness.secretHash,
+    });
+  if (
+    additional.secretHash !== undefined &&
+    (typeof additional.secretHash !== "string" || additional.secretHash.toLowerCase() !== secretHash)
+  )
+    throw createPermit2Error(
+      "PERMIT2_SECRET_HASH_MISMATCH",
+      "additional_data.secretHash is not the intent's secret hash.",
+      { expected: intent.secretHash, actual: additional.secretHash },
+    );
+  if (!Number.isSafeInteger(quote.destChain) || witness.destChain !== BigInt(quote.destChain))
+    throw createPermit2Error(
+      "PERMIT2_DEST_CHAIN_MISMATCH",
+      "The witness destination chain is not the quote's.",
+      {
+        expected: quote.destChain,
+        actual: witness.destChain,
+      },
+    );
+  if (!sameDestinationString(witness.destToken as string, quote.destToken))
+    throw createPermit2Error(
+      "PERMIT2_DEST_TOKEN_MISMATCH",
+      "The witness destination token is not the quote's.",
+      {
+        expected: quote.destToken,
+        actual: witness.destToken,
+      },
+    );
+  if (!sameDestinationString(witness.recipient as string, expected.recipient))
+    throw createPermit2Error(
+      "PERMIT2_RECIPIENT_MISMATCH",
+      "The witness recipient is not the destination address the user entered.",
+      { expected: expected.recipient, actual: witness.recipient },
+    );
+  if (witness.minDestAmount !== quote.minDestAmountLots)
+    throw createPermit2Error(
+      "PERMIT2_MIN_AMOUNT_MISMATCH",
+      "The witness minimum destination amount is not the quote's.",
+      { expected: quote.minDestAmountLots, actual: witness.minDestAmount },
+    );
+  if (witness.maxDestAmount !== quote.maxDestAmountLots)
+    throw createPermit2Error(
+      "PERMIT2_MAX_AMOUNT_MISMATCH",
+      "The witness maximum destination amount is not the quote's.",
+      { expected: quote.maxDestAmountLots, actual: witness.maxDestAmount },
+    );
+
+  // The typed data, in the chain's form and in the hashed form.
+  const chainId = Number(signedChainId);
+  const display = (address20: Hex, original: unknown): string =>
+    kind === "evm" ? Address.checksum(address20) : (original as string);
+  const build = (form: "display" | "hashed"): Permit2TypedData => {
+    const addr = (a20: Hex, original: unknown) =>
+      form === "hashed" ? Address.checksum(a20) : display(a20, original);
+    const domainOut: Permit2Domain = {
+      name: "Permit2",
+      chainId,
+      verifyingContract: addr(permit2, params.permit2ContractAddress),
+    };
+    const message: Permit2Message = {
+      permitted: { token: addr(token, quote.sourceToken), amount },
+      spender: addr(escrow, params.escrowContractAddress),
+      nonce,
+      deadline: BigInt(deadlineSecs),
+      witness: { ...witness },
+    };
+    return { domain: domainOut, types: copyTypes(types), primaryType: PERMIT2_PRIMARY_TYPE, message };
+  };
+  const typedData = build("display");
+  const hashedTypedData = build("hashed");
+  const digest = TypedData.getSignPayload({
+    domain: hashedTypedData.domain,
+    types: hashedTypedData.types as unknown as TypedData.TypedData,
+    primaryType: PERMIT2_PRIMARY_TYPE,
+    message: hashedTypedData.message as unknown as Record<string, unknown>,
+  } as never);
+
+  const summary = buildSummary({
+    kind,
+    chainId,
+    typedData,
+    deadlineSecs,
+    quote,
+    intentId: intent.intentId,
+    owner: expected.owner ?? null,
+    witness,
+  });
+  return { chainType: kind, typedData, hashedTypedData, digest, witnessHash, witnessTypeString, summary };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function parseUint(value: unknown): bigint | null {
+  if (typeof value === "bigint") return value >= 0n && value <= MAX_UINT256 ? value : null;
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : null;
+  if (typeof value === "string" && /^(0|[1-9][0-9]{0,77})$/.test(value)) {
+    const parsed = BigInt(value);
+    return parsed <= MAX_UINT256 ? parsed : null;
+  }
+  return null;
+}
+
+function sameFields(actual: unknown, expected: readonly { name: string; type: string }[]): boolean {
+  return (
+    Array.isArray(actual) &&
+    actual.length === expected.length &&
+    actual.every(
+      (field, i) =>
+        isObject(field) &&
+        Object.keys(field).length === 2 &&
+        field.name === expected[i]!.name &&
+        field.type === expected[i]!.type,
+    )
+  );
+}
+
+/** Checks the shape of `types` and returns the witness type's name. */
+function assertTypes(types: Record<string, unknown>): string {
+  const invalid = (shortMessage: string, details: Record<string, unknown> = {}) =>
+    createPermit2Error("PERMIT2_TYPES_INVALID", shortMessage, details);
+  const primary = types[PERMIT2_PRIMARY_TYPE];
+  if (!Array.isArray(primary) || primary.length !== 5)
+    throw invalid(`${PERMIT2_PRIMARY_TYPE} must have exactly 5 fields.`, { fields: primary });
+  const witnessField = primary[4];
+  if (
+    !sameFields(primary.slice(0, 4), PRIMARY_FIELDS_BEFORE_WITNESS) ||
+    !isObject(witnessField) ||
+    Object.keys(witnessField).length !== 2 ||
+    witnessField.name !== "witness" ||
+    typeof witnessField.type !== "string"
+  )
+    throw invalid(
+      `${PERMIT2_PRIMARY_TYPE} must be (TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,<Witness> witness).`,
+      { fields: primary },
+    );
+  const witnessTypeName: string = witnessField.type;
+  if (
+    !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(witnessTypeName) ||
+    [PERMIT2_PRIMARY_TYPE, "TokenPermissions", "EIP712Domain"].includes(witnessTypeName)
+  )
+    throw invalid("The witness type name is not a valid struct name.", { witnessType: witnessTypeName });
+  if (!sameFields(types.TokenPermissions, TOKEN_PERMISSIONS_FIELDS))
+    throw invalid("TokenPermissions must be (address token,uint256 amount).", {
+      fields: types.TokenPermissions,
+    });
+  if (types.EIP712Domain !== undefined && !sameFields(types.EIP712Domain, DOMAIN_FIELDS))
+    throw invalid("EIP712Domain must be (string name,uint256 chainId,address verifyingContract).", {
+      fields: types.EIP712Domain,
+    });
+  const known = new Set([PERMIT2_PRIMARY_TYPE, "TokenPermissions", "EIP712Domain", witnessTypeName]);
+  const extra = Object.keys(types).filter((name) => !known.has(name));
+  if (extra.length > 0) throw invalid("types holds types Permit2 does not use.", { extraTypes: extra });
+  const witnessFields = types[witnessTypeName];
+  const expectedNames = Object.keys(WITNESS_FIELDS);
+  if (
+    !Array.isArray(witnessFields) ||
+    witnessFields.length !== expectedNames.length ||
+    !witnessFields.every(
+      (field) =>
+        isObject(field) &&
+        Object.keys(field).length === 2 &&
+        typeof field.name === "string" &&
+        WITNESS_FIELDS[field.name] === field.type,
+    ) ||
+    new Set(witnessFields.map((field: { name: string }) => field.name)).size !== expectedNames.length
+  )
+    throw invalid(
+      `The witness type must have exactly the fields ${expectedNames.map((n) => `${WITNESS_FIELDS[n]} ${n}`).join(", ")} (any order).`,
+      { fields: witnessFields },
+    );
+  return witnessTypeName;
+}
+
+/** A deep copy of the struct types without `EIP712Domain`. */
+function copyTypes(types: Record<string, unknown>): Record<string, TypedDataField[]> {
+  const out: Record<string, TypedDataField[]> = {};
+  for (const [name, fields] of Object.entries(types)) {
+    if (name === "EIP712Domain") continue;
+    out[name] = (fields as TypedDataField[]).map((f) => ({ name: f.name, type: f.type }));
+  }
+  return out;
+}
+
+function parseWitness(
+  fields: readonly TypedDataField[],
+  raw: Record<string, unknown>,
+): Record<string, bigint | string> {
+  const names = new Set(fields.map((f) => f.name));
+  const extra = Object.keys(raw).filter((key) => !names.has(key));
+  if (extra.length > 0)
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_INVALID",
+      "The witness holds values its type does not declare.",
+      {
+        extraKeys: extra,
+      },
+    );
+  const out: Record<string, bigint | string> = {};
+  for (const { name, type } of fields) {
+    const value = raw[name];
+    if (type === "uint256") {
+      const parsed = parseUint(value);
+      if (parsed === null)
+        throw createPermit2Error("PERMIT2_WITNESS_INVALID", `witness.${name} is not a uint256.`, { value });
+      out[name] = parsed;
+    } else if (type === "bytes32") {
+      if (typeof value !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(value))
+        throw createPermit2Error("PERMIT2_WITNESS_INVALID", `witness.${name} is not 32 bytes of hex.`, {
+          value,
+        });
+      out[name] = value.toLowerCase();
+    } else {
+      if (typeof value !== "string")
+        throw createPermit2Error("PERMIT2_WITNESS_INVALID", `witness.${name} is not a string.`, { value });
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+function hashWitness(
+  witnessTypeName: string,
+  types: Record<string, TypedDataField[]>,
+  witness: Record<string, bigint | string>,
+): Hex {
+  try {
+    return TypedData.hashStruct({
+      primaryType: witnessTypeName,
+      types: types as unknown as TypedData.TypedData,
+      data: witness,
+    }).toLowerCase() as Hex;
+  } catch (cause) {
+    throw createPermit2Error("PERMIT2_WITNESS_INVALID", "The witness cannot be EIP-712 encoded.", {}, cause);
+  }
+}
+
+/** A message some deployments send along (`additional_data.message`): tolerated, but it must match what we build. */
+function assertSentMessage(
+  additional: Record<string, unknown>,
+  kind: ChainKind,
+  built: { token: Hex; amount: bigint; escrow: Hex; nonce: bigint; deadline: bigint },
+): void {
+  const sent = additional.message;
+  if (sent === undefined) return;
+  if (!isObject(sent) || !isObject(sent.permitted))
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "additional_data.message is not a permit message.");
+  const tokenMatches = (() => {
+    try {
+      return toAddress20(kind, sent.permitted.token, "message.permitted.token") === built.token;
+    } catch {
+      return false;
+    }
+  })();
+  if (!tokenMatches)
+    throw createPermit2Error(
+      "PERMIT2_TOKEN_MISMATCH",
+      "The permitted token is not the quote's source token.",
+      {
+        actual: sent.permitted.token,
+      },
+    );
+  if (parseUint(sent.permitted.amount) !== built.amount)
+    throw createPermit2Error(
+      "PERMIT2_AMOUNT_MISMATCH",
+      "The permitted amount is not the quote's source amount.",
+      {
+        expected: built.amount,
+        actual: sent.permitted.amount,
+      },
+    );
+  if (anyAddressTo20(String(sent.spender)) !== built.escrow)
+    throw createPermit2Error("PERMIT2_SPENDER_MISMATCH", "The message spender is not the escrow contract.", {
+      actual: sent.spender,
+    });
+  if (parseUint(sent.nonce) !== built.nonce)
+    throw createPermit2Error("PERMIT2_NONCE_MISMATCH", "The message nonce is not params_to_sign.nonce.", {
+      expected: built.nonce,
+      actual: sent.nonce,
+    });
+  if (parseUint(sent.deadline) !== built.deadline)
+    throw createPermit2Error(
+      "PERMIT2_DEADLINE_MISMATCH",
+      "The message deadline is not the intent's deadline.",
+      {
+        expected: built.deadline,
+        actual: sent.deadline,
+      },
+    );
+}
+
+/** The intent UUID's 16 bytes left-padded to 32, lowercase; null when the id is not a UUID. */
+function uuidToBytes32(intentId: unknown): string | null {
+  if (typeof intentId !== "string") return null;
+  if (!/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(intentId))
+    return null;
+  return `0x${"0".repeat(32)}${intentId.replaceAll("-", "").toLowerCase()}`;
+}
+
+/**
+ * Destination addresses and tokens are strings of another chain. Equal when identical; EVM hex compares
+ * case-insensitively; a single-case bech32 string (Bitcoin) compares case-insensitively too.
+ */
+function sameDestinationString(actual: string, expected: unknown): boolean {
+  if (typeof expected !== "string") return false;
+  if (actual === expected) return true;
+  if (/^0x[0-9a-fA-F]{40}$/.test(actual) && /^0x[0-9a-fA-F]{40}$/.test(expected))
+    return actual.toLowerCase() === expected.toLowerCase();
+  const bech32 = (s: string) => /^[a-z0-9]+1[a-z0-9]+$/.test(s) || /^[A-Z0-9]+1[A-Z0-9]+$/.test(s);
+  return bech32(actual) && bech32(expected) && actual.toLowerCase() === expected.toLowerCase();
+}
+
+function buildSummary(input: {
+  kind: ChainKind;
+  chainId: number;
+  typedData: Permit2TypedData;
+  deadlineSecs: number;
+  quote: VerifyPermit2ApprovalParameters["quote"];
+  intentId: string;
+  owner: string | null;
+  witness: Record<string, bigint | string>;
+}): Permit2ApprovalSummary {
+  const { kind, chainId, typedData, deadlineSecs, quote, intentId, owner } = input;
+  const amountLots = typedData.message.permitted.amount;
+  const amountFormatted = Value.format(amountLots, quote.sourceAmountDecimals);
+  const minFormatted = Value.format(quote.minDestAmountLots, quote.destAmountDecimals);
+  const maxFormatted = Value.format(quote.maxDestAmountLots, quote.destAmountDecimals);
+  const deadlineIso = new Date(deadlineSecs * 1000).toISOString();
+  const token = typedData.message.permitted.token;
+  const spender = typedData.message.spender;
+  const recipient = input.witness.recipient as string;
+  const destToken = input.witness.destToken as string;
+  const lines = [
+    `Allow ${spender} to transfer ${amountFormatted} of token ${token} (${amountLots} lots)`,
+    `Receive at least ${minFormatted} (at most ${maxFormatted}) of ${destToken} on network ${quote.destChain}`,
+    `Recipient: ${recipient}`,
+    `Valid until ${deadlineIso}`,
+    `Permit2 ${typedData.domain.verifyingContract} on ${kind === "tron" ? "Tron" : "EVM"} chain ${chainId}`,
+  ];
+  if (owner !== null) lines.push(`Signed by ${owner}`);
+  return {
+    chainType: kind,
+    chainId,
+    permit2Address: typedData.domain.verifyingContract,
+    token,
+    amountLots,
+    amountFormatted,
+    spender,
+    deadlineSecs,
+    deadlineIso,
+    minDestAmountLots: quote.minDestAmountLots,
+    minDestAmountFormatted: minFormatted,
+    maxDestAmountLots: quote.maxDestAmountLots,
+    maxDestAmountFormatted: maxFormatted,
+    recipient,
+    destChain: quote.destChain,
+    destToken,
+    intentId,
+    owner,
+    lines,
+  };
+}
