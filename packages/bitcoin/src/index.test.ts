@@ -1,0 +1,19 @@
+import { expect, it } from "vitest";
+
+it("exports exactly the documented API", async () => {
+  expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_HTLC_POLICY",
+      "NUMS_INTERNAL_KEY_HEX",
+      "TAPSCRIPT_LEAF_VERSION",
+      "buildHtlcLeaves",
+      "createBitcoinError",
+      "createBitcoinSigner",
+      "getUserScripts",
+      "parseHtlcLeaves",
+      "signHtlcPsbt",
+      "signHtlcRefund",
+      "verifyHtlcPsbt",
+    ]
+  `);
+});

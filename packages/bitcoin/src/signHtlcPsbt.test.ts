@@ -1,0 +1,225 @@
+import * as pureEcc from "@bitcoinerlab/secp256k1";
+import { isSwapIntentError } from "@swapintent/client";
+import { Psbt } from "bitcoinjs-lib";
+import * as ecc from "tiny-secp256k1";
+import { describe, expect, it } from "vitest";
+import { buildDeposit, hex, strangerKey, userKey } from "../test/fixtures.js";
+import { runInterpreter } from "../test/runInterpreter.js";
+import { signHtlcPsbt } from "./signHtlcPsbt.js";
+
+const userPublicKey = hex(userKey.publicKey);
+
+function extract(psbtBase64: string): string {
+  return Psbt.fromBase64(psbtBase64).extractTransaction().toHex();
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSwapIntentError(error)) return error.code;
+    throw error;
+  }
+  return "ACCEPTED";
+}
+
+describe("signHtlcPsbt", () => {
+  it("signs a P2TR and a P2WPKH input that bitcore's interpreter accepts", async () => {
+    const deposit = buildDeposit();
+    const { psbt, approval } = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer: userKey,
+    });
+    expect(approval).toEqual({ type: "psbt", signedData: psbt });
+    const parsed = Psbt.fromBase64(psbt);
+    expect(parsed.data.inputs.every((i) => i.finalScriptWitness !== undefined)).toBe(true);
+    expect(runInterpreter({ txHex: extract(psbt), prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+
+  it("keeps the unsigned transaction byte-identical", async () => {
+    const deposit = buildDeposit();
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer: userKey,
+    });
+    const before = Psbt.fromBase64(deposit.psbt).data.globalMap.unsignedTx.toBuffer();
+    const after = Psbt.fromBase64(psbt).data.globalMap.unsignedTx.toBuffer();
+    expect(hex(after)).toBe(hex(before));
+  });
+
+  it("makes signatures the interpreter refuses once a byte is flipped", async () => {
+    const deposit = buildDeposit();
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer: userKey,
+    });
+    const tx = Psbt.fromBase64(psbt).extractTransaction();
+    const schnorr = tx.ins[0]!.witness[0]!;
+    schnorr[10] = schnorr[10]! ^ 0x01;
+    const ecdsa = tx.ins[1]!.witness[0]!;
+    ecdsa[20] = ecdsa[20]! ^ 0x01;
+    const result = runInterpreter({ txHex: tx.toHex(), prevouts: deposit.prevouts });
+    // bitcore reports a failed Schnorr check without an error string; the ECDSA one names NULLFAIL.
+    expect(result[0]).not.toBeNull();
+    expect(result[1]).toMatch(/SIG/);
+  });
+
+  it("signs with the pure-JS backend (@bitcoinerlab/secp256k1) and the interpreter accepts it", async () => {
+    const deposit = buildDeposit();
+    const { psbt } = await signHtlcPsbt({
+      ecc: pureEcc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer: userKey,
+    });
+    expect(runInterpreter({ txHex: extract(psbt), prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+
+  it("signs with an external async signer (tweaked Schnorr key, no tweak method)", async () => {
+    const deposit = buildDeposit();
+    const tweakedForTaproot = userKey.tweak(
+      (await import("bitcoinjs-lib")).crypto.taggedHash("TapTweak", userKey.publicKey.slice(1)),
+    );
+    const signer = {
+      publicKey: userKey.publicKey,
+      sign: async (hash: Uint8Array) => userKey.sign(hash),
+      signSchnorr: async (hash: Uint8Array) => tweakedForTaproot.signSchnorr(hash),
+    };
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer,
+    });
+    expect(runInterpreter({ txHex: extract(psbt), prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+
+  it("refuses an external signer whose Schnorr signatures are not for the tweaked key", async () => {
+    const deposit = buildDeposit();
+    const signer = {
+      publicKey: userKey.publicKey,
+      sign: async (hash: Uint8Array) => userKey.sign(hash),
+      signSchnorr: async (hash: Uint8Array) => userKey.signSchnorr(hash),
+    };
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer }),
+      ),
+    ).toBe("BTC_SIGNATURE_INVALID");
+  });
+
+  it("signs through a wallet's signPsbt and re-verifies what it returns", async () => {
+    const deposit = buildDeposit();
+    const seen: number[][] = [];
+    const wallet = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (base64: string, inputs: number[]) => {
+        seen.push(inputs);
+        const p = Psbt.fromBase64(base64);
+        for (const i of inputs) {
+          if (p.data.inputs[i]!.tapInternalKey) {
+            p.signInput(
+              i,
+              userKey.tweak(
+                (await import("bitcoinjs-lib")).crypto.taggedHash("TapTweak", userKey.publicKey.slice(1)),
+              ),
+            );
+          } else p.signInput(i, userKey);
+          p.finalizeInput(i);
+        }
+        return p.toBase64();
+      },
+    };
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer: wallet,
+    });
+    expect(seen).toEqual([[0, 1]]);
+    expect(runInterpreter({ txHex: extract(psbt), prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+
+  it("refuses a wallet that changes the transaction", async () => {
+    const deposit = buildDeposit();
+    const wallet = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (base64: string) => {
+        const p = Psbt.fromBase64(base64);
+        p.setLocktime(5);
+        return p.toBase64();
+      },
+    };
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer: wallet }),
+      ),
+    ).toBe("BTC_TX_MODIFIED");
+  });
+
+  it("refuses a wallet that signs with SIGHASH_NONE", async () => {
+    const deposit = buildDeposit();
+    const wallet = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (base64: string) => {
+        const p = Psbt.fromBase64(base64);
+        p.updateInput(1, { sighashType: 0x02 });
+        p.signInput(1, userKey, [0x02]);
+        p.signInput(
+          0,
+          userKey.tweak(
+            (await import("bitcoinjs-lib")).crypto.taggedHash("TapTweak", userKey.publicKey.slice(1)),
+          ),
+        );
+        return p.toBase64();
+      },
+    };
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer: wallet }),
+      ),
+    ).toBe("BTC_SIGHASH_NOT_ALLOWED");
+  });
+
+  it("refuses a signer that is not the user's key, and verifies before asking it to sign", async () => {
+    const deposit = buildDeposit();
+    expect(
+      await codeOf(
+        signHtlcPsbt({
+          ecc,
+          intent: deposit.intent,
+          quote: deposit.quote,
+          userPublicKey,
+          signer: strangerKey,
+        }),
+      ),
+    ).toBe("BTC_SIGNER_KEY_MISMATCH");
+    let asked = false;
+    const tampered = buildDeposit({ htlcValue: 1_000n });
+    const signer = {
+      publicKey: userKey.publicKey,
+      sign: (hash: Uint8Array) => {
+        asked = true;
+        return userKey.sign(hash);
+      },
+    };
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: tampered.intent, quote: tampered.quote, userPublicKey, signer }),
+      ),
+    ).toBe("BTC_HTLC_AMOUNT_MISMATCH");
+    expect(asked).toBe(false);
+  });
+});
