@@ -1,1 +1,32 @@
-export {};
+export {
+  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  DEFAULT_ALLOWED_PROGRAMS,
+  MEMO_PROGRAM_ADDRESS,
+  MEMO_V1_PROGRAM_ADDRESS,
+  NATIVE_SOL_ADDRESS,
+  SYSTEM_PROGRAM_ADDRESS,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  WRAPPED_SOL_MINT_ADDRESS,
+} from "./constants.js";
+export type { SolanaErrorCode } from "./errors.js";
+export {
+  type GetAssociatedTokenAddressParameters,
+  getAssociatedTokenAddress,
+} from "./getAssociatedTokenAddress.js";
+export {
+  type CosignSigner,
+  type Ed25519MessageSigner,
+  type SignCosignTransactionParameters,
+  type SignCosignTransactionResult,
+  signCosignTransaction,
+  type WalletTransactionSigner,
+} from "./signCosignTransaction.js";
+export {
+  type CosignVerification,
+  type ExpectedEscrow,
+  type LookupTableContents,
+  type VerifyCosignTransactionParameters,
+  verifyCosignTransaction,
+} from "./verifyCosignTransaction.js";

@@ -1,0 +1,45 @@
+/**
+ * Every failure code of `@swapintent/solana`. Each is raised as a `BaseError` from `@swapintent/client`
+ * whose `code` is one of these strings.
+ */
+export type SolanaErrorCode =
+  /** A parameter is missing or malformed (not a cosign intent, amount not positive, bad option). */
+  | "SOL_INVALID_PARAMETERS"
+  /** An address (user, escrow, mint, program) is not a base58 32-byte public key. */
+  | "SOL_INVALID_ADDRESS"
+  /** No expected escrow was given and the caller did not opt out explicitly. */
+  | "SOL_ESCROW_NOT_SPECIFIED"
+  /** The hex is not a well-formed serialized transaction. */
+  | "SOL_TX_DECODE_FAILED"
+  /** The transaction is neither legacy nor v0. */
+  | "SOL_TX_VERSION_UNSUPPORTED"
+  /** The user's key is not among the transaction's required signers. */
+  | "SOL_USER_NOT_SIGNER"
+  /** The user would pay the transaction fee (signer 0). */
+  | "SOL_USER_IS_FEE_PAYER"
+  /** An address lookup table is used and its contents were not supplied (or an index is out of range). */
+  | "SOL_LOOKUP_TABLE_UNRESOLVED"
+  /** An instruction calls a program outside the allowed set. */
+  | "SOL_PROGRAM_NOT_ALLOWED"
+  /** An instruction of an allowed program touches the user and the verifier cannot decode it. */
+  | "SOL_INSTRUCTION_UNKNOWN"
+  /** An instruction approves a delegate, sets an authority, closes an account or reassigns an account of the user. */
+  | "SOL_AUTHORITY_GRANT"
+  /** A token transfer the user authorizes moves a mint other than the quote's source mint. */
+  | "SOL_MINT_MISMATCH"
+  /** The user's tokens go to an account that is not the expected escrow account. */
+  | "SOL_DESTINATION_NOT_ALLOWED"
+  /** Besides the escrow transfer, tokens leave the user (a second transfer or a burn). */
+  | "SOL_EXTRA_OUTFLOW"
+  /** The amount sent to the escrow differs from `source_amount_lots`. */
+  | "SOL_AMOUNT_MISMATCH"
+  /** More lamports leave the user than the configured cap allows. */
+  | "SOL_NATIVE_OUTFLOW_TOO_HIGH"
+  /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent. */
+  | "SOL_MEMO_MISMATCH"
+  /** The signer is unusable (no public key, or a key other than the expected user). */
+  | "SOL_SIGNER_INVALID"
+  /** A wallet returned a transaction whose message bytes differ from what was verified. */
+  | "SOL_WALLET_MESSAGE_CHANGED"
+  /** A signature returned by a wallet or an external signer does not verify over the message. */
+  | "SOL_SIGNATURE_INVALID";

@@ -1,0 +1,39 @@
+import { PublicKey } from "@solana/web3.js";
+import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "./constants.js";
+import { parsePublicKey } from "./internal/parsePublicKey.js";
+
+/** Parameters of {@link getAssociatedTokenAddress}. */
+export interface GetAssociatedTokenAddressParameters {
+  /** The wallet that owns the token account (base58). */
+  owner: string;
+  /** The token mint (base58). */
+  mint: string;
+  /** SPL Token (default) or Token-2022. */
+  tokenProgram?: string;
+}
+
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 256;
+
+/**
+ * The associated token account address of `owner` for `mint` (the program-derived address of the Associated Token
+ * Account program), base58. Results are memoized, since deriving costs a few curve checks.
+ */
+export function getAssociatedTokenAddress(parameters: GetAssociatedTokenAddressParameters): string {
+  const tokenProgram = parameters.tokenProgram ?? TOKEN_PROGRAM_ADDRESS;
+  const key = `${parameters.owner}:${parameters.mint}:${tokenProgram}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const [address] = PublicKey.findProgramAddressSync(
+    [
+      parsePublicKey(parameters.owner, "owner").toBytes(),
+      parsePublicKey(tokenProgram, "tokenProgram").toBytes(),
+      parsePublicKey(parameters.mint, "mint").toBytes(),
+    ],
+    new PublicKey(ASSOCIATED_TOKEN_PROGRAM_ADDRESS),
+  );
+  const result = address.toBase58();
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, result);
+  return result;
+}

@@ -1,0 +1,27 @@
+import { TOKEN_2022_PROGRAM_ADDRESS } from "../constants.js";
+import type { InstructionEffect, ResolvedInstruction } from "./effects.js";
+import { involves } from "./effects.js";
+
+/** Rent-exempt minimum of an SPL Token account (165 bytes) and of a Token-2022 associated account (170 bytes). */
+const TOKEN_ACCOUNT_RENT = 2_039_280n;
+const TOKEN_2022_ACCOUNT_RENT = 2_074_080n;
+
+/**
+ * Decode an Associated Token Account instruction: Create (empty data or 0), CreateIdempotent (1), RecoverNested (2).
+ * Accounts of a create: [payer, associatedAccount, owner, mint, systemProgram, tokenProgram]. A create paid by the
+ * user costs the user the account's rent, counted as native outflow (an upper bound: an idempotent create of an
+ * existing account costs nothing).
+ */
+export function decodeAssociatedTokenInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
+  const { accounts, data } = ix;
+  if (!involves(accounts, user)) return { kind: "none" };
+  const tag = data.length === 0 ? 0 : data.length === 1 ? data[0] : undefined;
+  if (tag === 0 || tag === 1) {
+    if (accounts[0] !== user) return { kind: "none" };
+    const rent = accounts[5] === TOKEN_2022_PROGRAM_ADDRESS ? TOKEN_2022_ACCOUNT_RENT : TOKEN_ACCOUNT_RENT;
+    return { kind: "nativeOutflow", lamports: rent, instruction: "CreateAssociatedTokenAccount" };
+  }
+  // RecoverNested moves tokens stuck in a nested account back to the wallet's own account.
+  if (tag === 2) return { kind: "none" };
+  return { kind: "unknown", reason: "associated token instruction" };
+}

@@ -1,0 +1,30 @@
+import { BaseError } from "@swapintent/client";
+
+const HEX_CHARS = "0123456789abcdef";
+
+/** Lower-case hex of `bytes`, without a 0x prefix. Plain Uint8Array, no Node Buffer. */
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += HEX_CHARS[byte >> 4]! + HEX_CHARS[byte & 15]!;
+  return out;
+}
+
+/** Bytes of a hex string (an optional 0x prefix is accepted); throws `SOL_TX_DECODE_FAILED` on malformed hex. */
+export function hexToBytes(hex: string): Uint8Array {
+  const body = hex.startsWith("0x") || hex.startsWith("0X") ? hex.slice(2) : hex;
+  if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) {
+    throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction is not valid hex.", {
+      details: { length: hex.length },
+    });
+  }
+  const out = new Uint8Array(body.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(body.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Whether two byte arrays are equal. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

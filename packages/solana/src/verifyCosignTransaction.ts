@@ -1,0 +1,368 @@
+import type { PublicKey } from "@solana/web3.js";
+import { BaseError, type Intent, type Quote } from "@swapintent/client";
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  DEFAULT_ALLOWED_PROGRAMS,
+  MEMO_PROGRAM_ADDRESS,
+  MEMO_V1_PROGRAM_ADDRESS,
+  NATIVE_SOL_ADDRESS,
+  SYSTEM_PROGRAM_ADDRESS,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  WRAPPED_SOL_MINT_ADDRESS,
+} from "./constants.js";
+import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
+import { decodeAssociatedTokenInstruction } from "./internal/decodeAssociatedTokenInstruction.js";
+import { decodeSystemInstruction } from "./internal/decodeSystemInstruction.js";
+import { decodeTokenInstruction } from "./internal/decodeTokenInstruction.js";
+import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
+import { type InstructionEffect, involves, type ResolvedInstruction } from "./internal/effects.js";
+import { parsePublicKey } from "./internal/parsePublicKey.js";
+
+/**
+ * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
+ * `GET /sandbox/chains`; the destination must then be its associated token account for the source mint), or the
+ * exact escrow token account. `{ unchecked: true }` is an explicit opt-out: any destination is accepted, and every
+ * token transfer the user authorizes counts toward the amount.
+ */
+export type ExpectedEscrow = { owner: string } | { tokenAccount: string } | { unchecked: true };
+
+/** The contents of an address lookup table (for a web3.js `AddressLookupTableAccount` `a`: `{ key: a.key, addresses: a.state.addresses }`). */
+export interface LookupTableContents {
+  key: PublicKey | string;
+  addresses: ReadonlyArray<PublicKey | string>;
+}
+
+/** Parameters of {@link verifyCosignTransaction}. */
+export interface VerifyCosignTransactionParameters {
+  /** The intent as `@swapintent/client` returned it; its `paramsToSign.transaction` is checked. */
+  intent: Intent;
+  /** The quote the user accepted: the source mint and the exact amount in lots. */
+  quote: Pick<Quote, "sourceToken" | "sourceAmountLots">;
+  /** The user's address (base58 or `PublicKey`). */
+  userAddress: string | PublicKey;
+  /** Where the user's tokens must go (required; see {@link ExpectedEscrow}). */
+  escrow: ExpectedEscrow;
+  /** Programs allowed beyond the defaults (System, SPL Token, Token-2022, Associated Token, Compute Budget, Memo). */
+  allowedPrograms?: readonly string[];
+  /** Lamports that may leave the user (transfers, accounts the user funds). Default `0n`. */
+  maxNativeOutflowLamports?: bigint;
+  /** Contents of the lookup tables the transaction uses; without them a transaction with lookups is refused. */
+  lookupTables?: readonly LookupTableContents[];
+  /** Require the memo `swapintent:<intent_id>:<secret_hash>` (default true). */
+  checkMemo?: boolean;
+}
+
+/** What {@link verifyCosignTransaction} found: the facts a wallet can show the user. */
+export interface CosignVerification {
+  /** The user's address, base58. */
+  userAddress: string;
+  /** Position of the user's signature slot. */
+  userSignerIndex: number;
+  /** The fee payer (signer 0), base58. */
+  feePayer: string;
+  /** The source mint, base58. */
+  mint: string;
+  /** Tokens that leave the user, in lots (equal to the quote's `sourceAmountLots`). */
+  amountLots: bigint;
+  /** The token account receiving them, base58 (the first one when the escrow is unchecked). */
+  destination: string;
+  /** Lamports that leave the user (at most `maxNativeOutflowLamports`). */
+  nativeOutflowLamports: bigint;
+  /** Programs the transaction calls, base58, in order of first use. */
+  programs: string[];
+  /** Memo texts, in order. */
+  memos: string[];
+  /** The message bytes that signatures cover. */
+  messageBytes: Uint8Array;
+}
+
+/** Internal: the verification plus the decoded transaction, for the signer. */
+export interface VerifiedTransaction extends CosignVerification {
+  decoded: DecodedTransaction;
+}
+
+/**
+ * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
+ * code: a malformed transaction; the user not a required signer or the fee payer; an unresolved lookup table; a
+ * program outside the allowed set; an instruction touching the user that cannot be decoded; any delegate approval,
+ * authority change, close or reassignment of the user's accounts; tokens of another mint, to another destination,
+ * or more than one outflow; an amount other than `sourceAmountLots`; lamports leaving the user beyond the cap; a
+ * missing or foreign memo.
+ */
+export function verifyCosignTransaction(parameters: VerifyCosignTransactionParameters): CosignVerification {
+  const { decoded: _decoded, ...verification } = verifyAndDecode(parameters);
+  return verification;
+}
+
+/** Internal: {@link verifyCosignTransaction} also returning the decoded transaction. */
+export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): VerifiedTransaction {
+  const { intent, quote } = parameters;
+  if (intent?.approvalMechanism !== "cosign") {
+    throw new BaseError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
+      details: { approvalMechanism: intent?.approvalMechanism },
+    });
+  }
+  const expectedAmount = quote?.sourceAmountLots;
+  if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
+    throw new BaseError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.");
+  }
+  const user = parsePublicKey(parameters.userAddress, "userAddress").toBase58();
+  const expectedMint =
+    quote.sourceToken === NATIVE_SOL_ADDRESS
+      ? WRAPPED_SOL_MINT_ADDRESS
+      : parsePublicKey(quote.sourceToken, "sourceToken").toBase58();
+  const escrowOf = expectedEscrowResolver(parameters.escrow, expectedMint);
+  const allowed = new Set(DEFAULT_ALLOWED_PROGRAMS);
+  for (const program of parameters.allowedPrograms ?? []) {
+    allowed.add(parsePublicKey(program, "allowedPrograms").toBase58());
+  }
+  const cap = parameters.maxNativeOutflowLamports ?? 0n;
+  if (typeof cap !== "bigint" || cap < 0n) {
+    throw new BaseError("SOL_INVALID_PARAMETERS", "maxNativeOutflowLamports must be a non-negative bigint.");
+  }
+
+  const decoded = decodeTransaction(intent.paramsToSign?.transaction);
+  const message = decoded.transaction.message;
+  const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
+  const userSignerIndex = staticKeys.indexOf(user);
+  if (userSignerIndex === 0) {
+    throw new BaseError(
+      "SOL_USER_IS_FEE_PAYER",
+      "The user would pay the fee; the resolver must be the fee payer.",
+      {
+        details: { userAddress: user },
+      },
+    );
+  }
+  if (userSignerIndex < 0 || userSignerIndex >= message.header.numRequiredSignatures) {
+    throw new BaseError(
+      "SOL_USER_NOT_SIGNER",
+      "The user's key is not a required signer of the transaction.",
+      {
+        details: { userAddress: user, requiredSignatures: message.header.numRequiredSignatures },
+      },
+    );
+  }
+  const keys = [...staticKeys, ...resolveLookups(message.addressTableLookups, parameters.lookupTables ?? [])];
+
+  const programs: string[] = [];
+  const memos: string[] = [];
+  let nativeOutflow = 0n;
+  let toEscrow = 0n;
+  let destination: string | undefined;
+  const strangers: { destination: string; amount: bigint; instruction: number }[] = [];
+
+  message.compiledInstructions.forEach((compiled, index) => {
+    const ix = resolveInstruction(keys, compiled, index);
+    if (!allowed.has(ix.programAddress)) {
+      throw new BaseError("SOL_PROGRAM_NOT_ALLOWED", "The transaction calls a program that is not allowed.", {
+        details: { program: ix.programAddress, instruction: index },
+      });
+    }
+    if (!programs.includes(ix.programAddress)) programs.push(ix.programAddress);
+    const effect = describeInstruction(ix, user);
+    switch (effect.kind) {
+      case "none":
+        return;
+      case "memo":
+        memos.push(effect.text);
+        return;
+      case "unknown":
+        throw new BaseError(
+          "SOL_INSTRUCTION_UNKNOWN",
+          "An instruction involving the user could not be verified.",
+          {
+            details: { program: ix.programAddress, instruction: index, reason: effect.reason },
+          },
+        );
+      case "authorityGrant":
+        throw new BaseError(
+          "SOL_AUTHORITY_GRANT",
+          "An instruction grants, changes or ends authority over the user's account.",
+          { details: { instruction: index, kind: effect.instruction } },
+        );
+      case "nativeOutflow":
+        nativeOutflow += effect.lamports;
+        return;
+      case "tokenBurn":
+        throw new BaseError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
+          details: { instruction: index, mint: effect.mint, amount: effect.amount },
+        });
+      case "tokenTransfer": {
+        if (effect.mint !== null && effect.mint !== expectedMint) {
+          throw new BaseError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
+            details: { instruction: index, expected: expectedMint, actual: effect.mint },
+          });
+        }
+        const escrow = escrowOf(effect.programAddress);
+        if (escrow === undefined || effect.destination === escrow) {
+          toEscrow += effect.amount;
+          destination ??= effect.destination;
+        } else {
+          strangers.push({ destination: effect.destination, amount: effect.amount, instruction: index });
+        }
+        return;
+      }
+    }
+  });
+
+  const stranger = strangers[0];
+  if (stranger !== undefined) {
+    const extra = destination !== undefined;
+    throw new BaseError(
+      extra ? "SOL_EXTRA_OUTFLOW" : "SOL_DESTINATION_NOT_ALLOWED",
+      extra
+        ? "Besides the escrow transfer, the user's tokens go to another account."
+        : "The user's tokens go to an account that is not the escrow.",
+      {
+        details: {
+          instruction: stranger.instruction,
+          destination: stranger.destination,
+          amount: stranger.amount,
+          ...(parameters.escrow && "owner" in parameters.escrow
+            ? { escrowOwner: parameters.escrow.owner }
+            : {}),
+        },
+      },
+    );
+  }
+  if (toEscrow !== expectedAmount) {
+    throw new BaseError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
+      details: { expected: expectedAmount, actual: toEscrow },
+    });
+  }
+  if (nativeOutflow > cap) {
+    throw new BaseError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
+      details: { lamports: nativeOutflow, cap },
+    });
+  }
+  if (parameters.checkMemo !== false) {
+    const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`.toLowerCase();
+    if (!memos.some((memo) => memo.toLowerCase() === expectedMemo)) {
+      throw new BaseError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
+        details: { expected: expectedMemo, memos },
+      });
+    }
+  }
+  return {
+    userAddress: user,
+    userSignerIndex,
+    feePayer: staticKeys[0]!,
+    mint: expectedMint,
+    amountLots: toEscrow,
+    destination: destination!,
+    nativeOutflowLamports: nativeOutflow,
+    programs,
+    memos,
+    messageBytes: decoded.messageBytes,
+    decoded,
+  };
+}
+
+function expectedEscrowResolver(
+  escrow: ExpectedEscrow | undefined,
+  mint: string,
+): (program: string) => string | undefined {
+  if (escrow !== null && typeof escrow === "object") {
+    if ("unchecked" in escrow && escrow.unchecked === true) return () => undefined;
+    if ("tokenAccount" in escrow) {
+      const account = parsePublicKey(escrow.tokenAccount, "escrow.tokenAccount").toBase58();
+      return () => account;
+    }
+    if ("owner" in escrow) {
+      const owner = parsePublicKey(escrow.owner, "escrow.owner").toBase58();
+      return (program) =>
+        program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS
+          ? getAssociatedTokenAddress({ owner, mint, tokenProgram: program })
+          : "";
+    }
+  }
+  throw new BaseError(
+    "SOL_ESCROW_NOT_SPECIFIED",
+    "Say where the user's tokens must go: escrow { owner } or { tokenAccount }, or opt out with { unchecked: true }.",
+  );
+}
+
+function resolveLookups(
+  lookups: ReadonlyArray<{ accountKey: PublicKey; writableIndexes: number[]; readonlyIndexes: number[] }>,
+  tables: readonly LookupTableContents[],
+): string[] {
+  if (lookups.length === 0) return [];
+  const contents = new Map<string, string[]>();
+  for (const table of tables) {
+    contents.set(
+      parsePublicKey(table.key, "lookupTables.key").toBase58(),
+      table.addresses.map((a) => parsePublicKey(a, "lookupTables.addresses").toBase58()),
+    );
+  }
+  const pick = (kind: "writableIndexes" | "readonlyIndexes"): string[] =>
+    lookups.flatMap((lookup) => {
+      const table = lookup.accountKey.toBase58();
+      const addresses = contents.get(table);
+      return lookup[kind].map((i) => {
+        const address = addresses?.[i];
+        if (address === undefined) {
+          throw new BaseError(
+            "SOL_LOOKUP_TABLE_UNRESOLVED",
+            addresses === undefined
+              ? "The transaction uses an address lookup table whose contents were not supplied."
+              : "The transaction uses an index beyond the supplied lookup table.",
+            { details: { table, index: i } },
+          );
+        }
+        return address;
+      });
+    });
+  return [...pick("writableIndexes"), ...pick("readonlyIndexes")];
+}
+
+function resolveInstruction(
+  keys: readonly string[],
+  compiled: { programIdIndex: number; accountKeyIndexes: number[]; data: Uint8Array },
+  index: number,
+): ResolvedInstruction {
+  const at = (i: number): string => {
+    const key = keys[i];
+    if (key === undefined) {
+      throw new BaseError(
+        "SOL_TX_DECODE_FAILED",
+        "An instruction refers to an account index that does not exist.",
+        {
+          details: { instruction: index, accountIndex: i },
+        },
+      );
+    }
+    return key;
+  };
+  return {
+    programAddress: at(compiled.programIdIndex),
+    accounts: compiled.accountKeyIndexes.map(at),
+    data: compiled.data,
+  };
+}
+
+const utf8 = new TextDecoder("utf-8");
+
+function describeInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
+  switch (ix.programAddress) {
+    case SYSTEM_PROGRAM_ADDRESS:
+      return decodeSystemInstruction(ix, user);
+    case TOKEN_PROGRAM_ADDRESS:
+    case TOKEN_2022_PROGRAM_ADDRESS:
+      return decodeTokenInstruction(ix, user);
+    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
+      return decodeAssociatedTokenInstruction(ix, user);
+    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
+      return { kind: "none" };
+    case MEMO_PROGRAM_ADDRESS:
+    case MEMO_V1_PROGRAM_ADDRESS:
+      return { kind: "memo", text: utf8.decode(ix.data) };
+    default:
+      // A program the caller allowed: opaque. It may run only if it cannot reach the user's accounts.
+      return involves(ix.accounts, user)
+        ? { kind: "unknown", reason: "instruction of a caller-allowed program that involves the user" }
+        : { kind: "none" };
+  }
+}
