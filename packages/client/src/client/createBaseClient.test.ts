@@ -1,0 +1,435 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networksWire, quoteWire, statusWire } from "../../test/fixtures.js";
+import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { isSwapIntentError } from "../errors/baseError.js";
+import { createClient } from "./createClient.js";
+import type { RequestEvent, ResponseEvent, RetryEvent } from "./types.js";
+
+const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
+const quoteId = "4f1c2a3b-5d6e-4f70-8a9b-0c1d2e3f4a5b";
+const apiKey = "sk_test_0123456789abcdef";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function client(extra: Parameters<typeof createClient>[0] extends infer O ? Partial<O> : never = {}) {
+  return createClient({
+    baseUrl: server.url,
+    apiKey,
+    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 4 },
+    ...extra,
+  });
+}
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; details: Record<string, unknown>; shortMessage: string };
+  }
+  throw new Error("expected the call to fail");
+}
+
+const quoteParams = {
+  sourceChain: 1,
+  sourceToken: "0xA0b8",
+  destChain: 5,
+  destToken: "So11",
+  amount: "1.5",
+  slippageBps: 50,
+};
+
+describe("HTTP error statuses", () => {
+  const cases: Array<[number, string]> = [
+    [400, "BAD_REQUEST"],
+    [401, "UNAUTHORIZED"],
+    [403, "FORBIDDEN"],
+    [404, "NOT_FOUND"],
+    [409, "HTTP_ERROR"],
+    [422, "UNPROCESSABLE"],
+    [500, "SERVER_ERROR"],
+  ];
+  for (const [status, code] of cases) {
+    it(`maps ${status} to ${code} with the server's code, message and entity`, async () => {
+      server.handle(() => ({
+        status,
+        body: { code: status, message: `failure ${status}`, entity: "Intent" },
+      }));
+      const error = await failure(client().getIntentStatus({ intentId }));
+      expect(isSwapIntentError(error, code)).toBe(true);
+      expect(error.details).toMatchObject({
+        status,
+        serverCode: status,
+        serverMessage: `failure ${status}`,
+        entity: "Intent",
+        method: "GET",
+        path: `/affiliate/v1/intents/${intentId}/status`,
+      });
+      expect(server.requests).toHaveLength(1);
+    });
+  }
+
+  it("tolerates the {code, type, message} error body", async () => {
+    server.handle(() => ({
+      status: 422,
+      body: { code: "QUOTE_EXPIRED", type: "QuoteExpired", message: "too late" },
+    }));
+    const error = await failure(
+      client().createIntent({
+        quote: quoteId,
+        refundAddress: "a",
+        userSourceAddress: "a",
+        userDestinationAddress: "b",
+      }),
+    );
+    expect(error.code).toBe("UNPROCESSABLE");
+    expect(error.details).toMatchObject({
+      status: 422,
+      serverCode: "QUOTE_EXPIRED",
+      serverType: "QuoteExpired",
+      serverMessage: "too late",
+    });
+  });
+
+  it("keeps a non-JSON error body as text", async () => {
+    server.handle(() => ({ status: 500, body: "upstream exploded" }));
+    const error = await failure(client().getNetworks());
+    expect(error.code).toBe("SERVER_ERROR");
+    expect(error.details.body).toBe("upstream exploded");
+  });
+});
+
+describe("retries", () => {
+  for (const status of [502, 503, 504]) {
+    it(`retries an idempotent GET on ${status} and succeeds on the third attempt`, async () => {
+      server.handle(() =>
+        server.requests.length < 3
+          ? { status, body: { code: status, message: "busy", entity: "Other" } }
+          : { body: networksWire },
+      );
+      const networks = await client().getNetworks();
+      expect(networks).toHaveLength(5);
+      expect(server.requests).toHaveLength(3);
+    });
+  }
+
+  it("gives up after `retries` retries with the last error", async () => {
+    server.handle(() => ({ status: 503, body: { code: 503, message: "down", entity: "Other" } }));
+    const error = await failure(
+      client({ retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 } }).getNetworks(),
+    );
+    expect(error.code).toBe("SERVER_ERROR");
+    expect(error.details.status).toBe(503);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("does not retry 500, 400, 404 or 422", async () => {
+    for (const status of [500, 400, 404, 422]) {
+      server.handle(() => ({ status, body: { code: status, message: "no", entity: "Other" } }));
+      await failure(client().getNetworks());
+      expect(server.requests).toHaveLength(1);
+    }
+  });
+
+  it("retries best quote (idempotent) on 502", async () => {
+    server.handle(() => (server.requests.length < 2 ? { status: 502, body: "" } : { body: quoteWire() }));
+    const quote = await client().getBestQuote(quoteParams);
+    expect(quote.id).toBe(quoteId);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]?.body).toBe(server.requests[1]?.body);
+  });
+
+  it("retries a dropped connection (NETWORK_ERROR) and reports it when retries run out", async () => {
+    server.handle(() => ({ destroy: true }));
+    const error = await failure(client().getIntentStatus({ intentId }));
+    expect(error.code).toBe("NETWORK_ERROR");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry when retry is false", async () => {
+    server.handle(() => ({ status: 503, body: "" }));
+    await failure(client({ retry: false }).getNetworks());
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("backs off with jitter inside [base·2^n / 2, base·2^n], capped", async () => {
+    server.handle(() => ({ status: 503, body: "" }));
+    const retries: RetryEvent[] = [];
+    await failure(
+      client({
+        retry: { retries: 3, baseDelayMs: 8, maxDelayMs: 20 },
+        hooks: { onRetry: (e) => retries.push(e) },
+      }).getNetworks(),
+    );
+    expect(retries.map((r) => r.attempt)).toEqual([0, 1, 2]);
+    const [first, second, third] = retries.map((r) => r.delayMs);
+    expect(first).toBeGreaterThanOrEqual(4);
+    expect(first).toBeLessThanOrEqual(8);
+    expect(second).toBeGreaterThanOrEqual(8);
+    expect(second).toBeLessThanOrEqual(16);
+    expect(third).toBeGreaterThanOrEqual(10);
+    expect(third).toBeLessThanOrEqual(20);
+  });
+});
+
+describe("429 and Retry-After", () => {
+  it("honours Retry-After in seconds", async () => {
+    server.handle(() =>
+      server.requests.length === 1
+        ? {
+            status: 429,
+            headers: { "retry-after": "1" },
+            body: { code: 429, message: "slow down", entity: "Other" },
+          }
+        : { body: networksWire },
+    );
+    const retries: RetryEvent[] = [];
+    await client({ hooks: { onRetry: (e) => retries.push(e) } }).getNetworks();
+    expect(server.requests).toHaveLength(2);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]?.delayMs).toBe(1000);
+    expect(retries[0]?.error.code).toBe("RATE_LIMITED");
+  });
+
+  it("honours Retry-After as an HTTP date", async () => {
+    const at = new Date(Date.now() + 2000).toUTCString();
+    server.handle(() =>
+      server.requests.length === 1
+        ? { status: 429, headers: { "retry-after": at }, body: "" }
+        : { body: networksWire },
+    );
+    const retries: RetryEvent[] = [];
+    await client({ hooks: { onRetry: (e) => retries.push(e) } }).getNetworks();
+    expect(server.requests).toHaveLength(2);
+    // an HTTP date has whole-second precision: the wait lies between 0 and the 2 s asked for
+    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(0);
+    expect(retries[0]?.delayMs).toBeLessThanOrEqual(2000);
+  });
+
+  it("fails with RATE_LIMITED and retryAfterMs when Retry-After exceeds maxRetryAfterMs", async () => {
+    server.handle(() => ({
+      status: 429,
+      headers: { "retry-after": "120" },
+      body: { code: 429, message: "later", entity: "Other" },
+    }));
+    const error = await failure(client().getNetworks());
+    expect(error.code).toBe("RATE_LIMITED");
+    expect(error.details.retryAfterMs).toBe(120_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries 429 without Retry-After using backoff", async () => {
+    server.handle(() => (server.requests.length === 1 ? { status: 429, body: "" } : { body: networksWire }));
+    await client().getNetworks();
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("non-idempotent calls are never retried", () => {
+  for (const status of [429, 502, 503, 504]) {
+    it(`createIntent fails on ${status} after one request`, async () => {
+      server.handle(() => ({
+        status,
+        headers: { "retry-after": "0" },
+        body: { code: status, message: "x", entity: "Intent" },
+      }));
+      const error = await failure(
+        client().createIntent({
+          quote: quoteId,
+          refundAddress: "r",
+          userSourceAddress: "s",
+          userDestinationAddress: "d",
+        }),
+      );
+      expect(error.details.status).toBe(status);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it(`submitApproval fails on ${status} after one request`, async () => {
+      server.handle(() => ({
+        status,
+        headers: { "retry-after": "0" },
+        body: { code: status, message: "x", entity: "Approval" },
+      }));
+      const error = await failure(
+        client().submitApproval({
+          intentId,
+          approval: { type: "permit2", signedData: `0x${"11".repeat(65)}` },
+        }),
+      );
+      expect(error.details.status).toBe(status);
+      expect(server.requests).toHaveLength(1);
+    });
+  }
+
+  it("createIntent and submitApproval are not retried after a timeout or a dropped connection", async () => {
+    server.handle(() => ({ hang: true }));
+    const timeout = await failure(
+      client({ timeoutMs: 50 }).createIntent({
+        quote: quoteId,
+        refundAddress: "r",
+        userSourceAddress: "s",
+        userDestinationAddress: "d",
+      }),
+    );
+    expect(timeout.code).toBe("TIMEOUT");
+    expect(server.requests).toHaveLength(1);
+    server.handle(() => ({ destroy: true }));
+    const dropped = await failure(
+      client().submitApproval({ intentId, approval: { type: "psbt", signedData: "cHNidP8BAA==" } }),
+    );
+    expect(dropped.code).toBe("NETWORK_ERROR");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("timeouts and abort", () => {
+  it("times out a hanging request with TIMEOUT (and retries GETs)", async () => {
+    server.handle(() => ({ hang: true }));
+    const error = await failure(client({ timeoutMs: 40 }).getIntentStatus({ intentId }));
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.details.timeoutMs).toBe(40);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("a per-call timeoutMs overrides the client's", async () => {
+    server.handle(() => ({ hang: true }));
+    const error = await failure(client({ retry: false }).getIntentStatus({ intentId, timeoutMs: 30 }));
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.details.timeoutMs).toBe(30);
+  });
+
+  it("aborts an in-flight request with ABORTED and does not retry", async () => {
+    server.handle(() => ({ hang: true }));
+    const controller = new AbortController();
+    const pending = client().getIntentStatus({ intentId, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("user left")), 30);
+    const error = await failure(pending);
+    expect(error.code).toBe("ABORTED");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("an already aborted signal sends nothing", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const error = await failure(client().getNetworks({ signal: AbortSignal.abort() }));
+    expect(error.code).toBe("ABORTED");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("aborting during a backoff wait stops the retries", async () => {
+    server.handle(() => ({ status: 429, headers: { "retry-after": "5" }, body: "" }));
+    const controller = new AbortController();
+    const pending = client().getNetworks({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = await failure(pending);
+    expect(error.code).toBe("ABORTED");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("response bodies", () => {
+  it("malformed JSON fails with RESPONSE_INVALID carrying the raw body", async () => {
+    server.handle(() => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: '{"id": 1,',
+    }));
+    const error = await failure(client().getNetworks());
+    expect(error.code).toBe("RESPONSE_INVALID");
+    expect(error.details.body).toBe('{"id": 1,');
+  });
+
+  it("a response missing a field fails with RESPONSE_INVALID naming the path, with the raw body", async () => {
+    const wire = statusWire("Initiated");
+    delete wire.source_amount_lots;
+    server.handle(() => ({ body: wire }));
+    const error = await failure(client().getIntentStatus({ intentId }));
+    expect(error.code).toBe("RESPONSE_INVALID");
+    expect(error.details.issues).toEqual([expect.objectContaining({ path: "source_amount_lots" })]);
+    expect(error.details.body).toBe(JSON.stringify(wire));
+  });
+
+  it("an empty body where a record is expected is RESPONSE_INVALID", async () => {
+    server.handle(() => ({ status: 200, body: "" }));
+    const error = await failure(client().getIntentStatus({ intentId }));
+    expect(error.code).toBe("RESPONSE_INVALID");
+  });
+});
+
+describe("hooks", () => {
+  it("see every request and response but never the API key", async () => {
+    server.handle(() =>
+      server.requests.length === 1 ? { status: 503, body: "" } : { body: statusWire("Accepted") },
+    );
+    const requests: RequestEvent[] = [];
+    const responses: ResponseEvent[] = [];
+    await client({
+      hooks: { onRequest: (e) => requests.push(e), onResponse: (e) => responses.push(e) },
+    }).getIntentStatus({
+      intentId,
+    });
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(apiKey);
+    expect(requests.map((r) => r.attempt)).toEqual([0, 1]);
+    expect(responses.map((r) => r.status)).toEqual([503, 200]);
+    expect(requests[0]?.headers["x-api-key"]).toBe("[redacted]");
+    expect(JSON.stringify([requests, responses])).not.toContain(apiKey);
+    expect(requests[0]?.url).toBe(`${server.url}/affiliate/v1/intents/${intentId}/status`);
+  });
+
+  it("a throwing hook does not break the call", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const networks = await client({
+      hooks: {
+        onRequest: () => {
+          throw new Error("hook bug");
+        },
+      },
+    }).getNetworks();
+    expect(networks).toHaveLength(5);
+  });
+});
+
+describe("options", () => {
+  it("sends X-Api-Key and accept headers; a base URL with a trailing slash works", async () => {
+    server.handle(() => ({ body: networksWire }));
+    await createClient({ baseUrl: `${server.url}/`, apiKey }).getNetworks();
+    expect(server.requests[0]?.path).toBe("/affiliate/v1/networks");
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(apiKey);
+    expect(server.requests[0]?.headers.accept).toBe("application/json");
+  });
+
+  it("uses an injected fetch", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const seen: string[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    };
+    await createClient({ baseUrl: server.url, fetch: recordingFetch }).getNetworks();
+    expect(seen).toEqual([`${server.url}/affiliate/v1/networks`]);
+  });
+
+  it("refuses unusable options with INVALID_OPTIONS", () => {
+    const fieldOf = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        return isSwapIntentError(error, "INVALID_OPTIONS") ? error.details.field : "wrong code";
+      }
+      return "no error";
+    };
+    expect(fieldOf(() => createClient({ baseUrl: "not a url" }))).toBe("baseUrl");
+    expect(fieldOf(() => createClient({ baseUrl: "ftp://host" }))).toBe("baseUrl");
+    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: "" }))).toBe("apiKey");
+    expect(
+      fieldOf(() =>
+        createClient({ baseUrl: server.url, apiKey, requestSigning: { privateKey: "x", publicKey: "y" } }),
+      ),
+    ).toBe("apiKey");
+  });
+});
