@@ -390,7 +390,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       const errorsOf = (abi: Abi) => abi.filter((item) => item.type === "error");
       escrowAbi = [...sandbox.SwapEscrow.abi, ...errorsOf(permit2Abi), ...errorsOf(tokenAbi)];
 
-      const args = ["--chain-id", String(chainId), "--accounts", "0", "--silent"];
+      const args = ["--chain-id", String(chainId), "--accounts", "0"];
       let restored = false;
       if (statePath && intervalStatePath) {
         mkdirSync(ctx.dataDir as string, { recursive: true });

@@ -1,0 +1,123 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2";
+import { bytesToHex, type Hex } from "viem";
+import type { Clock, LegContext, LegIntent, NetworkConfig } from "../src/legs/types.js";
+
+/** A sandbox clock the test moves by hand. */
+export interface ManualClock extends Clock {
+  advanceSecs(seconds: number): void;
+}
+
+/** A clock that starts at the real time and moves only when told. */
+export function createManualClock(): ManualClock {
+  let now = Date.now();
+  return {
+    nowMs: () => now,
+    advanceSecs: (seconds) => {
+      now += seconds * 1000;
+    },
+  };
+}
+
+/** A leg context for network `id` of the sandbox catalogue. */
+export function createLegContext(options: {
+  id: number;
+  type: NetworkConfig["type"];
+  clock: Clock;
+  dataDir?: string;
+  seed?: Uint8Array;
+}): LegContext {
+  return {
+    network: {
+      id: options.id,
+      name: `Sandbox network ${options.id}`,
+      type: options.type,
+      supportsOptimizedSwap: false,
+      supportsCustomTokens: options.id === 2,
+      iconUrl: "",
+    },
+    clock: options.clock,
+    dataDir: options.dataDir,
+    seed: options.seed ?? new Uint8Array(randomBytes(32)),
+    log: () => {},
+  };
+}
+
+/** A fresh secret and its SHA-256 (computed with noble, not with the leg). */
+export function createSecret(): { secret: Uint8Array; secretHash: Hex } {
+  const secret = new Uint8Array(randomBytes(32));
+  return { secret, secretHash: bytesToHex(sha256(secret)) };
+}
+
+/** An intent whose source is the leg's network. */
+export function createIntent(options: {
+  sourceToken: string;
+  amount: bigint;
+  user: string;
+  secretHash: Hex;
+  deadlineSecs: number;
+}): LegIntent {
+  return {
+    intentId: randomUUID(),
+    sourceToken: options.sourceToken,
+    sourceAmountLots: options.amount,
+    destChain: 5,
+    destToken: "So11111111111111111111111111111111111111112",
+    minDestAmountLots: 990n,
+    maxDestAmountLots: 1000n,
+    userSourceAddress: options.user,
+    userSourcePublicKey: null,
+    userDestinationAddress: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    refundAddress: options.user,
+    secretHash: options.secretHash,
+    deadlineSecs: options.deadlineSecs,
+  };
+}
+
+/** The params_to_sign fields a wallet reads (docs/approvals.md), typed loosely. */
+export interface Permit2ParamsJson {
+  escrow_contract_address: string;
+  permit2_contract_address: string;
+  resolver_deposit_address: string;
+  nonce: number;
+  additional_data: {
+    domain: { name: string; chainId: number; verifyingContract: string };
+    types: Record<string, { name: string; type: string }[]>;
+    witness: Record<string, string>;
+    secretHash: string;
+    witness_type_string: string;
+    witness_hash: Hex;
+  };
+}
+
+/**
+ * The EIP-712 request a wallet builds from params_to_sign and the quote: the message is not sent,
+ * it is made of the quote's token and amount, the escrow as spender, the nonce, the deadline and the witness.
+ */
+export function buildTypedDataFromParams(
+  params: Permit2ParamsJson,
+  quote: { sourceToken: string; amount: bigint; deadlineSecs: number },
+) {
+  const { EIP712Domain: _domainFields, ...types } = params.additional_data.types;
+  const w = params.additional_data.witness;
+  return {
+    domain: params.additional_data.domain,
+    types,
+    primaryType: "PermitWitnessTransferFrom" as const,
+    message: {
+      permitted: { token: quote.sourceToken, amount: quote.amount },
+      spender: params.escrow_contract_address,
+      nonce: BigInt(params.nonce),
+      deadline: BigInt(quote.deadlineSecs),
+      witness: {
+        intentId: w.intentId,
+        secretHash: w.secretHash,
+        destChain: BigInt(w.destChain as string),
+        destToken: w.destToken,
+        recipient: w.recipient,
+        minDestAmount: BigInt(w.minDestAmount as string),
+        maxDestAmount: BigInt(w.maxDestAmount as string),
+      },
+    },
+  };
+}
