@@ -9,6 +9,7 @@ import {
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
+  compressTransactionMessageUsingAddressLookupTables,
   createNoopSigner,
   createTransactionMessage,
   generateKeyPairSigner,
@@ -188,15 +189,20 @@ export function honestInstructions(chain: Chain, overrides: { amount?: bigint } 
   ];
 }
 
-/** Compile instructions into a v0 transaction (fee payer `feePayer`, default the resolver), all slots empty; hex. */
-export function compileHex(
-  chain: Chain,
-  instructions: Instruction[],
-  feePayer: Address = chain.resolver.address,
-): string {
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayer(feePayer, m),
+/** Options of {@link compileHex}. */
+export interface CompileOptions {
+  /** Fee payer, default the resolver. */
+  feePayer?: Address;
+  version?: 0 | "legacy";
+  /** Lookup tables to compress the message with (v0 only). */
+  lookupTables?: Record<Address, Address[]>;
+}
+
+/** Compile instructions into a transaction with every signature slot empty; hex. */
+export function compileHex(chain: Chain, instructions: Instruction[], options: CompileOptions = {}): string {
+  const base = pipe(
+    createTransactionMessage({ version: options.version ?? 0 }),
+    (m) => setTransactionMessageFeePayer(options.feePayer ?? chain.resolver.address, m),
     (m) =>
       setTransactionMessageLifetimeUsingBlockhash(
         { blockhash: chain.svm.latestBlockhash(), lastValidBlockHeight: 0n },
@@ -204,6 +210,13 @@ export function compileHex(
       ),
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
+  const message =
+    options.lookupTables && base.version === 0
+      ? (compressTransactionMessageUsingAddressLookupTables(
+          base as Parameters<typeof compressTransactionMessageUsingAddressLookupTables>[0],
+          options.lookupTables,
+        ) as unknown as typeof base)
+      : base;
   return bytesToHex(new Uint8Array(getTransactionEncoder().encode(compileTransaction(message))));
 }
 

@@ -1,0 +1,434 @@
+import { type Address, address, generateKeyPairSigner, type Instruction, some } from "@solana/kit";
+import { VersionedTransaction } from "@solana/web3.js";
+import { getAssignInstruction, getTransferSolInstruction } from "@solana-program/system";
+import {
+  AuthorityType,
+  getApproveInstruction,
+  getBurnInstruction,
+  getCloseAccountInstruction,
+  getSetAuthorityInstruction,
+  getTransferCheckedInstruction,
+  getTransferInstruction,
+} from "@solana-program/token";
+import { isSwapIntentError } from "@swapintent/client";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  AMOUNT,
+  ata,
+  type Chain,
+  type CompileOptions,
+  compileHex,
+  cosignAndSend,
+  createChain,
+  DECIMALS,
+  honestInstructions,
+  intentFor,
+  memoInstruction,
+  quoteFor,
+  tokenBalance,
+  userSigner,
+} from "../test/fixture.js";
+import { bytesToHex, hexToBytes } from "./internal/hex.js";
+import {
+  type VerifyCosignTransactionParameters,
+  verifyCosignTransaction,
+} from "./verifyCosignTransaction.js";
+
+let chain: Chain;
+beforeAll(async () => {
+  chain = await createChain();
+});
+beforeEach(() => chain.svm.expireBlockhash());
+
+function params(
+  hex: string,
+  extra: Partial<VerifyCosignTransactionParameters> = {},
+): VerifyCosignTransactionParameters {
+  return {
+    intent: intentFor(hex),
+    quote: quoteFor(chain),
+    userAddress: chain.userAddress,
+    escrow: { owner: chain.escrowOwner.address },
+    ...extra,
+  };
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
+  }
+}
+
+const user = () => userSigner(chain);
+
+/** The honest transaction with `replace` swapped for the TransferChecked (index 1) and `append` added before the memo. */
+function tampered(
+  change: { transfer?: Instruction[]; append?: Instruction[] },
+  options: CompileOptions = {},
+): string {
+  const [create, transfer, memo] = honestInstructions(chain);
+  return compileHex(
+    chain,
+    [create!, ...(change.transfer ?? [transfer!]), ...(change.append ?? []), memo!],
+    options,
+  );
+}
+
+function transferChecked(over: {
+  mint?: Address;
+  source?: Address;
+  destination?: Address;
+  amount?: bigint;
+  authority?: Address;
+}) {
+  return getTransferCheckedInstruction({
+    source: over.source ?? chain.userAta,
+    mint: over.mint ?? chain.mint,
+    destination: over.destination ?? chain.escrowAta,
+    authority: over.authority ? over.authority : user(),
+    amount: over.amount ?? AMOUNT,
+    decimals: DECIMALS,
+  });
+}
+
+describe("verifyCosignTransaction: the honest transaction", () => {
+  it("accepts the approvals.md transaction and describes it", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const result = verifyCosignTransaction(params(hex));
+    expect(result).toMatchObject({
+      userAddress: chain.userAddress,
+      userSignerIndex: 1,
+      feePayer: chain.resolver.address,
+      mint: chain.mint,
+      amountLots: AMOUNT,
+      destination: chain.escrowAta,
+      nativeOutflowLamports: 0n,
+      memos: [`swapintent:${intentFor(hex).intentId}:${intentFor(hex).secretHash}`],
+    });
+  });
+
+  it("accepts the escrow given as its token account, and the explicit opt-out", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    expect(
+      verifyCosignTransaction(params(hex, { escrow: { tokenAccount: chain.escrowAta } })).amountLots,
+    ).toBe(AMOUNT);
+    expect(verifyCosignTransaction(params(hex, { escrow: { unchecked: true } })).destination).toBe(
+      chain.escrowAta,
+    );
+  });
+
+  it("accepts a legacy transaction", () => {
+    const hex = compileHex(chain, honestInstructions(chain), { version: "legacy" });
+    expect(VersionedTransaction.deserialize(hexToBytes(hex)).version).toBe("legacy");
+    expect(verifyCosignTransaction(params(hex)).amountLots).toBe(AMOUNT);
+  });
+
+  it("accepts lookup tables when their contents are supplied, and checks through them", async () => {
+    const table = (await generateKeyPairSigner()).address;
+    const hex = tampered({}, { lookupTables: { [table]: [chain.escrowAta, chain.mint] } });
+    expect(VersionedTransaction.deserialize(hexToBytes(hex)).message.addressTableLookups).toHaveLength(1);
+    const ok = verifyCosignTransaction(
+      params(hex, { lookupTables: [{ key: table, addresses: [chain.escrowAta, chain.mint] }] }),
+    );
+    expect(ok.destination).toBe(chain.escrowAta);
+    // The same table contents with a stranger at the escrow's index: the destination check sees it.
+    const lying = [{ key: table, addresses: [chain.strangerAta, chain.mint] }];
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { lookupTables: lying })))).toBe(
+      "SOL_DESTINATION_NOT_ALLOWED",
+    );
+  });
+
+  it("allows the SOL the caller allows to leave the user", () => {
+    const hex = tampered({
+      append: [getTransferSolInstruction({ source: user(), destination: chain.stranger, amount: 5000n })],
+    });
+    expect(
+      verifyCosignTransaction(params(hex, { maxNativeOutflowLamports: 5000n })).nativeOutflowLamports,
+    ).toBe(5000n);
+  });
+
+  it("allows a caller-added program that does not involve the user", () => {
+    const program = address("Stake11111111111111111111111111111111111111");
+    const ix: Instruction = { programAddress: program, accounts: [], data: new Uint8Array([1]) };
+    const hex = tampered({ append: [ix] });
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_PROGRAM_NOT_ALLOWED");
+    expect(verifyCosignTransaction(params(hex, { allowedPrograms: [program] })).programs).toContain(program);
+  });
+});
+
+describe("verifyCosignTransaction refuses tampered transactions, each with its code", () => {
+  const cases: {
+    name: string;
+    code: string;
+    build: () => string | Promise<string>;
+    extra?: () => Partial<VerifyCosignTransactionParameters>;
+  }[] = [
+    {
+      name: "wrong amount",
+      code: "SOL_AMOUNT_MISMATCH",
+      build: () => tampered({ transfer: [transferChecked({ amount: AMOUNT + 1n })] }),
+    },
+    {
+      name: "amount split over two transfers that sum to more",
+      code: "SOL_AMOUNT_MISMATCH",
+      build: () => tampered({ transfer: [transferChecked({}), transferChecked({ amount: 1n })] }),
+    },
+    {
+      name: "wrong mint",
+      code: "SOL_MINT_MISMATCH",
+      build: async () =>
+        tampered({
+          transfer: [
+            transferChecked({
+              mint: chain.otherMint,
+              source: chain.userOtherAta,
+              destination: await ata(chain.escrowOwner.address, chain.otherMint),
+            }),
+          ],
+        }),
+    },
+    {
+      name: "destination a stranger",
+      code: "SOL_DESTINATION_NOT_ALLOWED",
+      build: () => tampered({ transfer: [transferChecked({ destination: chain.strangerAta })] }),
+    },
+    {
+      name: "user as fee payer",
+      code: "SOL_USER_IS_FEE_PAYER",
+      build: () => compileHex(chain, honestInstructions(chain), { feePayer: chain.userAddress }),
+    },
+    {
+      name: "user not a signer (authority passed as a plain account)",
+      code: "SOL_USER_NOT_SIGNER",
+      build: () => tampered({ transfer: [transferChecked({ authority: chain.userAddress })] }),
+    },
+    {
+      name: "user absent from the transaction",
+      code: "SOL_USER_NOT_SIGNER",
+      build: () => tampered({ transfer: [] }),
+    },
+    {
+      name: "a disallowed program",
+      code: "SOL_PROGRAM_NOT_ALLOWED",
+      build: () =>
+        tampered({
+          append: [
+            {
+              programAddress: address("BPFLoaderUpgradeab1e11111111111111111111111"),
+              accounts: [],
+              data: new Uint8Array([3]),
+            },
+          ],
+        }),
+    },
+    {
+      name: "an Approve to a delegate",
+      code: "SOL_AUTHORITY_GRANT",
+      build: () =>
+        tampered({
+          append: [
+            getApproveInstruction({
+              source: chain.userAta,
+              delegate: chain.stranger,
+              owner: user(),
+              amount: 1n,
+            }),
+          ],
+        }),
+    },
+    {
+      name: "a SetAuthority on the user's token account",
+      code: "SOL_AUTHORITY_GRANT",
+      build: () =>
+        tampered({
+          append: [
+            getSetAuthorityInstruction({
+              owned: chain.userAta,
+              owner: user(),
+              authorityType: AuthorityType.AccountOwner,
+              newAuthority: some(chain.stranger),
+            }),
+          ],
+        }),
+    },
+    {
+      name: "a CloseAccount of the user's token account",
+      code: "SOL_AUTHORITY_GRANT",
+      build: () =>
+        tampered({
+          append: [
+            getCloseAccountInstruction({
+              account: chain.userOtherAta,
+              destination: chain.stranger,
+              owner: user(),
+            }),
+          ],
+        }),
+    },
+    {
+      name: "a System Assign of the user's wallet to another program",
+      code: "SOL_AUTHORITY_GRANT",
+      build: () =>
+        tampered({ append: [getAssignInstruction({ account: user(), programAddress: chain.stranger })] }),
+    },
+    {
+      name: "a SOL transfer out of the user",
+      code: "SOL_NATIVE_OUTFLOW_TOO_HIGH",
+      build: () =>
+        tampered({
+          append: [getTransferSolInstruction({ source: user(), destination: chain.stranger, amount: 1n })],
+        }),
+    },
+    {
+      name: "an escrow account creation paid by the user",
+      code: "SOL_NATIVE_OUTFLOW_TOO_HIGH",
+      build: () => {
+        const [, transfer, memo] = honestInstructions(chain);
+        const create = honestInstructions(chain)[0]!;
+        const userPays = {
+          ...create,
+          accounts: [{ ...create.accounts![0]!, address: chain.userAddress }, ...create.accounts!.slice(1)],
+        };
+        return compileHex(chain, [userPays as Instruction, transfer!, memo!]);
+      },
+    },
+    {
+      name: "an unresolved lookup table",
+      code: "SOL_LOOKUP_TABLE_UNRESOLVED",
+      build: async () =>
+        tampered({}, { lookupTables: { [(await generateKeyPairSigner()).address]: [chain.escrowAta] } }),
+    },
+    {
+      name: "a lookup index beyond the supplied table",
+      code: "SOL_LOOKUP_TABLE_UNRESOLVED",
+      build: async () => {
+        const table = (await generateKeyPairSigner()).address;
+        lookupOverride = [{ key: table, addresses: [] }];
+        return tampered({}, { lookupTables: { [table]: [chain.escrowAta] } });
+      },
+      extra: () => ({ lookupTables: lookupOverride }),
+    },
+    {
+      name: "a second transfer to a stranger",
+      code: "SOL_EXTRA_OUTFLOW",
+      build: () => tampered({ append: [transferChecked({ destination: chain.strangerAta, amount: 1n })] }),
+    },
+    {
+      name: "an unchecked Transfer to a stranger besides the escrow transfer",
+      code: "SOL_EXTRA_OUTFLOW",
+      build: () =>
+        tampered({
+          append: [
+            getTransferInstruction({
+              source: chain.userAta,
+              destination: chain.strangerAta,
+              authority: user(),
+              amount: 1n,
+            }),
+          ],
+        }),
+    },
+    {
+      name: "a Burn of the user's tokens",
+      code: "SOL_EXTRA_OUTFLOW",
+      build: () =>
+        tampered({
+          append: [
+            getBurnInstruction({ account: chain.userAta, mint: chain.mint, authority: user(), amount: 1n }),
+          ],
+        }),
+    },
+    {
+      name: "an undecodable token instruction involving the user",
+      code: "SOL_INSTRUCTION_UNKNOWN",
+      build: () =>
+        tampered({
+          append: [
+            {
+              programAddress: address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"),
+              accounts: [{ address: chain.userAddress, role: 2 /* readonly signer */ }],
+              data: new Uint8Array([26, 1]),
+            },
+          ],
+        }),
+    },
+    {
+      name: "a caller-allowed program that involves the user",
+      code: "SOL_INSTRUCTION_UNKNOWN",
+      build: () =>
+        tampered({
+          append: [
+            {
+              programAddress: address("Stake11111111111111111111111111111111111111"),
+              accounts: [{ address: chain.userAddress, role: 3 /* writable signer */ }],
+              data: new Uint8Array([1]),
+            },
+          ],
+        }),
+      extra: () => ({ allowedPrograms: ["Stake11111111111111111111111111111111111111"] }),
+    },
+    {
+      name: "a memo naming another intent",
+      code: "SOL_MEMO_MISMATCH",
+      build: () => {
+        const [create, transfer] = honestInstructions(chain);
+        return compileHex(chain, [create!, transfer!, memoInstruction("swapintent:other:0x00")]);
+      },
+    },
+    { name: "hex that is not hex", code: "SOL_TX_DECODE_FAILED", build: () => "zz" },
+    { name: "bytes that are not a transaction", code: "SOL_TX_DECODE_FAILED", build: () => "0102030405" },
+    {
+      name: "a transaction with trailing bytes",
+      code: "SOL_TX_DECODE_FAILED",
+      build: () => `${compileHex(chain, honestInstructions(chain))}00`,
+    },
+    {
+      name: "no escrow given",
+      code: "SOL_ESCROW_NOT_SPECIFIED",
+      build: () => compileHex(chain, honestInstructions(chain)),
+      extra: () => ({ escrow: undefined as unknown as VerifyCosignTransactionParameters["escrow"] }),
+    },
+  ];
+  let lookupOverride: { key: string; addresses: string[] }[] = [];
+
+  it.each(cases)("$name -> $code", async ({ build, code, extra }) => {
+    const hex = await build();
+    expect(
+      codeOf(() => verifyCosignTransaction(params(hex, extra?.()))),
+      hex.slice(0, 8),
+    ).toBe(code);
+  });
+
+  it("covers at least 12 distinct refusal codes", () => {
+    expect(new Set(cases.map((c) => c.code)).size).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("the refused transactions are real threats: litesvm would execute them if the user signed blindly", () => {
+  it("a bare web3.js sign of the stranger-destination transaction moves the user's tokens to the stranger", async () => {
+    const hex = tampered({ transfer: [transferChecked({ destination: chain.strangerAta, amount: 7n })] });
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_DESTINATION_NOT_ALLOWED");
+    const tx = VersionedTransaction.deserialize(hexToBytes(hex));
+    tx.sign([chain.user]);
+    const before = tokenBalance(chain, chain.strangerAta);
+    await cosignAndSend(chain, bytesToHex(tx.serialize()));
+    expect(tokenBalance(chain, chain.strangerAta)).toBe(before + 7n);
+  });
+
+  it("a bare sign of the Approve transaction makes the stranger a delegate litesvm honours", async () => {
+    const hex = tampered({
+      append: [
+        getApproveInstruction({ source: chain.userAta, delegate: chain.stranger, owner: user(), amount: 1n }),
+      ],
+    });
+    const tx = VersionedTransaction.deserialize(hexToBytes(hex));
+    tx.sign([chain.user]);
+    await cosignAndSend(chain, bytesToHex(tx.serialize()));
+    const { getTokenDecoder } = await import("@solana-program/token");
+    const account = chain.svm.getAccount(chain.userAta);
+    expect(account.exists && getTokenDecoder().decode(account.data).delegate).toEqual(some(chain.stranger));
+  });
+});
