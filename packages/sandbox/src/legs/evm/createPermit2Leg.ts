@@ -244,14 +244,14 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       abi: escrowAbi,
       functionName: "locks",
       args: [intentId],
-    })) as readonly [Address, Address, bigint, Hex, bigint, number];
+    })) as readonly [Address, bigint, number, Address, bigint, Hex];
     return {
       owner: lock[0],
-      token: lock[1],
-      amount: lock[2],
-      secretHash: lock[3],
-      deadline: lock[4],
-      state: LOCK_STATE[lock[5]] ?? "None",
+      deadline: lock[1],
+      state: LOCK_STATE[lock[2]] ?? "None",
+      token: lock[3],
+      amount: lock[4],
+      secretHash: lock[5],
     };
   };
 

@@ -57,13 +57,14 @@ contract SwapEscrow {
         Refunded
     }
 
+    /// @dev Packed into four storage slots (owner, deadline and state share one).
     struct Lock {
         address owner;
+        uint64 deadline;
+        LockState state;
         address token;
         uint256 amount;
         bytes32 secretHash;
-        uint256 deadline;
-        LockState state;
     }
 
     /// @dev The type string of SwapWitness, as EIP-712 encodes it.
@@ -99,6 +100,7 @@ contract SwapEscrow {
     error TokenTransferFailed(address token);
     error AlreadyDelivered(bytes32 intentId);
     error NativeAmountMismatch(uint256 sent, uint256 amount);
+    error DeadlineTooLarge(uint256 deadline);
 
     /// @dev The token address that stands for the chain's native coin in `deliver`.
     address public constant NATIVE = 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE;
@@ -136,13 +138,14 @@ contract SwapEscrow {
         if (witness.intentId == bytes32(0)) revert ZeroIntentId();
         Lock storage lock = locks[witness.intentId];
         if (lock.state != LockState.None) revert AlreadyLocked(witness.intentId);
+        if (permit.deadline > type(uint64).max) revert DeadlineTooLarge(permit.deadline);
 
         lock.owner = owner;
+        lock.deadline = uint64(permit.deadline);
+        lock.state = LockState.Locked;
         lock.token = permit.permitted.token;
         lock.amount = permit.permitted.amount;
         lock.secretHash = witness.secretHash;
-        lock.deadline = permit.deadline;
-        lock.state = LockState.Locked;
 
         permit2.permitWitnessTransferFrom(
             permit,
