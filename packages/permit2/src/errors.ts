@@ -65,6 +65,8 @@ export type Permit2ErrorCode =
   | "PERMIT2_SIGNING_FAILED"
   /** The ERC-20 allowance to Permit2 is below the amount to transfer. */
   | "PERMIT2_ALLOWANCE_INSUFFICIENT"
+  /** The ERC-20 allowance could not be read from the chain. */
+  | "PERMIT2_ALLOWANCE_READ_FAILED"
   /** A Tron address failed base58check decoding (alphabet, length, checksum or 0x41 prefix). */
   | "TRON_ADDRESS_INVALID"
   /** tronweb could not be loaded (it is an optional peer dependency). */

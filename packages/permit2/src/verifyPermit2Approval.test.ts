@@ -53,7 +53,9 @@ describe("verifyPermit2Approval on EVM", () => {
     const { domain, types, message } = fixture.evmTypedData;
 
     expect(result.chainType).toBe("evm");
-    expect(result.witnessHash).toBe(TypedDataEncoder.hashStruct("SwapWitness", types, message.witness as Record<string, unknown>));
+    expect(result.witnessHash).toBe(
+      TypedDataEncoder.hashStruct("SwapWitness", types, message.witness as Record<string, unknown>),
+    );
     expect(result.digest).toBe(TypedDataEncoder.hash(domain, types, message));
     expect(result.digest).toBe(
       hashTypedData({

@@ -1,0 +1,85 @@
+import type { Hex } from "@swapintent/client";
+import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from "viem";
+import { CANONICAL_PERMIT2_ADDRESS } from "../constants.js";
+import { createPermit2Error } from "../internal/fail.js";
+
+/** Parameters of {@link getPermit2Allowance}. */
+export interface GetPermit2AllowanceParameters {
+  /** A viem public client on the source chain. */
+  publicClient: Pick<PublicClient, "readContract">;
+  /** The ERC-20 token to transfer (`verified.typedData.message.permitted.token`). */
+  token: Address;
+  /** The user's address (the Permit2 owner). */
+  owner: Address;
+  /** The amount the permit transfers, in lots (`verified.typedData.message.permitted.amount`). */
+  amount: bigint;
+  /** The Permit2 contract (`verified.typedData.domain.verifyingContract`); default the canonical one. */
+  permit2Address?: Address;
+  /** The amount the suggested `approve` grants Permit2; default unlimited (the usual Permit2 setup), or pass `amount`. */
+  approveAmount?: bigint;
+}
+
+/** An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`. */
+export interface Permit2ApproveTransaction {
+  to: Address;
+  data: Hex;
+  value: 0n;
+}
+
+/** The ERC-20 allowance the owner gave Permit2, and the `approve` transaction when it is too small. */
+export type Permit2AllowanceResult =
+  | { sufficient: true; allowance: bigint; required: bigint; approveTransaction: null }
+  | { sufficient: false; allowance: bigint; required: bigint; approveTransaction: Permit2ApproveTransaction };
+
+/**
+ * Reads `token.allowance(owner, permit2)` and tells whether it covers `amount`; when it does not, returns the
+ * `approve` transaction the user must send first (a permit signed without it is refused when the service
+ * executes it).
+ *
+ * An insufficient allowance is a result, not an error (see `assertPermit2Allowance` for the throwing form).
+ *
+ * @throws `BaseError` with code `PERMIT2_ALLOWANCE_READ_FAILED` when the RPC read fails (cause attached).
+ */
+export async function getPermit2Allowance(
+  parameters: GetPermit2AllowanceParameters,
+): Promise<Permit2AllowanceResult> {
+  const {
+    publicClient,
+    token,
+    owner,
+    amount,
+    permit2Address = CANONICAL_PERMIT2_ADDRESS,
+    approveAmount = maxUint256,
+  } = parameters;
+  let allowance: bigint;
+  try {
+    allowance = await publicClient.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [owner, permit2Address],
+    });
+  } catch (cause) {
+    throw createPermit2Error(
+      "PERMIT2_ALLOWANCE_READ_FAILED",
+      "Could not read the token's allowance to Permit2.",
+      { token, owner, permit2Address },
+      cause,
+    );
+  }
+  if (allowance >= amount) return { sufficient: true, allowance, required: amount, approveTransaction: null };
+  return {
+    sufficient: false,
+    allowance,
+    required: amount,
+    approveTransaction: {
+      to: token,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [permit2Address, approveAmount],
+      }),
+      value: 0n,
+    },
+  };
+}

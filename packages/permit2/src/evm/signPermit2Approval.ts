@@ -1,0 +1,128 @@
+import type { Approval, Hex } from "@swapintent/client";
+import type { LocalAccount, TypedDataDefinition, WalletClient } from "viem";
+import { anyAddressTo20 } from "../internal/addresses.js";
+import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
+import { createPermit2Error } from "../internal/fail.js";
+import type { Permit2TypedData, VerifiedPermit2Approval, VerifyPermit2ApprovalParameters } from "../types.js";
+import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+
+/**
+ * Anything that can sign EIP-712 typed data for one address: a viem local account (`privateKeyToAccount`,
+ * `mnemonicToAccount`), or a custom signer such as a hardware-wallet adapter that only has `signTypedData`.
+ */
+export interface Permit2EvmSigner {
+  address: Hex;
+  signTypedData: (typedData: Permit2TypedData) => Promise<Hex | string>;
+}
+
+/** Parameters of {@link signPermit2Approval}: the verification parameters plus who signs. */
+export interface SignPermit2ApprovalParameters extends VerifyPermit2ApprovalParameters {
+  /**
+   * A viem `LocalAccount`, a custom {@link Permit2EvmSigner}, or a viem `WalletClient` (for example over an
+   * injected EIP-1193 wallet, `createWalletClient({ transport: custom(window.ethereum) })`).
+   */
+  signer: Permit2EvmSigner | LocalAccount | WalletClient;
+  /** With a `WalletClient` that has no account attached: the address to sign with. */
+  account?: Hex;
+}
+
+/** The result of {@link signPermit2Approval}. */
+export interface SignPermit2ApprovalResult {
+  /** 65-byte `r ‖ s ‖ v` signature, v = 27/28. */
+  signature: Hex;
+  /** The body to submit with the client's approval call. */
+  approval: Extract<Approval, { type: "permit2" }>;
+  /** The address that signed (the Permit2 `owner`). */
+  owner: Hex;
+  /** What was verified and signed, with the summary shown to the user. */
+  verified: VerifiedPermit2Approval;
+}
+
+function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is WalletClient {
+  return (
+    typeof (signer as WalletClient).request === "function" &&
+    typeof (signer as WalletClient).getChainId === "function"
+  );
+}
+
+/**
+ * Verifies a `permit2` intent against the quote and the wallet's state (see `verifyPermit2Approval`; there is no
+ * way to skip it), then signs the Permit2 `PermitWitnessTransferFrom` typed data on an EVM chain and checks that
+ * the returned signature recovers to the signing address.
+ *
+ * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
+ * `expected.owner`), `PERMIT2_CHAIN_ID_MISMATCH` (a wallet client on another chain), `PERMIT2_SIGNING_FAILED`
+ * (the wallet refused or failed, original error as `cause`), `PERMIT2_SIGNATURE_INVALID`.
+ */
+export async function signPermit2Approval(
+  parameters: SignPermit2ApprovalParameters,
+): Promise<SignPermit2ApprovalResult> {
+  const { signer, account, ...verifyParameters } = parameters;
+  const verified = verifyPermit2Approval({
+    ...verifyParameters,
+    expected: { ...verifyParameters.expected, chainType: "evm" },
+  });
+
+  const walletClient = isWalletClient(signer) ? signer : null;
+  const ownerAddress: string | undefined = walletClient
+    ? (account ?? walletClient.account?.address ?? (await firstAddress(walletClient)))
+    : (signer as Permit2EvmSigner).address;
+  const owner20 = typeof ownerAddress === "string" ? anyAddressTo20(ownerAddress) : null;
+  if (owner20 === null)
+    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid EVM address.", {
+      address: ownerAddress,
+    });
+  const expectedOwner = verifyParameters.expected.owner;
+  if (expectedOwner !== undefined && anyAddressTo20(expectedOwner) !== owner20)
+    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
+      expected: expectedOwner,
+      actual: ownerAddress,
+    });
+
+  const typedData = verified.typedData;
+  let raw: unknown;
+  if (walletClient) {
+    const walletChainId = await walletClient.getChainId();
+    if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
+      throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
+        expected: typedData.domain.chainId,
+        actual: walletChainId,
+      });
+    raw = await callSigner(() =>
+      walletClient.signTypedData({
+        account: walletClient.account ?? (ownerAddress as Hex),
+        ...(typedData as unknown as TypedDataDefinition),
+      }),
+    );
+  } else {
+    raw = await callSigner(() => (signer as Permit2EvmSigner).signTypedData(typedData));
+  }
+  const signature = assertSignedByOwner({ signature: raw, digest: verified.digest, owner20 });
+  return {
+    signature,
+    approval: { type: "permit2", signedData: signature },
+    owner: ownerAddress as Hex,
+    verified,
+  };
+}
+
+async function firstAddress(walletClient: WalletClient): Promise<string | undefined> {
+  try {
+    return (await walletClient.getAddresses())[0];
+  } catch (cause) {
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The wallet did not share an address.", {}, cause);
+  }
+}
+
+async function callSigner(sign: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await sign();
+  } catch (cause) {
+    throw createPermit2Error(
+      "PERMIT2_SIGNING_FAILED",
+      "The wallet refused or failed to sign the permit.",
+      {},
+      cause,
+    );
+  }
+}

@@ -1,0 +1,146 @@
+import { type Approval, type Hex, isSwapIntentError } from "@swapintent/client";
+import * as Address from "ox/Address";
+import * as Secp256k1 from "ox/Secp256k1";
+import { formatTronAddress } from "../formatTronAddress.js";
+import { anyAddressTo20 } from "../internal/addresses.js";
+import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
+import { createPermit2Error } from "../internal/fail.js";
+import type { Permit2TypedData, VerifiedPermit2Approval, VerifyPermit2ApprovalParameters } from "../types.js";
+import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+
+/**
+ * A TronLink-style signer: the wallet's base58 address and its `signTypedData(domain, types, message)`
+ * (for TronLink: `(d, t, m) => window.tronWeb.trx._signTypedData(d, t, m)`).
+ */
+export interface TronTypedDataSigner {
+  /** The signer's base58 address (`T…`). */
+  address: string;
+  signTypedData: (
+    domain: Permit2TypedData["domain"],
+    types: Permit2TypedData["types"],
+    message: Permit2TypedData["message"],
+  ) => Promise<string> | string;
+}
+
+/** The part of the `tronweb` module this package uses (pass the module or let it be imported lazily). */
+export interface TronWebModule {
+  Trx: {
+    signTypedData: (
+      domain: Permit2TypedData["domain"],
+      types: Permit2TypedData["types"],
+      message: Permit2TypedData["message"],
+      privateKey: string,
+    ) => string;
+  };
+}
+
+/** Parameters of {@link signTronPermit2Approval}: the verification parameters plus one way to sign. */
+export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters &
+  (
+    | {
+        /** A hex private key (with or without `0x`); signs offline with TronWeb's TIP-712 implementation. */
+        privateKey: string;
+        /** The `tronweb` module (`import * as tronweb from "tronweb"`); default: imported on first use. */
+        tronWeb?: TronWebModule;
+        signer?: never;
+      }
+    | { signer: TronTypedDataSigner; privateKey?: never; tronWeb?: never }
+  );
+
+/** The result of {@link signTronPermit2Approval}. */
+export interface SignTronPermit2ApprovalResult {
+  /** 65-byte `r ‖ s ‖ v` signature, v normalized to 27/28. */
+  signature: Hex;
+  approval: Extract<Approval, { type: "permit2" }>;
+  /** The signer's base58 address (the Permit2 `owner`). */
+  owner: string;
+  verified: VerifiedPermit2Approval;
+}
+
+/**
+ * Verifies a `permit2` intent on Tron (base58 addresses, chain id masked to 32 bits; see `verifyPermit2Approval`,
+ * which cannot be skipped), signs the TIP-712 typed data with a private key through TronWeb or with a
+ * TronLink-style signer, normalizes `v` to 27/28 and checks the signature recovers to the signer.
+ *
+ * tronweb is an optional peer dependency loaded only here, and only for the private-key path.
+ *
+ * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH`, `TRONWEB_UNAVAILABLE`,
+ * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`.
+ */
+export async function signTronPermit2Approval(
+  parameters: SignTronPermit2ApprovalParameters,
+): Promise<SignTronPermit2ApprovalResult> {
+  const { signer, privateKey, tronWeb, ...verifyParameters } = parameters;
+  const verified = verifyPermit2Approval({
+    ...verifyParameters,
+    expected: { ...verifyParameters.expected, chainType: "tron" },
+  });
+
+  let owner20: Hex | null;
+  let owner: string;
+  if (signer) {
+    owner = signer.address;
+    owner20 = typeof owner === "string" && owner.startsWith("T") ? anyAddressTo20(owner) : null;
+  } else {
+    owner20 = addressOfPrivateKey(privateKey);
+    owner = formatTronAddress({ address: owner20 });
+  }
+  if (owner20 === null)
+    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid Tron address.", {
+      address: owner,
+    });
+  const expectedOwner = verifyParameters.expected.owner;
+  if (expectedOwner !== undefined && anyAddressTo20(expectedOwner) !== owner20)
+    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
+      expected: expectedOwner,
+      actual: owner,
+    });
+
+  const { domain, types, message } = verified.typedData;
+  let raw: unknown;
+  try {
+    if (signer) raw = await signer.signTypedData(domain, types, message);
+    else {
+      const module = tronWeb ?? (await loadTronWeb());
+      raw = module.Trx.signTypedData(domain, types, message, privateKey);
+    }
+  } catch (cause) {
+    if (isSwapIntentError(cause, "TRONWEB_UNAVAILABLE")) throw cause;
+    throw createPermit2Error(
+      "PERMIT2_SIGNING_FAILED",
+      "The wallet refused or failed to sign the permit.",
+      {},
+      cause,
+    );
+  }
+  const signature = assertSignedByOwner({ signature: raw, digest: verified.digest, owner20 });
+  return { signature, approval: { type: "permit2", signedData: signature }, owner, verified };
+}
+
+function addressOfPrivateKey(privateKey: string): Hex {
+  const body = typeof privateKey === "string" ? privateKey.replace(/^0x/, "") : "";
+  if (!/^[0-9a-fA-F]{64}$/.test(body))
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not 32 bytes of hex.");
+  try {
+    return Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey: `0x${body}` })).toLowerCase() as Hex;
+  } catch {
+    // Never echo the key.
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not a valid secp256k1 key.");
+  }
+}
+
+async function loadTronWeb(): Promise<TronWebModule> {
+  try {
+    const module = (await import("tronweb")) as unknown as TronWebModule & { default?: TronWebModule };
+    const resolved = module.Trx ? module : module.default;
+    if (!resolved?.Trx) throw new Error("tronweb has no Trx export");
+    return resolved;
+  } catch (cause) {
+    throw createPermit2Error(
+      "TRONWEB_UNAVAILABLE",
+      "tronweb (an optional peer dependency) could not be loaded; install it or pass a signer.",
+      {},
+      cause,
+    );
+  }
+}
