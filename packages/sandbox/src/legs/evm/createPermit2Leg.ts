@@ -523,6 +523,8 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
         engine: "anvil",
         chainId,
         rpcUrl: started.anvil.rpcUrl,
+        enginePid: started.anvil.pid,
+        durable: statePath !== undefined,
         addressFormat: options.type === "TRON" ? "base58check" : "hex",
         permit2Address: formatAddress(started.permit2),
         escrowAddress: formatAddress(started.escrow),
