@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { BaseError, isSwapIntentError } from "./baseError.js";
+
+describe("BaseError", () => {
+  it("carries code, shortMessage, details and cause, and lists details in the message", () => {
+    const cause = new Error("root");
+    const error = new BaseError("QUOTE_EXPIRED", "The quote has expired.", {
+      details: { expiryMs: 5, lots: 7n },
+      cause,
+    });
+    expect(error.code).toBe("QUOTE_EXPIRED");
+    expect(error.shortMessage).toBe("The quote has expired.");
+    expect(error.details).toEqual({ expiryMs: 5, lots: 7n });
+    expect(error.cause).toBe(cause);
+    expect(error.name).toBe("SwapIntentError");
+    expect(error.message).toBe("[QUOTE_EXPIRED] The quote has expired.\n  expiryMs: 5\n  lots: 7n");
+  });
+
+  it("shortens long detail values in the message but keeps them whole in details", () => {
+    const body = "x".repeat(5000);
+    const error = new BaseError("RESPONSE_INVALID", "Bad body.", { details: { body } });
+    expect(error.details.body).toBe(body);
+    expect(error.message.length).toBeLessThan(500);
+    expect(error.message).toContain("(5000 chars)");
+  });
+});
+
+describe("isSwapIntentError", () => {
+  it("recognizes our errors, optionally by code", () => {
+    const error = new BaseError("NOT_FOUND", "gone");
+    expect(isSwapIntentError(error)).toBe(true);
+    expect(isSwapIntentError(error, "NOT_FOUND")).toBe(true);
+    expect(isSwapIntentError(error, "TIMEOUT")).toBe(false);
+  });
+
+  it("rejects other values", () => {
+    for (const value of [new Error("x"), null, undefined, "NOT_FOUND", { code: "NOT_FOUND" }, 42]) {
+      expect(isSwapIntentError(value)).toBe(false);
+    }
+  });
+
+  it("recognizes an error from a duplicated copy of the module", async () => {
+    // a query suffix makes vite load a second, independent instance of the module
+    const copySpecifier: string = "./baseError.js?copy";
+    const copy = (await import(/* @vite-ignore */ copySpecifier)) as typeof import("./baseError.js");
+    expect(copy.BaseError).not.toBe(BaseError);
+    const foreign = new copy.BaseError("TIMEOUT", "slow");
+    expect(foreign instanceof BaseError).toBe(false);
+    expect(isSwapIntentError(foreign, "TIMEOUT")).toBe(true);
+    expect(copy.isSwapIntentError(new BaseError("ABORTED", "stop"), "ABORTED")).toBe(true);
+  });
+
+  it("recognizes the error shape when the brand is lost (structured clone, serialization)", () => {
+    const shaped = Object.assign(new Error("[X] y"), {
+      name: "SwapIntentError",
+      code: "X",
+      shortMessage: "y",
+      details: {},
+    });
+    expect(isSwapIntentError(shaped, "X")).toBe(true);
+  });
+});

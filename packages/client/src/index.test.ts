@@ -1,0 +1,33 @@
+import { expect, it } from "vitest";
+
+it("exports exactly the public API", async () => {
+  expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
+    [
+      "BaseError",
+      "createBaseClient",
+      "createClient",
+      "createIntent",
+      "formatAmount",
+      "formatCanonicalRequest",
+      "formatQueryString",
+      "formatUnits",
+      "getBestQuote",
+      "getIntentStatus",
+      "getNetworks",
+      "getQuoteTimeLeft",
+      "getSwapHistory",
+      "getTokens",
+      "isQuoteExpired",
+      "isSwapIntentError",
+      "isTerminalStatus",
+      "iterateSwapHistory",
+      "iterateTokens",
+      "parseUnits",
+      "stringifyCanonicalJson",
+      "submitApproval",
+      "terminalStatuses",
+      "waitForIntent",
+      "watchIntent",
+    ]
+  `);
+});

@@ -1,0 +1,185 @@
+import { createHash, createVerify, generateKeyPairSync } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { intentId, networksWire, quoteWire, statusWire, tokensPageWire } from "../../test/fixtures.js";
+import { rejection } from "../../test/helpers.js";
+import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { createClient } from "../client/createClient.js";
+import type { RequestEvent } from "../client/types.js";
+
+const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+const publicPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+const publicDer = publicKey.export({ type: "spki", format: "der" });
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+/** Verifies a received request the way a service would, with node:crypto, from the design §2 text. */
+function verify(request: ReceivedRequest, canonical: string): boolean {
+  return createVerify("RSA-SHA256")
+    .update(canonical)
+    .verify(publicKey, String(request.headers["x-api-signature"]), "base64");
+}
+
+function signingClient() {
+  return createClient({
+    baseUrl: server.url,
+    requestSigning: { privateKey: privatePem, publicKey: publicPem },
+    retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 2 },
+  });
+}
+
+describe("request signing", () => {
+  it("x-api-key is base64 of SHA-256 over the SPKI DER public key", async () => {
+    server.handle(() => ({ body: networksWire }));
+    await signingClient().getNetworks();
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(
+      createHash("sha256").update(publicDer).digest("base64"),
+    );
+  });
+
+  it("signs a GET without query as GET:PATH:: with a unix-seconds timestamp and no nonce", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const before = Math.floor(Date.now() / 1000);
+    await signingClient().getNetworks();
+    const after = Math.floor(Date.now() / 1000);
+    const request = server.requests[0] as ReceivedRequest;
+    expect(verify(request, "GET:/affiliate/v1/networks::")).toBe(true);
+    expect(verify(request, "GET:/affiliate/v1/networks:")).toBe(false);
+    const timestamp = Number(request.headers["x-api-timestamp"]);
+    expect(timestamp).toBeGreaterThanOrEqual(before);
+    expect(timestamp).toBeLessThanOrEqual(after);
+    expect(request.headers["x-api-nonce"]).toBeUndefined();
+  });
+
+  it("signs the query sorted by key, whatever order the caller named the filters in", async () => {
+    server.handle((request) => ({ body: tokensPageWire(request.query, 3) }));
+    await signingClient().getTokens({ q: "usd coin", offset: 0, networkId: 2, limit: 5 });
+    const request = server.requests[0] as ReceivedRequest;
+    expect(verify(request, "GET:/affiliate/v1/tokens:limit=5&network_id=2&offset=0&q=usd%20coin:")).toBe(
+      true,
+    );
+    expect(request.rawQuery).toBe("limit=5&network_id=2&offset=0&q=usd%20coin");
+  });
+
+  it("signs a POST over the body with sorted keys and no whitespace, with a fresh UUID nonce each time", async () => {
+    server.handle(() => ({ body: quoteWire() }));
+    const client = signingClient();
+    const params = {
+      sourceChain: 1,
+      sourceToken: "0xA0b8",
+      destChain: 5,
+      destToken: "So11",
+      amount: "1.50",
+      slippageBps: 50,
+    };
+    await client.getBestQuote(params);
+    await client.getBestQuote(params);
+    const [first, second] = server.requests as [ReceivedRequest, ReceivedRequest];
+    const body =
+      '{"amount":1.5,"dest_chain":5,"dest_token":"So11","slippage_bps":"50","source_chain":1,"source_token":"0xA0b8","swap_type":"standard"}';
+    expect(first.body).toBe(body);
+    expect(verify(first, `POST:/affiliate/v1/quotes/best::${body}`)).toBe(true);
+    expect(verify(second, `POST:/affiliate/v1/quotes/best::${body}`)).toBe(true);
+    expect(first.headers["x-api-nonce"]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(first.headers["x-api-nonce"]).not.toBe(second.headers["x-api-nonce"]);
+  });
+
+  it("signs a nested JSON body with keys sorted at every depth (cosign approval)", async () => {
+    server.handle(() => ({ body: statusWire("ApprovalAdded") }));
+    await signingClient().submitApproval({
+      intentId,
+      approval: { type: "cosign", signedData: { userAddress: "7xKX", transaction: "01ab" } },
+    });
+    const request = server.requests[0] as ReceivedRequest;
+    const body = '{"signed_data":{"transaction":"01ab","user_address":"7xKX"},"type":"cosign"}';
+    expect(request.body).toBe(body);
+    expect(verify(request, `POST:/affiliate/v1/intents/${intentId}/approvals::${body}`)).toBe(true);
+  });
+
+  it("a retried POST is signed again with a new nonce", async () => {
+    server.handle(() => (server.requests.length === 1 ? { status: 503, body: "" } : { body: quoteWire() }));
+    await signingClient().getBestQuote({
+      sourceChain: 1,
+      sourceToken: "a",
+      destChain: 2,
+      destToken: "b",
+      amount: "1",
+      slippageBps: 1,
+    });
+    const [first, second] = server.requests as [ReceivedRequest, ReceivedRequest];
+    expect(first.headers["x-api-nonce"]).not.toBe(second.headers["x-api-nonce"]);
+    expect(verify(second, `POST:/affiliate/v1/quotes/best::${second.body}`)).toBe(true);
+  });
+
+  it("a base URL path prefix is part of PATH", async () => {
+    server.handle(() => ({ body: networksWire }));
+    await createClient({
+      baseUrl: `${server.url}/api`,
+      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+    }).getNetworks();
+    expect(verify(server.requests[0] as ReceivedRequest, "GET:/api/affiliate/v1/networks::")).toBe(true);
+  });
+
+  it("accepts WebCrypto CryptoKeys", async () => {
+    const pair = (await crypto.subtle.generateKey(
+      {
+        name: "RSASSA-PKCS1-v1_5",
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+        hash: "SHA-256",
+      },
+      false,
+      ["sign", "verify"],
+    )) as CryptoKeyPair;
+    server.handle(() => ({ body: statusWire("Initiated") }));
+    await createClient({ baseUrl: server.url, requestSigning: pair }).getIntentStatus({ intentId });
+    const request = server.requests[0] as ReceivedRequest;
+    const spki = new Uint8Array(await crypto.subtle.exportKey("spki", pair.publicKey));
+    expect(request.headers["x-api-key"]).toBe(createHash("sha256").update(spki).digest("base64"));
+    const ok = await crypto.subtle.verify(
+      "RSASSA-PKCS1-v1_5",
+      pair.publicKey,
+      Buffer.from(String(request.headers["x-api-signature"]), "base64"),
+      new TextEncoder().encode(`GET:/affiliate/v1/intents/${intentId}/status::`),
+    );
+    expect(ok).toBe(true);
+  });
+
+  it("hooks never see the key hash or the signature", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const events: RequestEvent[] = [];
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      hooks: { onRequest: (e) => events.push(e) },
+    }).getNetworks();
+    const sent = server.requests[0] as ReceivedRequest;
+    expect(events[0]?.headers["x-api-key"]).toBe("[redacted]");
+    expect(events[0]?.headers["x-api-signature"]).toBe("[redacted]");
+    const seen = JSON.stringify(events);
+    expect(seen).not.toContain(String(sent.headers["x-api-signature"]));
+    expect(seen).not.toContain(String(sent.headers["x-api-key"]));
+  });
+
+  it("an unusable private key fails with INVALID_OPTIONS before anything is sent", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const error = await rejection(
+      createClient({
+        baseUrl: server.url,
+        requestSigning: {
+          privateKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+          publicKey: publicPem,
+        },
+      }).getNetworks(),
+    );
+    expect(error.code).toBe("INVALID_OPTIONS");
+    expect(error.details.field).toBe("requestSigning.privateKey");
+    expect(server.requests).toHaveLength(0);
+  });
+});
