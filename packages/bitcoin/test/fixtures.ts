@@ -75,7 +75,18 @@ export const AMOUNT = 100_000n;
 export const CSV = 144;
 
 /** Build a deposit PSBT as the sandbox would (or tampered, per the options), plus the intent and quote. */
-export function buildDeposit(options: DepositOptions = {}) {
+export type HtlcIntent = Extract<Intent, { approvalMechanism: "htlc" }>;
+
+export interface Deposit {
+  intent: HtlcIntent;
+  quote: Pick<Quote, "sourceAmountLots">;
+  psbt: string;
+  prevouts: { script: Uint8Array; value: bigint }[];
+  htlcScript: Uint8Array;
+  leaves: { claim: Uint8Array; refund: Uint8Array };
+}
+
+export function buildDeposit(options: DepositOptions = {}): Deposit {
   const inputs = options.inputs ?? [
     { kind: "p2tr", value: 60_000n },
     { kind: "p2wpkh", value: 50_000n },
@@ -126,7 +137,7 @@ export function buildDeposit(options: DepositOptions = {}) {
   for (const o of outputs) psbt.addOutput({ script: o.script, value: o.value });
 
   const listed = options.listed ?? inputs.map((_, i) => i);
-  const intent: Intent = {
+  const intent: HtlcIntent = {
     intentId: "8d3f0f5e-3a2b-4c1d-9e8f-0a1b2c3d4e5f",
     deadlineSecs: 2_000_000_000,
     secretHash: `0x${hex(SECRET_HASH)}`,

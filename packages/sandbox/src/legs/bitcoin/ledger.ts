@@ -1,0 +1,157 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Transaction } from "bitcoinjs-lib";
+
+/** One unspent output of the sandbox chain. */
+export interface Utxo {
+  txid: string;
+  vout: number;
+  /** Output script, hex. */
+  script: string;
+  value: bigint;
+  /** Block height at which the output was created (for BIP-68 relative locks). */
+  height: number;
+  /** Sandbox clock time of creation, unix ms (for time-based BIP-68 locks). */
+  timeMs: number;
+}
+
+interface StoredState {
+  version: 1;
+  genesisMs: number;
+  faucetCounter: number;
+  utxos: Record<string, { script: string; value: string; height: number; timeMs: number }>;
+  spentBy: Record<string, string>;
+  txs: Record<string, string>;
+  /** Transactions the leg made for a purpose, keyed `deliver:<intentId>` or `refund:<intentId>`. */
+  purposes: Record<string, string>;
+}
+
+const BLOCK_MS = 600_000;
+
+/** The sandbox's UTXO set: the only source of truth about which outputs exist, their values and heights. */
+export interface UtxoLedger {
+  height(): number;
+  genesisMs(): number;
+  get(outpoint: { txid: string; vout: number }): Utxo | undefined;
+  spentBy(outpoint: { txid: string; vout: number }): string | undefined;
+  hasTx(txid: string): boolean;
+  utxosOf(scriptHex: string): Utxo[];
+  balanceOf(scriptHex: string): bigint;
+  /** Apply a transaction whose inputs are all unspent ledger outputs (checked) and record its outputs. */
+  apply(tx: Transaction, purpose?: string): string;
+  /** Create a transaction out of nothing paying `scriptHex` (the faucet and the resolver's genesis funds). */
+  mint(scriptHex: string, value: bigint): string;
+  purpose(key: string): string | undefined;
+  /** Remember a fact under `key` (for example that the resolver's genesis funds were minted). */
+  setPurpose(key: string, value: string): void;
+}
+
+/** Open (or create) the ledger; with `dataDir` every change is written atomically to `bitcoin-ledger.json`. */
+export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () => number }): UtxoLedger {
+  const file = args.dataDir ? join(args.dataDir, "bitcoin-ledger.json") : undefined;
+  let state: StoredState = {
+    version: 1,
+    genesisMs: args.nowMs(),
+    faucetCounter: 0,
+    utxos: {},
+    spentBy: {},
+    txs: {},
+    purposes: {},
+  };
+  if (file) {
+    try {
+      state = JSON.parse(readFileSync(file, "utf8")) as StoredState;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+  const save = () => {
+    if (!file || !args.dataDir) return;
+    mkdirSync(args.dataDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(state));
+    renameSync(tmp, file);
+  };
+  const key = (o: { txid: string; vout: number }) => `${o.txid}:${o.vout}`;
+  const height = () => Math.max(0, Math.floor((args.nowMs() - state.genesisMs) / BLOCK_MS)) + 1;
+  const toUtxo = (k: string): Utxo => {
+    const u = state.utxos[k]!;
+    const [txid, vout] = k.split(":");
+    return {
+      txid: txid!,
+      vout: Number(vout),
+      script: u.script,
+      value: BigInt(u.value),
+      height: u.height,
+      timeMs: u.timeMs,
+    };
+  };
+  const record = (tx: Transaction, purpose?: string) => {
+    const txid = tx.getId();
+    const h = height();
+    const now = args.nowMs();
+    tx.outs.forEach((out, vout) => {
+      state.utxos[`${txid}:${vout}`] = {
+        script: Buffer.from(out.script).toString("hex"),
+        value: out.value.toString(),
+        height: h,
+        timeMs: now,
+      };
+    });
+    state.txs[txid] = tx.toHex();
+    if (purpose) state.purposes[purpose] = txid;
+    return txid;
+  };
+  const ledger: UtxoLedger = {
+    height,
+    genesisMs: () => state.genesisMs,
+    get: (o) => (state.utxos[key(o)] ? toUtxo(key(o)) : undefined),
+    spentBy: (o) => state.spentBy[key(o)],
+    hasTx: (txid) => txid in state.txs,
+    utxosOf: (scriptHex) =>
+      Object.keys(state.utxos)
+        .filter((k) => state.utxos[k]!.script === scriptHex)
+        .map(toUtxo),
+    balanceOf: (scriptHex) =>
+      Object.values(state.utxos)
+        .filter((u) => u.script === scriptHex)
+        .reduce((sum, u) => sum + BigInt(u.value), 0n),
+    apply: (tx, purpose) => {
+      const txid = tx.getId();
+      if (state.txs[txid]) return txid;
+      const spends = tx.ins.map((input) => ({
+        txid: Buffer.from(input.hash).reverse().toString("hex"),
+        vout: input.index,
+      }));
+      for (const o of spends) {
+        if (!state.utxos[key(o)]) throw new Error(`input ${key(o)} is not an unspent output`);
+      }
+      for (const o of spends) {
+        delete state.utxos[key(o)];
+        state.spentBy[key(o)] = txid;
+      }
+      record(tx, purpose);
+      save();
+      return txid;
+    },
+    mint: (scriptHex, value) => {
+      state.faucetCounter += 1;
+      const tx = new Transaction();
+      tx.version = 2;
+      const tag = Buffer.alloc(8);
+      tag.writeBigUInt64LE(BigInt(state.faucetCounter));
+      tx.addInput(new Uint8Array(32), 0xffffffff, 0xffffffff, Buffer.concat([Buffer.from([0x08]), tag]));
+      tx.addOutput(Buffer.from(scriptHex, "hex"), value);
+      const txid = record(tx);
+      save();
+      return txid;
+    },
+    purpose: (k) => state.purposes[k],
+    setPurpose: (k, v) => {
+      state.purposes[k] = v;
+      save();
+    },
+  };
+  save();
+  return ledger;
+}

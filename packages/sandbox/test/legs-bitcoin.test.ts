@@ -1,0 +1,375 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { signHtlcPsbt, signHtlcRefund } from "@swapintent/bitcoin";
+import type { Intent } from "@swapintent/client";
+import { address, crypto, networks, Psbt, payments, Transaction } from "bitcoinjs-lib";
+import { ECPairFactory } from "ecpair";
+import * as ecc from "tiny-secp256k1";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { type BitcoinLeg, createBitcoinLeg } from "../src/legs/bitcoin/index.js";
+import { type LegIntent, LegRejection } from "../src/legs/types.js";
+
+const ECPair = ECPairFactory(ecc);
+const user = ECPair.fromPrivateKey(new Uint8Array(32).fill(0x41));
+const other = ECPair.fromPrivateKey(new Uint8Array(32).fill(0x42));
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const p2trAddress = (key: typeof user) =>
+  payments.p2tr({ internalPubkey: key.publicKey.slice(1), network: networks.regtest }).address!;
+const p2wpkhAddress = (key: typeof user) =>
+  payments.p2wpkh({ pubkey: key.publicKey, network: networks.regtest }).address!;
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+const clock = { now: T0, nowMs: () => clock.now };
+const dirs: string[] = [];
+
+function makeLeg(dataDir?: string): BitcoinLeg {
+  return createBitcoinLeg({
+    network: {
+      id: 4,
+      name: "Sandbox Bitcoin",
+      type: "BITCOIN",
+      supportsOptimizedSwap: false,
+      supportsCustomTokens: false,
+      iconUrl: "",
+    },
+    clock,
+    dataDir,
+    seed: new Uint8Array(32).fill(9),
+    log: () => {},
+  });
+}
+
+function makeIntent(args: { amount: bigint; source?: string; secret?: Uint8Array; id?: string }) {
+  const secret = args.secret ?? globalThis.crypto.getRandomValues(new Uint8Array(32));
+  const intent: LegIntent = {
+    intentId: args.id ?? globalThis.crypto.randomUUID(),
+    sourceToken: "btc",
+    sourceAmountLots: args.amount,
+    destChain: 1,
+    destToken: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+    minDestAmountLots: 1n,
+    maxDestAmountLots: 2n,
+    userSourceAddress: args.source ?? p2trAddress(user),
+    userSourcePublicKey: hex(user.publicKey),
+    userDestinationAddress: "0x0000000000000000000000000000000000000001",
+    refundAddress: p2wpkhAddress(user),
+    secretHash: `0x${hex(crypto.sha256(secret))}`,
+    deadlineSecs: Math.floor(T0 / 1000) + 3600,
+  };
+  return { intent, secret };
+}
+
+/** The user's side, through the signer package (verify, then sign). */
+async function userSigns(leg: BitcoinLeg, intent: LegIntent, paramsToSign: unknown) {
+  const params = paramsToSign as { psbt: string; inputs: number[] };
+  const clientIntent: Intent = {
+    intentId: intent.intentId,
+    deadlineSecs: intent.deadlineSecs,
+    secretHash: intent.secretHash,
+    approvalMechanism: "htlc",
+    paramsToSign: params,
+  };
+  return signHtlcPsbt({
+    ecc,
+    intent: clientIntent,
+    quote: { sourceAmountLots: intent.sourceAmountLots },
+    userPublicKey: hex(user.publicKey),
+    signer: user,
+    policy: { resolverPublicKey: leg.resolverPublicKey() },
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<LegRejection> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof LegRejection) return error;
+    throw error;
+  }
+  throw new Error("expected a LegRejection");
+}
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("Bitcoin leg: addresses, tokens, info", () => {
+  const leg = makeLeg();
+  it("accepts regtest bech32 P2WPKH and bech32m P2TR only", async () => {
+    await leg.start();
+    expect(leg.isValidAddress(p2trAddress(user))).toBe(true);
+    expect(leg.isValidAddress(p2wpkhAddress(user))).toBe(true);
+    expect(leg.isValidAddress(p2trAddress(user).toUpperCase())).toBe(true);
+    const mainnet = payments.p2wpkh({ pubkey: user.publicKey, network: networks.bitcoin }).address!;
+    const testnet = payments.p2tr({ internalPubkey: user.publicKey.slice(1), network: networks.testnet })
+      .address!;
+    const p2wsh = payments.p2wsh({ redeem: { output: Uint8Array.from([0x51]) }, network: networks.regtest })
+      .address!;
+    const p2pkh = payments.p2pkh({ pubkey: user.publicKey, network: networks.regtest }).address!;
+    expect(
+      [mainnet, testnet, p2wsh, p2pkh, "bcrt1qnotanaddress", ""].map((a) => leg.isValidAddress(a)),
+    ).toEqual([false, false, false, false, false, false]);
+  });
+
+  it("matches a public key to its P2TR (BIP-86) and P2WPKH addresses only", () => {
+    const key = hex(user.publicKey);
+    expect(leg.publicKeyMatchesAddress(p2trAddress(user), key)).toBe(true);
+    expect(leg.publicKeyMatchesAddress(p2wpkhAddress(user), key)).toBe(true);
+    expect(leg.publicKeyMatchesAddress(p2trAddress(other), key)).toBe(false);
+    expect(leg.publicKeyMatchesAddress(p2trAddress(user), null)).toBe(false);
+    expect(leg.publicKeyMatchesAddress(p2trAddress(user), "02".padEnd(66, "0"))).toBe(false);
+  });
+
+  it("lists BTC and reports the engine facts", () => {
+    expect(leg.tokens()).toEqual([
+      {
+        symbol: "BTC",
+        name: "Bitcoin",
+        decimals: 8,
+        contractAddress: "btc",
+        wrappedTokenAddress: null,
+        iconUrl: "",
+      },
+    ]);
+    const info = leg.info();
+    expect(info.engine).toBe("bitcore-lib interpreter + sandbox UTXO ledger");
+    expect(info.network).toBe("regtest");
+    expect(info.numsInternalKey).toBe("50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0");
+    expect(info.resolverPublicKey).toBe(leg.resolverPublicKey());
+    expect(String(info.resolverAddress).startsWith("bcrt1q")).toBe(true);
+  });
+});
+
+describe("Bitcoin leg: ledger and clock", () => {
+  beforeEach(() => {
+    clock.now = T0;
+  });
+
+  it("derives the height from the clock: one block per 10 minutes", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const h0 = leg.height();
+    clock.now += 10 * 60_000 - 1;
+    expect(leg.height()).toBe(h0);
+    clock.now += 1;
+    expect(leg.height()).toBe(h0 + 1);
+    clock.now += 144 * 10 * 60_000;
+    expect(leg.height()).toBe(h0 + 145);
+  });
+
+  it("faucet creates spendable UTXOs with a real txid; balances follow", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const addr = p2wpkhAddress(user);
+    expect(await leg.balanceOf(addr, "btc")).toBe(0n);
+    const a = await leg.faucet({ address: addr, token: "btc", amountLots: 70_000n });
+    const b = await leg.faucet({ address: addr, token: "BTC", amountLots: 30_000n });
+    expect(a.txHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.txHash).not.toBe(a.txHash);
+    expect(await leg.balanceOf(addr, "btc")).toBe(100_000n);
+    expect((await rejection(leg.faucet({ address: "bc1qnope", token: "btc", amountLots: 1n }))).code).toBe(
+      "ADDRESS_INVALID",
+    );
+    expect((await rejection(leg.balanceOf(addr, "eth"))).code).toBe("TOKEN_UNKNOWN");
+    expect(await leg.inventory("btc")).toBe(1_000_000_000n);
+  });
+});
+
+describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
+  beforeEach(() => {
+    clock.now = T0;
+  });
+
+  it("builds a deposit the signer package accepts; verifies, deposits (idempotent) and claims it", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 60_000n });
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 70_000n });
+    const { intent, secret } = makeIntent({ amount: 100_000n });
+    const built = await leg.buildApproval(intent);
+    const params = built.paramsToSign as { psbt: string; inputs: number[] };
+    expect(params.inputs).toEqual([0, 1]);
+
+    const signed = await userSigns(leg, intent, built.paramsToSign);
+    expect(signed.verified.htlc.csvBlocks).toBe(144);
+    expect(signed.verified.inputs.map((i) => i.kind).sort()).toEqual(["p2tr", "p2wpkh"]);
+
+    const verified = await leg.verifyApproval(intent, built.legData, {
+      type: "psbt",
+      signedData: signed.psbt,
+    });
+    const inventoryBefore = await leg.inventory("btc");
+    const deposit = await leg.deposit(intent, verified.legData);
+    expect(deposit.txHash).toBe(Psbt.fromBase64(signed.psbt).extractTransaction().getId());
+    expect((await leg.deposit(intent, verified.legData)).txHash).toBe(deposit.txHash);
+
+    const change = 130_000n - 100_000n - signed.verified.feeLots;
+    expect(await leg.balanceOf(p2trAddress(user), "btc")).toBe(change);
+    expect(await leg.balanceOf(p2wpkhAddress(user), "btc")).toBe(0n);
+    const htlcAddress = address.fromOutputScript(signed.verified.htlc.script, networks.regtest);
+    expect(await leg.balanceOf(htlcAddress, "btc")).toBe(100_000n);
+
+    const wrong = await rejection(leg.claim(intent, deposit.legData, new Uint8Array(32)));
+    expect(wrong.code).toBe("SECRET_INVALID");
+    const claim = await leg.claim(intent, deposit.legData, secret);
+    expect(await leg.balanceOf(htlcAddress, "btc")).toBe(0n);
+    expect(await leg.inventory("btc")).toBeGreaterThan(inventoryBefore + 99_000n);
+    expect((await leg.claim(intent, deposit.legData, secret)).txHash).toBe(claim.txHash);
+  });
+
+  it("refuses a flipped signature byte, another transaction, an unsigned PSBT and a spent input", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 150_000n });
+    const { intent } = makeIntent({ amount: 100_000n });
+    const built = await leg.buildApproval(intent);
+    const signed = await userSigns(leg, intent, built.paramsToSign);
+
+    const flipped = Psbt.fromBase64(signed.psbt);
+    const witness = flipped.data.inputs[0]!.finalScriptWitness!;
+    witness[5] = witness[5]! ^ 0x01;
+    const bad = await rejection(
+      leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: flipped.toBase64() }),
+    );
+    expect(bad.code).toBe("PSBT_REJECTED");
+    expect(bad.reason).toMatch(/interpreter/);
+
+    const unsigned = await rejection(
+      leg.verifyApproval(intent, built.legData, {
+        type: "psbt",
+        signedData: (built.paramsToSign as { psbt: string }).psbt,
+      }),
+    );
+    expect(unsigned.code).toBe("PSBT_REJECTED");
+
+    const changed = Psbt.fromBase64((built.paramsToSign as { psbt: string }).psbt);
+    changed.setLocktime(1);
+    expect(
+      (
+        await rejection(
+          leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: changed.toBase64() }),
+        )
+      ).code,
+    ).toBe("PSBT_REJECTED");
+    expect(
+      (await rejection(leg.verifyApproval(intent, built.legData, { type: "permit2", signedData: "0x00" })))
+        .code,
+    ).toBe("APPROVAL_INVALID");
+
+    // Spend the same UTXO through a second intent first: the first approval is then refused.
+    const second = makeIntent({ amount: 100_000n });
+    const built2 = await leg.buildApproval(second.intent);
+    const signed2 = await userSigns(leg, second.intent, built2.paramsToSign);
+    const v2 = await leg.verifyApproval(second.intent, built2.legData, {
+      type: "psbt",
+      signedData: signed2.psbt,
+    });
+    await leg.deposit(second.intent, v2.legData);
+    expect(
+      (await rejection(leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: signed.psbt })))
+        .code,
+    ).toBe("UTXO_SPENT");
+  });
+
+  it("refuses to build a deposit the user cannot fund, or for a key that does not own the address", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 1_000n });
+    expect((await rejection(leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).code).toBe(
+      "INSUFFICIENT_BALANCE",
+    );
+    const foreign = makeIntent({ amount: 100_000n, source: p2trAddress(other) });
+    expect((await rejection(leg.buildApproval(foreign.intent))).code).toBe("PUBLIC_KEY_MISMATCH");
+  });
+
+  it("delivers from the resolver's inventory with a signed, interpreter-checked transaction (idempotent)", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const before = await leg.inventory("btc");
+    const recipient = p2trAddress(other);
+    const request = { intentId: "d-1", token: "btc", recipient, amountLots: 12_345n };
+    const first = await leg.deliver(request);
+    expect(await leg.balanceOf(recipient, "btc")).toBe(12_345n);
+    expect((await leg.deliver(request)).txHash).toBe(first.txHash);
+    expect(await leg.balanceOf(recipient, "btc")).toBe(12_345n);
+    const spent = before - (await leg.inventory("btc"));
+    expect(spent > 12_345n && spent < 12_345n + 1_000n).toBe(true);
+    expect(
+      (await rejection(leg.deliver({ ...request, intentId: "d-2", amountLots: 10_000_000_000n }))).code,
+    ).toBe("INSUFFICIENT_INVENTORY");
+  });
+
+  it("refunds a failed delivery by paying the user from inventory (idempotent)", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const { intent } = makeIntent({ amount: 50_000n });
+    const refund = await leg.refund(intent, null);
+    expect(await leg.balanceOf(intent.refundAddress, "btc")).toBe(50_000n);
+    expect((await leg.refund(intent, null)).txHash).toBe(refund.txHash);
+    expect(await leg.balanceOf(intent.refundAddress, "btc")).toBe(50_000n);
+  });
+
+  it("lets the user take the HTLC back through the refund leaf only after the CSV delay", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 150_000n });
+    const { intent } = makeIntent({ amount: 100_000n });
+    const built = await leg.buildApproval(intent);
+    const signed = await userSigns(leg, intent, built.paramsToSign);
+    const v = await leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: signed.psbt });
+    await leg.deposit(intent, v.legData);
+
+    const refund = await signHtlcRefund({
+      ecc,
+      depositPsbt: signed.psbt,
+      userPublicKey: hex(user.publicKey),
+      signer: user,
+      feeLots: 500n,
+    });
+    clock.now += 143 * 10 * 60_000;
+    const early = await rejection(leg.broadcast(refund.txHex));
+    expect(early.code).toBe("TX_NOT_FINAL");
+    clock.now += 10 * 60_000;
+    const done = await leg.broadcast(refund.txHex);
+    expect(done.txHash).toBe(Transaction.fromHex(refund.txHex).getId());
+    // The deposit's change and the refunded HTLC (minus the refund's fee) both pay the user's P2TR address.
+    expect(await leg.balanceOf(p2trAddress(user), "btc")).toBe(
+      150_000n - 100_000n - signed.verified.feeLots + 99_500n,
+    );
+    const again = await signHtlcRefund({
+      ecc,
+      depositPsbt: signed.psbt,
+      userPublicKey: hex(user.publicKey),
+      signer: user,
+      feeLots: 700n,
+    });
+    expect((await rejection(leg.broadcast(again.txHex))).code).toBe("UTXO_SPENT");
+  });
+});
+
+describe("Bitcoin leg: durability", () => {
+  it("keeps UTXOs, the resolver key and the genesis across a restart on the same dataDir", async () => {
+    clock.now = T0;
+    const dir = mkdtempSync(join(tmpdir(), "btc-leg-"));
+    dirs.push(dir);
+    const first = makeLeg(dir);
+    await first.start();
+    await first.faucet({ address: p2trAddress(user), token: "btc", amountLots: 42_000n });
+    await first.deliver({ intentId: "x", token: "btc", recipient: p2wpkhAddress(other), amountLots: 1_000n });
+    const inventory = await first.inventory("btc");
+    const resolver = first.resolverPublicKey();
+    clock.now += 30 * 60_000;
+    const height = first.height();
+    await first.stop();
+
+    const second = makeLeg(dir);
+    await second.start();
+    expect(second.resolverPublicKey()).toBe(resolver);
+    expect(second.height()).toBe(height);
+    expect(await second.balanceOf(p2trAddress(user), "btc")).toBe(42_000n);
+    expect(await second.balanceOf(p2wpkhAddress(other), "btc")).toBe(1_000n);
+    expect(await second.inventory("btc")).toBe(inventory);
+    await second.stop();
+  });
+});
