@@ -11,7 +11,7 @@ import {
   maxUint256,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmLeg } from "../src/legs/evm/index.js";
 import type { ChainLeg } from "../src/legs/types.js";
 import {
@@ -25,6 +25,17 @@ import {
 
 const dataDir = mkdtempSync(join(tmpdir(), "swapintent-evm-leg-"));
 const legs: ChainLeg[] = [];
+
+const clock = createManualClock();
+const seed = new Uint8Array(32).fill(7);
+let first: ChainLeg;
+
+// Starting in a hook: a cold artifact cache compiles Permit2 here (hook timeout, not test timeout).
+beforeAll(async () => {
+  first = createEvmLeg(createLegContext({ id: 1, type: "EVM", clock, dataDir, seed }));
+  legs.push(first);
+  await first.start();
+});
 
 afterAll(async () => {
   for (const leg of legs) await leg.stop();
@@ -43,11 +54,6 @@ function clientsFor(info: Record<string, unknown>) {
 
 describe("EVM leg durability", () => {
   it("keeps contracts, balances and escrow locks across a SIGKILL of anvil and a restart on the same folder", async () => {
-    const clock = createManualClock();
-    const seed = new Uint8Array(32).fill(7);
-    const first = createEvmLeg(createLegContext({ id: 1, type: "EVM", clock, dataDir, seed }));
-    legs.push(first);
-    await first.start();
     const info = first.info();
     const tokens = info.tokens as Record<string, Address>;
     const { chain, publicClient } = clientsFor(info);

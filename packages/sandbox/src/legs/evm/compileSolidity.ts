@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Abi, Hex } from "viem";
@@ -57,23 +66,56 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
   const running = inFlight.get(file);
   if (running) return running;
   const work = (async () => {
-    try {
-      return JSON.parse(readFileSync(file, "utf8")) as Record<string, ContractArtifact>;
-    } catch {
-      // not cached yet
-    }
-    const artifacts = runSolc(require("solc") as SolcCompiler, job);
+    const cached = readArtifacts(file);
+    if (cached) return cached;
     mkdirSync(getArtifactCacheDir(), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(artifacts));
-    renameSync(tmp, file);
-    return artifacts;
+    // One compile per machine: other processes (parallel test workers) wait for the lock holder's file.
+    const lock = `${file}.lock`;
+    for (;;) {
+      try {
+        closeSync(openSync(lock, "wx"));
+        break;
+      } catch {
+        const done = readArtifacts(file);
+        if (done) return done;
+        if (lockIsStale(lock)) rmSync(lock, { force: true });
+        else await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    try {
+      const again = readArtifacts(file);
+      if (again) return again;
+      const artifacts = runSolc(require("solc") as SolcCompiler, job);
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(artifacts));
+      renameSync(tmp, file);
+      return artifacts;
+    } finally {
+      rmSync(lock, { force: true });
+    }
   })();
   inFlight.set(file, work);
   try {
     return await work;
   } finally {
     inFlight.delete(file);
+  }
+}
+
+function readArtifacts(file: string): Record<string, ContractArtifact> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Record<string, ContractArtifact>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A compile lock older than two minutes belongs to a process that died mid-compile. */
+function lockIsStale(lock: string): boolean {
+  try {
+    return Date.now() - statSync(lock).mtimeMs > 120_000;
+  } catch {
+    return false;
   }
 }
 
