@@ -1,0 +1,30 @@
+/**
+ * Verify-and-sign (`signPermit2Approval`) against a bare viem `signTypedData` of the same data with the same
+ * local account, in the same process. Target: at most 1.5x the baseline.
+ */
+import type { TypedDataDefinition } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { bench, describe } from "vitest";
+import { buildPermit2Fixture, USER_PRIVATE_KEY } from "../test/fixtures/buildPermit2Fixture.js";
+import { signPermit2Approval } from "./evm/signPermit2Approval.js";
+
+const fixture = buildPermit2Fixture();
+const account = privateKeyToAccount(USER_PRIVATE_KEY);
+const parameters = {
+  intent: fixture.intent,
+  quote: fixture.quote,
+  expected: fixture.expected,
+  allowedPermit2Addresses: fixture.allowedPermit2Addresses,
+  nowMs: fixture.nowMs,
+};
+const bare = fixture.evmTypedData as unknown as TypedDataDefinition;
+
+describe("permit2 signing", () => {
+  bench("baseline: viem account.signTypedData", async () => {
+    await account.signTypedData(bare);
+  });
+
+  bench("signPermit2Approval (verify + sign)", async () => {
+    await signPermit2Approval({ ...parameters, signer: account });
+  });
+});
