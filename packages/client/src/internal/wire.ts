@@ -17,129 +17,151 @@ import type {
   Token,
 } from "../types.js";
 
-const int = z.int();
-const nonNegativeInt = z.int().check(z.nonnegative());
-/** Lots: a decimal integer string (tolerated: a non-negative safe integer number). Decimals are rejected. */
-const lots = z.union([
-  z.string().check(z.regex(/^[0-9]+$/, "expected an integer decimal string")),
-  nonNegativeInt,
-]);
-const isoDate = z
-  .string()
-  .check(z.refine((value) => !Number.isNaN(Date.parse(value)), "expected an ISO 8601 date"));
-const nullableString = z.nullish(z.string());
-const hex32 = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
-
-const quoteSchema = z.object({
-  id: z.string(),
-  source_chain: int,
-  source_token: z.string(),
-  dest_chain: int,
-  dest_token: z.string(),
-  intermediate_token: nullableString,
-  intermediate_token_amount_min: z.nullish(lots),
-  intermediate_token_amount_max: z.nullish(lots),
-  intermediate_token_decimals: z.nullish(nonNegativeInt),
-  source_amount_lots: lots,
-  source_amount_decimals: nonNegativeInt,
-  min_dest_amount_lots: lots,
-  max_dest_amount_lots: lots,
-  dest_amount_decimals: nonNegativeInt,
-  slippage_bps: z.union([
-    z.string().check(z.regex(/^[0-9]+$/, "expected an integer string")),
+/** Builds the schemas on first use, so importing this module costs nothing until a response is parsed. */
+function buildSchemas() {
+  const int = z.int();
+  const nonNegativeInt = z.int().check(z.nonnegative());
+  /** Lots: a decimal integer string (tolerated: a non-negative safe integer number). Decimals are rejected. */
+  const lots = z.union([
+    z.string().check(z.regex(/^[0-9]+$/, "expected an integer decimal string")),
     nonNegativeInt,
-  ]),
-  expiry: nonNegativeInt,
-  swap_type: z.string(),
-});
+  ]);
+  const isoDate = z
+    .string()
+    .check(z.refine((value) => !Number.isNaN(Date.parse(value)), "expected an ISO 8601 date"));
+  const nullableString = z.nullish(z.string());
+  const hex32 = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
 
-const typedDataField = z.object({ name: z.string(), type: z.string() });
-const permit2Schema = z.object({
-  escrow_contract_address: z.string(),
-  permit2_contract_address: z.string(),
-  resolver_deposit_address: z.string(),
-  nonce: lots,
-  additional_data: z.object({
-    domain: z.record(z.string(), z.unknown()),
-    types: z.record(z.string(), z.array(typedDataField)),
-    witness: z.record(z.string(), z.unknown()),
-    secretHash: z.optional(z.string()),
-    witness_type_string: z.string(),
-    witness_hash: hex32,
-  }),
-});
-const htlcSchema = z.object({ psbt: z.string(), inputs: z.array(nonNegativeInt) });
-const cosignSchema = z.object({ transaction: z.string() });
-const intentSchema = z.object({
-  intent_id: z.string(),
-  deadline_secs: nonNegativeInt,
-  secret_hash: hex32,
-  approval_mechanism: z.string(),
-  params_to_sign: z.unknown(),
-});
+  const quoteSchema = z.object({
+    id: z.string(),
+    source_chain: int,
+    source_token: z.string(),
+    dest_chain: int,
+    dest_token: z.string(),
+    intermediate_token: nullableString,
+    intermediate_token_amount_min: z.nullish(lots),
+    intermediate_token_amount_max: z.nullish(lots),
+    intermediate_token_decimals: z.nullish(nonNegativeInt),
+    source_amount_lots: lots,
+    source_amount_decimals: nonNegativeInt,
+    min_dest_amount_lots: lots,
+    max_dest_amount_lots: lots,
+    dest_amount_decimals: nonNegativeInt,
+    slippage_bps: z.union([
+      z.string().check(z.regex(/^[0-9]+$/, "expected an integer string")),
+      nonNegativeInt,
+    ]),
+    expiry: nonNegativeInt,
+    swap_type: z.string(),
+  });
 
-const metadataSchema = z.object({
-  id: z.optional(z.string()),
-  proxy_address: nullableString,
-  user_deposit_tx: nullableString,
-  fulfill_tx: nullableString,
-  swap_tx: nullableString,
-  created_at: z.nullish(isoDate),
-  user_deposited_at: z.nullish(isoDate),
-  kyc_requested_at: z.nullish(isoDate),
-  fulfilled_at: z.nullish(isoDate),
-  swapped_at: z.nullish(isoDate),
-  refunded_at: z.nullish(isoDate),
-});
-const statusShape = {
-  intent_id: z.string(),
-  status: z.string(),
-  swap_metadata: metadataSchema,
-  source_amount_decimals: nonNegativeInt,
-  source_amount_lots: lots,
-  source_chain: int,
-  source_token: z.string(),
-  dest_amount_decimals: nonNegativeInt,
-  dest_chain: int,
-  dest_token: z.string(),
-  min_dest_amount_lots: lots,
-  max_dest_amount_lots: lots,
-};
-const statusSchema = z.object(statusShape);
-const historyItemSchema = z.object({ ...statusShape, kyc_link: nullableString });
-const historyPageSchema = z.object({
-  items: z.array(historyItemSchema),
-  limit: nonNegativeInt,
-  offset: nonNegativeInt,
-  total: nonNegativeInt,
-});
+  const typedDataField = z.object({ name: z.string(), type: z.string() });
+  const permit2Schema = z.object({
+    escrow_contract_address: z.string(),
+    permit2_contract_address: z.string(),
+    resolver_deposit_address: z.string(),
+    nonce: lots,
+    additional_data: z.object({
+      domain: z.record(z.string(), z.unknown()),
+      types: z.record(z.string(), z.array(typedDataField)),
+      witness: z.record(z.string(), z.unknown()),
+      secretHash: z.optional(z.string()),
+      witness_type_string: z.string(),
+      witness_hash: hex32,
+    }),
+  });
+  const htlcSchema = z.object({ psbt: z.string(), inputs: z.array(nonNegativeInt) });
+  const cosignSchema = z.object({ transaction: z.string() });
+  const intentSchema = z.object({
+    intent_id: z.string(),
+    deadline_secs: nonNegativeInt,
+    secret_hash: hex32,
+    approval_mechanism: z.string(),
+    params_to_sign: z.unknown(),
+  });
 
-const networkSchema = z.object({
-  id: int,
-  name: z.string(),
-  type: z.string(),
-  supports_optimized_swap: z.boolean(),
-  icon_url: z.string(),
-  supports_custom_tokens: z.boolean(),
-});
-const networksSchema = z.array(networkSchema);
-const tokenSchema = z.object({
-  network_id: int,
-  name: z.string(),
-  contract_address: z.string(),
-  symbol: z.string(),
-  icon_url: z.string(),
-  wrapped_token_address: nullableString,
-});
-const tokensPageSchema = z.object({
-  data: z.array(tokenSchema),
-  pagination: z.object({
+  const metadataSchema = z.object({
+    id: z.optional(z.string()),
+    proxy_address: nullableString,
+    user_deposit_tx: nullableString,
+    fulfill_tx: nullableString,
+    swap_tx: nullableString,
+    created_at: z.nullish(isoDate),
+    user_deposited_at: z.nullish(isoDate),
+    kyc_requested_at: z.nullish(isoDate),
+    fulfilled_at: z.nullish(isoDate),
+    swapped_at: z.nullish(isoDate),
+    refunded_at: z.nullish(isoDate),
+  });
+  const statusShape = {
+    intent_id: z.string(),
+    status: z.string(),
+    swap_metadata: metadataSchema,
+    source_amount_decimals: nonNegativeInt,
+    source_amount_lots: lots,
+    source_chain: int,
+    source_token: z.string(),
+    dest_amount_decimals: nonNegativeInt,
+    dest_chain: int,
+    dest_token: z.string(),
+    min_dest_amount_lots: lots,
+    max_dest_amount_lots: lots,
+  };
+  const statusSchema = z.object(statusShape);
+  const historyItemSchema = z.object({ ...statusShape, kyc_link: nullableString });
+  const historyPageSchema = z.object({
+    items: z.array(historyItemSchema),
     limit: nonNegativeInt,
     offset: nonNegativeInt,
-    pages: z.optional(nonNegativeInt),
     total: nonNegativeInt,
-  }),
-});
+  });
+
+  const networkSchema = z.object({
+    id: int,
+    name: z.string(),
+    type: z.string(),
+    supports_optimized_swap: z.boolean(),
+    icon_url: z.string(),
+    supports_custom_tokens: z.boolean(),
+  });
+  const networksSchema = z.array(networkSchema);
+  const tokenSchema = z.object({
+    network_id: int,
+    name: z.string(),
+    contract_address: z.string(),
+    symbol: z.string(),
+    icon_url: z.string(),
+    wrapped_token_address: nullableString,
+  });
+  const tokensPageSchema = z.object({
+    data: z.array(tokenSchema),
+    pagination: z.object({
+      limit: nonNegativeInt,
+      offset: nonNegativeInt,
+      pages: z.optional(nonNegativeInt),
+      total: nonNegativeInt,
+    }),
+  });
+  return {
+    quoteSchema,
+    permit2Schema,
+    htlcSchema,
+    cosignSchema,
+    intentSchema,
+    metadataSchema,
+    statusSchema,
+    historyPageSchema,
+    networksSchema,
+    tokensPageSchema,
+  };
+}
+
+type Schemas = ReturnType<typeof buildSchemas>;
+let built: Schemas | undefined;
+const schemas = (): Schemas => {
+  built ??= buildSchemas();
+  return built;
+};
 
 function check<S extends z.ZodMiniType>(schema: S, json: unknown, what: string): z.output<S> {
   const result = z.safeParse(schema, json);
@@ -185,7 +207,7 @@ export function toIntentStatus(raw: string): IntentStatus {
 
 /** Parses a Quote body (spec 2.1). */
 export function parseQuote(json: unknown): Quote {
-  const q = check(quoteSchema, json, "quote");
+  const q = check(schemas().quoteSchema, json, "quote");
   const slippageBps = Number(q.slippage_bps);
   if (slippageBps > 10_000) {
     throw new BaseError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
@@ -217,7 +239,7 @@ export function parseQuote(json: unknown): Quote {
 
 /** Parses an intent creation result (spec 2.2, 4.3). */
 export function parseIntent(json: unknown): Intent {
-  const i = check(intentSchema, json, "intent");
+  const i = check(schemas().intentSchema, json, "intent");
   const base = {
     intentId: i.intent_id,
     deadlineSecs: i.deadline_secs,
@@ -225,7 +247,7 @@ export function parseIntent(json: unknown): Intent {
   };
   switch (i.approval_mechanism) {
     case "permit2": {
-      const p = check(permit2Schema, i.params_to_sign, "permit2 params_to_sign");
+      const p = check(schemas().permit2Schema, i.params_to_sign, "permit2 params_to_sign");
       const a = p.additional_data;
       return {
         ...base,
@@ -247,11 +269,11 @@ export function parseIntent(json: unknown): Intent {
       };
     }
     case "htlc": {
-      const p = check(htlcSchema, i.params_to_sign, "htlc params_to_sign");
+      const p = check(schemas().htlcSchema, i.params_to_sign, "htlc params_to_sign");
       return { ...base, approvalMechanism: "htlc", paramsToSign: { psbt: p.psbt, inputs: p.inputs } };
     }
     case "cosign": {
-      const p = check(cosignSchema, i.params_to_sign, "cosign params_to_sign");
+      const p = check(schemas().cosignSchema, i.params_to_sign, "cosign params_to_sign");
       return { ...base, approvalMechanism: "cosign", paramsToSign: { transaction: p.transaction } };
     }
     default:
@@ -261,7 +283,7 @@ export function parseIntent(json: unknown): Intent {
   }
 }
 
-function toMetadata(m: z.output<typeof metadataSchema>): SwapMetadata {
+function toMetadata(m: z.output<Schemas["metadataSchema"]>): SwapMetadata {
   return {
     id: m.id ?? "",
     proxyAddress: m.proxy_address ?? null,
@@ -277,7 +299,7 @@ function toMetadata(m: z.output<typeof metadataSchema>): SwapMetadata {
   };
 }
 
-function toSwapStatus(s: z.output<typeof statusSchema>): SwapStatus {
+function toSwapStatus(s: z.output<Schemas["statusSchema"]>): SwapStatus {
   return {
     intentId: s.intent_id,
     status: toIntentStatus(s.status),
@@ -297,12 +319,12 @@ function toSwapStatus(s: z.output<typeof statusSchema>): SwapStatus {
 
 /** Parses a swap status record (spec 2.3). */
 export function parseSwapStatus(json: unknown): SwapStatus {
-  return toSwapStatus(check(statusSchema, json, "swap status record"));
+  return toSwapStatus(check(schemas().statusSchema, json, "swap status record"));
 }
 
 /** Parses a page of swap history (spec 4.7). */
 export function parseHistoryPage(json: unknown): Page<SwapHistoryItem> {
-  const page = check(historyPageSchema, json, "swap history page");
+  const page = check(schemas().historyPageSchema, json, "swap history page");
   return {
     items: page.items.map((item) => ({ ...toSwapStatus(item), kycLink: item.kyc_link ?? null })),
     limit: page.limit,
@@ -313,7 +335,7 @@ export function parseHistoryPage(json: unknown): Page<SwapHistoryItem> {
 
 /** Parses the networks catalogue (spec 4.5). */
 export function parseNetworks(json: unknown): Network[] {
-  return check(networksSchema, json, "network list").map((n) => ({
+  return check(schemas().networksSchema, json, "network list").map((n) => ({
     id: n.id,
     name: n.name,
     type: n.type,
@@ -325,7 +347,7 @@ export function parseNetworks(json: unknown): Network[] {
 
 /** Parses a page of tokens (spec 4.6). An empty `wrapped_token_address` becomes `null`. */
 export function parseTokensPage(json: unknown): Page<Token> {
-  const page = check(tokensPageSchema, json, "token page");
+  const page = check(schemas().tokensPageSchema, json, "token page");
   return {
     items: page.data.map((t) => ({
       networkId: t.network_id,
