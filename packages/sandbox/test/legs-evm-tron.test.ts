@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { TronWeb, Trx } from "tronweb";
 import {
   type Address,
+  type Chain,
   createPublicClient,
   createWalletClient,
   defineChain,
@@ -9,6 +10,7 @@ import {
   type Hex,
   http,
   maxUint256,
+  type PublicClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,8 +29,8 @@ const clock = createManualClock();
 let leg: ChainLeg;
 let info: Record<string, unknown>;
 let tokens: Record<string, string>;
-let chain: ReturnType<typeof defineChain>;
-let publicClient: ReturnType<typeof createPublicClient>;
+let chain: Chain;
+let publicClient: PublicClient;
 
 /** Tron base58 to 0x with TronWeb's own converter (independent of the leg's). */
 const toEvm = (tron: string) => `0x${TronWeb.address.toHex(tron).slice(2)}` as Address;
@@ -54,7 +56,7 @@ beforeAll(async () => {
     nativeCurrency: { name: "Tronix", symbol: "TRX", decimals: 18 },
     rpcUrls: { default: { http: [info.rpcUrl as string] } },
   });
-  publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
+  publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 }) as PublicClient;
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type Address,
+  type Chain,
   createPublicClient,
   createWalletClient,
   defineChain,
@@ -10,6 +11,7 @@ import {
   hashStruct,
   http,
   maxUint256,
+  type PublicClient,
   parseAbi,
   recoverTypedDataAddress,
 } from "viem";
@@ -30,8 +32,8 @@ const clock = createManualClock();
 let leg: ChainLeg;
 let tokens: Record<string, Address>;
 let info: Record<string, unknown>;
-let chain: ReturnType<typeof defineChain>;
-let publicClient: ReturnType<typeof createPublicClient>;
+let chain: Chain;
+let publicClient: PublicClient;
 
 const permit2Abi = parseAbi([
   "function DOMAIN_SEPARATOR() view returns (bytes32)",
@@ -113,7 +115,7 @@ beforeAll(async () => {
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [info.rpcUrl as string] } },
   });
-  publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
+  publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 }) as PublicClient;
 });
 
 afterAll(async () => {
@@ -121,6 +123,17 @@ afterAll(async () => {
 });
 
 describe("EVM leg: engine, tokens, faucet", () => {
+  it("exports the leg factories the core's registry imports", async () => {
+    expect(Object.keys(await import("../src/legs/evm/index.js")).sort()).toMatchInlineSnapshot(`
+      [
+        "createEvmLeg",
+        "createTronLeg",
+        "formatTronAddress",
+        "parseTronAddress",
+      ]
+    `);
+  });
+
   it("runs anvil with the sandbox chain id and a Permit2 whose domain is this chain's", async () => {
     expect(info.engine).toBe("anvil");
     expect(await publicClient.getChainId()).toBe(1337001);
@@ -132,7 +145,7 @@ describe("EVM leg: engine, tokens, faucet", () => {
     });
     expect(separator).toBe(
       hashDomain({
-        domain: { name: "Permit2", chainId: 1337001, verifyingContract: info.permit2Address as Address },
+        domain: { name: "Permit2", chainId: 1337001n, verifyingContract: info.permit2Address as Address },
         types: {
           EIP712Domain: [
             { name: "name", type: "string" },
@@ -217,17 +230,17 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
       deadlineSecs: intent.deadlineSecs,
     }).message.witness;
     expect(params.additional_data.witness_hash).toBe(
-      hashStruct({ data: witness, primaryType: "SwapWitness", types: types as never }),
+      hashStruct({ data: witness, primaryType: "SwapWitness", types } as never),
     );
     expect(
       await recoverTypedDataAddress({
-        ...(buildTypedDataFromParams(params, {
+        ...buildTypedDataFromParams(params, {
           sourceToken: intent.sourceToken,
           amount,
           deadlineSecs: intent.deadlineSecs,
-        }) as never),
+        }),
         signature,
-      }),
+      } as never),
     ).toBe(user.address);
 
     const verified = await leg.verifyApproval(intent, legData, { type: "permit2", signedData: signature });

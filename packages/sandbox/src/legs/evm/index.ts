@@ -1,3 +1,4 @@
 export { createEvmLeg } from "./createEvmLeg.js";
 export { createTronLeg } from "./createTronLeg.js";
-export { formatTronAddress, parseTronAddress } from "./tronAddress.js";
+export { formatTronAddress } from "./formatTronAddress.js";
+export { parseTronAddress } from "./parseTronAddress.js";
