@@ -1,5 +1,5 @@
-import { payments } from "bitcoinjs-lib";
-import { hexToBytes } from "./bytes.js";
+import { crypto } from "bitcoinjs-lib";
+import { bytesToHex, hexToBytes } from "./bytes.js";
 import { createBitcoinError } from "./errors.js";
 import type { BitcoinEcc } from "./types.js";
 import { useEcc } from "./useEcc.js";
@@ -22,11 +22,29 @@ export function getUserScripts(args: { ecc: BitcoinEcc; publicKey: string | Uint
     );
   }
   useEcc(args.ecc);
+  const cacheKey = bytesToHex(publicKey);
+  const cached = cache.get(cacheKey);
+  if (cached?.ecc === args.ecc) return cached.scripts;
   const xOnly = publicKey.slice(1, 33);
-  const p2tr = payments.p2tr({ internalPubkey: xOnly }).output;
-  const p2wpkh = payments.p2wpkh({ pubkey: publicKey }).output;
-  if (!p2tr || !p2wpkh) {
+  // BIP-86: output key = internal key tweaked by TapTweak(internal key), no script tree.
+  const outputKey = args.ecc.xOnlyPointAddTweak(xOnly, crypto.taggedHash("TapTweak", xOnly));
+  if (!outputKey) {
     throw createBitcoinError("BTC_PUBLIC_KEY_INVALID", "Could not derive the user's scripts from the key.");
   }
-  return { publicKey, xOnly, p2tr, p2wpkh };
+  const p2tr = Uint8Array.from([0x51, 0x20, ...outputKey.xOnlyPubkey]);
+  const p2wpkh = Uint8Array.from([0x00, 0x14, ...crypto.hash160(publicKey)]);
+  const scripts = { publicKey, xOnly, p2tr, p2wpkh };
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(cacheKey, { ecc: args.ecc, scripts });
+  return scripts;
 }
+
+// Wallets sign for the same few keys again and again; the two derivations cost a point tweak each time.
+const CACHE_SIZE = 16;
+const cache = new Map<
+  string,
+  {
+    ecc: BitcoinEcc;
+    scripts: { publicKey: Uint8Array; xOnly: Uint8Array; p2tr: Uint8Array; p2wpkh: Uint8Array };
+  }
+>();

@@ -22,23 +22,53 @@ export async function signHtlcPsbt(args: {
   userPublicKey: string | Uint8Array;
   signer: KeySigner | PsbtWalletSigner;
   policy?: Partial<HtlcPolicy>;
+  /**
+   * Check every new signature against its sighash before finalizing. Always on for wallets and for external
+   * signers (no `tweak` method); off by default for an in-process key pair with `tweak` (an `ecpair` key), whose
+   * signatures come from the secp256k1 backend over sighashes computed here. Set true to check those too.
+   */
+  alwaysCheckSignatures?: boolean;
 }): Promise<{ psbt: string; approval: Extract<Approval, { type: "psbt" }>; verified: VerifiedHtlcPsbt }> {
   const verified = verifyHtlcPsbt(args);
   const { ecc, signer } = args;
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
     throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.");
   }
-  const psbt = verified.psbt.clone();
+  // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
+  const psbt = verified.psbt;
 
   if ("signPsbt" in signer) {
     await copyWalletSignatures({ psbt, verified, signer });
+    for (const { index } of verified.inputs) {
+      let valid = false;
+      try {
+        valid = psbt.validateSignaturesOfInput(index, (pubkey, hash, signature) =>
+          pubkey.length === 32
+            ? ecc.verifySchnorr(hash, pubkey, signature)
+            : ecc.verify(hash, pubkey, signature),
+        );
+      } catch {
+        valid = false;
+      }
+      if (!valid) {
+        throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
+          input: index,
+        });
+      }
+    }
   } else {
     for (const { index, kind } of verified.inputs) {
+      // Each signature is checked against the exact sighash bitcoinjs asked the signer to sign.
+      const made: { hash: Uint8Array; signature: Uint8Array }[] = [];
+      let publicKey: Uint8Array;
       try {
         if (kind === "p2tr") {
-          await psbt.signInputAsync(index, taprootKeySigner({ ecc, signer, verified }), [SIGHASH_DEFAULT]);
+          const keySigner = taprootKeySigner({ ecc, signer, verified, made });
+          publicKey = keySigner.publicKey.slice(1, 33);
+          await psbt.signInputAsync(index, keySigner, [SIGHASH_DEFAULT]);
         } else {
-          await psbt.signInputAsync(index, ecdsaSigner(signer), [SIGHASH_ALL]);
+          publicKey = signer.publicKey;
+          await psbt.signInputAsync(index, ecdsaSigner({ signer, made }), [SIGHASH_ALL]);
         }
       } catch (cause) {
         throw createBitcoinError(
@@ -48,27 +78,23 @@ export async function signHtlcPsbt(args: {
           cause,
         );
       }
+      const check = args.alwaysCheckSignatures === true || signer.tweak === undefined;
+      const valid =
+        made.length === 1 &&
+        (!check ||
+          made.every(({ hash, signature }) =>
+            kind === "p2tr"
+              ? ecc.verifySchnorr(hash, publicKey, signature)
+              : ecc.verify(hash, publicKey, signature),
+          ));
+      if (!valid) {
+        throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
+          input: index,
+        });
+      }
     }
   }
-
-  for (const { index } of verified.inputs) {
-    let valid = false;
-    try {
-      valid = psbt.validateSignaturesOfInput(index, (pubkey, hash, signature) =>
-        pubkey.length === 32
-          ? ecc.verifySchnorr(hash, pubkey, signature)
-          : ecc.verify(hash, pubkey, signature),
-      );
-    } catch {
-      valid = false;
-    }
-    if (!valid) {
-      throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
-        input: index,
-      });
-    }
-    psbt.finalizeInput(index);
-  }
+  for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
     throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.");
   }
@@ -76,38 +102,53 @@ export async function signHtlcPsbt(args: {
   return { psbt: signedData, approval: { type: "psbt", signedData }, verified };
 }
 
-function ecdsaSigner(signer: KeySigner): SignerAsync {
-  return { publicKey: signer.publicKey, sign: async (hash) => signer.sign(hash) };
+type Made = { hash: Uint8Array; signature: Uint8Array }[];
+
+function ecdsaSigner(args: { signer: KeySigner; made: Made }): SignerAsync {
+  const { signer, made } = args;
+  return {
+    publicKey: signer.publicKey,
+    sign: async (hash) => {
+      const signature = await signer.sign(hash);
+      made.push({ hash, signature });
+      return signature;
+    },
+  };
 }
 
 function taprootKeySigner(args: {
   ecc: BitcoinEcc;
   signer: KeySigner;
   verified: VerifiedHtlcPsbt;
-}): SignerAsync {
-  const { ecc, signer, verified } = args;
+  made: Made;
+}): SignerAsync & { publicKey: Uint8Array } {
+  const { ecc, signer, verified, made } = args;
   const xOnly = verified.userPublicKey.slice(1);
   const tweak = btcCrypto.taggedHash("TapTweak", xOnly);
+  let publicKey: Uint8Array;
+  let schnorr: (hash: Uint8Array) => Uint8Array | Promise<Uint8Array>;
   if (signer.tweak) {
     const tweaked = signer.tweak(tweak);
-    return {
-      publicKey: tweaked.publicKey,
-      sign: async (hash) => tweaked.sign(hash),
-      signSchnorr: async (hash) => {
-        if (!tweaked.signSchnorr) throw new Error("the tweaked signer cannot make Schnorr signatures");
-        return tweaked.signSchnorr(hash);
-      },
-    };
+    if (!tweaked.signSchnorr) throw new Error("the tweaked signer cannot make Schnorr signatures");
+    publicKey = tweaked.publicKey;
+    schnorr = tweaked.signSchnorr.bind(tweaked);
+  } else {
+    const outputKey = ecc.xOnlyPointAddTweak(xOnly, tweak);
+    if (!outputKey || !signer.signSchnorr)
+      throw new Error("the signer cannot make Taproot key-path signatures");
+    publicKey = Uint8Array.from([outputKey.parity === 0 ? 0x02 : 0x03, ...outputKey.xOnlyPubkey]);
+    schnorr = signer.signSchnorr.bind(signer);
   }
-  const outputKey = ecc.xOnlyPointAddTweak(xOnly, tweak);
-  if (!outputKey || !signer.signSchnorr) {
-    throw createBitcoinError("BTC_SIGNATURE_INVALID", "The signer cannot make Taproot key-path signatures.");
-  }
-  const schnorr = signer.signSchnorr.bind(signer);
   return {
-    publicKey: Uint8Array.from([outputKey.parity === 0 ? 0x02 : 0x03, ...outputKey.xOnlyPubkey]),
-    sign: async (hash) => signer.sign(hash),
-    signSchnorr: async (hash) => schnorr(hash),
+    publicKey,
+    sign: async () => {
+      throw new Error("a Taproot key-path input needs a Schnorr signature");
+    },
+    signSchnorr: async (hash) => {
+      const signature = await schnorr(hash);
+      made.push({ hash, signature });
+      return signature;
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Intent, Quote } from "@swapintent/client";
-import { Psbt, payments, Transaction } from "bitcoinjs-lib";
+import { Psbt, Transaction } from "bitcoinjs-lib";
+import { toHashTree, tweakKey } from "bitcoinjs-lib/src/payments/bip341";
 import { bytesToHex, equalBytes, hexToBytes } from "./bytes.js";
 import { DEFAULT_HTLC_POLICY, NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { createBitcoinError } from "./errors.js";
@@ -67,8 +68,11 @@ export function verifyHtlcPsbt(args: {
     );
   }
   const unsignedTx = psbt.data.globalMap.unsignedTx.toBuffer();
-  const txInputs = psbt.txInputs;
-  const txOutputs = psbt.txOutputs;
+  // Read inputs and outputs from the unsigned transaction (bitcoinjs' txInputs/txOutputs getters also derive
+  // addresses, which costs about a millisecond).
+  const tx = Transaction.fromBuffer(unsignedTx);
+  const txInputs = tx.ins;
+  const txOutputs = tx.outs;
 
   // Which inputs the user is asked to sign.
   const listed = intent.paramsToSign.inputs;
@@ -191,7 +195,7 @@ export function verifyHtlcPsbt(args: {
   }
 
   // Output 0: the HTLC.
-  const htlc = readHtlcOutput({ psbt, user, policy, secretHashHex: intent.secretHash });
+  const htlc = readHtlcOutput({ psbt, output: txOutputs[0], user, policy, secretHashHex: intent.secretHash });
   if (htlc.valueLots !== args.quote.sourceAmountLots) {
     throw createBitcoinError(
       "BTC_HTLC_AMOUNT_MISMATCH",
@@ -260,12 +264,12 @@ export function verifyHtlcPsbt(args: {
 
 function readHtlcOutput(args: {
   psbt: Psbt;
+  output: { script: Uint8Array; value: bigint } | undefined;
   user: { xOnly: Uint8Array };
   policy: HtlcPolicy;
   secretHashHex: string;
 }): HtlcOutput {
-  const { psbt, user, policy } = args;
-  const output = psbt.txOutputs[0];
+  const { psbt, user, policy, output } = args;
   const data = psbt.data.outputs[0];
   if (!output || !data?.tapInternalKey || !data.tapTree) {
     throw createBitcoinError(
@@ -295,10 +299,10 @@ function readHtlcOutput(args: {
       { leaves: leaves.length },
     );
   }
-  const rebuilt = payments.p2tr({
-    internalPubkey: data.tapInternalKey,
-    scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
-  }).output;
+  // BIP-341: output key = internal key tweaked by the Merkle root of the two leaves.
+  const root = toHashTree([{ output: claimLeaf.script }, { output: refundLeaf.script }]).hash;
+  const outputKey = tweakKey(data.tapInternalKey, root);
+  const rebuilt = outputKey ? Uint8Array.from([0x51, 0x20, ...outputKey.x]) : undefined;
   if (!rebuilt || !equalBytes(rebuilt, output.script)) {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
