@@ -54,16 +54,16 @@ export async function signCosignTransaction(
   const { signer } = parameters;
   const userKey = signerPublicKey(signer);
   const verified = verifyAndDecode({ ...parameters, userAddress: userKey });
-  const { transaction, messageBytes } = verified.decoded;
+  const { transaction, messageBytes, bytes, signaturesOffset } = verified.decoded;
   const index = verified.userSignerIndex;
   let signature: Uint8Array;
   let restoredSignatures = 0;
 
   if (isKeypair(signer)) {
-    transaction.sign([signer]);
-    signature = transaction.signatures[index]!;
+    // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses).
+    signature = ed25519.sign(messageBytes, signer.secretKey.subarray(0, 32));
   } else if (isWalletSigner(signer)) {
-    const returned = await signer.signTransaction(VersionedTransaction.deserialize(transaction.serialize()));
+    const returned = await signer.signTransaction(VersionedTransaction.deserialize(bytes));
     let returnedMessage: Uint8Array | undefined;
     try {
       returnedMessage = returned.message.serialize();
@@ -81,14 +81,15 @@ export async function signCosignTransaction(
       if (i !== index && !bytesEqual(original, returned.signatures[i] ?? new Uint8Array()))
         restoredSignatures++;
     });
-    transaction.signatures[index] = signature;
   } else {
     const returned = await signer.signMessage(messageBytes.slice());
     signature = assertSignature(returned, messageBytes, userKey, "external signer");
-    transaction.signatures[index] = signature;
   }
 
-  const hex = bytesToHex(transaction.serialize());
+  // The received bytes with only the user's slot replaced: every other signature and the message stay as they were.
+  const out = bytes.slice();
+  out.set(signature, signaturesOffset + 64 * index);
+  const hex = bytesToHex(out);
   const userAddress = userKey.toBase58();
   return {
     transaction: hex,

@@ -18,7 +18,7 @@ import { decodeSystemInstruction } from "./internal/decodeSystemInstruction.js";
 import { decodeTokenInstruction } from "./internal/decodeTokenInstruction.js";
 import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./internal/effects.js";
-import { parsePublicKey } from "./internal/parsePublicKey.js";
+import { normalizeAddress } from "./internal/parsePublicKey.js";
 
 /**
  * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
@@ -108,15 +108,15 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
     throw new BaseError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.");
   }
-  const user = parsePublicKey(parameters.userAddress, "userAddress").toBase58();
+  const user = normalizeAddress(parameters.userAddress, "userAddress");
   const expectedMint =
     quote.sourceToken === NATIVE_SOL_ADDRESS
       ? WRAPPED_SOL_MINT_ADDRESS
-      : parsePublicKey(quote.sourceToken, "sourceToken").toBase58();
+      : normalizeAddress(quote.sourceToken, "sourceToken");
   const escrowOf = expectedEscrowResolver(parameters.escrow, expectedMint);
   const allowed = new Set(DEFAULT_ALLOWED_PROGRAMS);
   for (const program of parameters.allowedPrograms ?? []) {
-    allowed.add(parsePublicKey(program, "allowedPrograms").toBase58());
+    allowed.add(normalizeAddress(program, "allowedPrograms"));
   }
   const cap = parameters.maxNativeOutflowLamports ?? 0n;
   if (typeof cap !== "bigint" || cap < 0n) {
@@ -268,11 +268,11 @@ function expectedEscrowResolver(
   if (escrow !== null && typeof escrow === "object") {
     if ("unchecked" in escrow && escrow.unchecked === true) return () => undefined;
     if ("tokenAccount" in escrow) {
-      const account = parsePublicKey(escrow.tokenAccount, "escrow.tokenAccount").toBase58();
+      const account = normalizeAddress(escrow.tokenAccount, "escrow.tokenAccount");
       return () => account;
     }
     if ("owner" in escrow) {
-      const owner = parsePublicKey(escrow.owner, "escrow.owner").toBase58();
+      const owner = normalizeAddress(escrow.owner, "escrow.owner");
       return (program) =>
         program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS
           ? getAssociatedTokenAddress({ owner, mint, tokenProgram: program })
@@ -293,8 +293,8 @@ function resolveLookups(
   const contents = new Map<string, string[]>();
   for (const table of tables) {
     contents.set(
-      parsePublicKey(table.key, "lookupTables.key").toBase58(),
-      table.addresses.map((a) => parsePublicKey(a, "lookupTables.addresses").toBase58()),
+      normalizeAddress(table.key, "lookupTables.key"),
+      table.addresses.map((a) => normalizeAddress(a, "lookupTables.addresses")),
     );
   }
   const pick = (kind: "writableIndexes" | "readonlyIndexes"): string[] =>

@@ -6,6 +6,22 @@ import { bytesEqual, hexToBytes } from "./hex.js";
 export interface DecodedTransaction {
   transaction: VersionedTransaction;
   messageBytes: Uint8Array;
+  /** The serialized transaction, exactly as received. */
+  bytes: Uint8Array;
+  /** Offset of signature slot 0 in `bytes` (slot i starts at `signaturesOffset + 64 * i`). */
+  signaturesOffset: number;
+}
+
+/** Length of the compact-u16 ("shortvec") at the start of `bytes` and its value; undefined when malformed. */
+function readShortVec(bytes: Uint8Array): { value: number; length: number } | undefined {
+  let value = 0;
+  for (let i = 0; i < 3; i++) {
+    const byte = bytes[i];
+    if (byte === undefined) return undefined;
+    value |= (byte & 0x7f) << (7 * i);
+    if ((byte & 0x80) === 0) return { value, length: i + 1 };
+  }
+  return undefined;
 }
 
 /**
@@ -18,10 +34,10 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
   }
   const bytes = hexToBytes(hex);
   let transaction: VersionedTransaction;
-  let serialized: Uint8Array;
+  let messageBytes: Uint8Array;
   try {
     transaction = VersionedTransaction.deserialize(bytes);
-    serialized = transaction.serialize();
+    messageBytes = transaction.message.serialize();
   } catch (cause) {
     throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
       details: { bytes: bytes.length },
@@ -35,7 +51,16 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
     });
   }
   const required = transaction.message.header.numRequiredSignatures;
-  if (transaction.signatures.length !== required || !bytesEqual(serialized, bytes)) {
+  const count = readShortVec(bytes);
+  const signaturesOffset = count?.length ?? 0;
+  const messageOffset = signaturesOffset + 64 * required;
+  if (
+    count === undefined ||
+    count.value !== required ||
+    transaction.signatures.length !== required ||
+    bytes.length !== messageOffset + messageBytes.length ||
+    !bytesEqual(bytes.subarray(messageOffset), messageBytes)
+  ) {
     throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction bytes are not a canonical serialization.", {
       details: {
         bytes: bytes.length,
@@ -44,5 +69,5 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
       },
     });
   }
-  return { transaction, messageBytes: transaction.message.serialize() };
+  return { transaction, messageBytes, bytes, signaturesOffset };
 }

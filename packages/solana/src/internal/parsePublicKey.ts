@@ -9,8 +9,8 @@ export function parsePublicKey(value: unknown, name: string): PublicKey {
   }
   if (typeof value === "string" && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) {
     try {
-      const key = new PublicKey(value);
-      if (key.toBase58() === value) return key;
+      // The constructor requires exactly 32 decoded bytes; base58 is bijective, so `value` is canonical.
+      return new PublicKey(value);
     } catch {
       // fall through to the error below
     }
@@ -18,4 +18,10 @@ export function parsePublicKey(value: unknown, name: string): PublicKey {
   throw new BaseError("SOL_INVALID_ADDRESS", `The ${name} is not a base58 32-byte Solana address.`, {
     details: { [name]: typeof value === "string" ? value : typeof value },
   });
+}
+
+/** The base58 form of an address given as a string or `PublicKey` (validated; see {@link parsePublicKey}). */
+export function normalizeAddress(value: unknown, name: string): string {
+  const key = parsePublicKey(value, name);
+  return typeof value === "string" ? value : key.toBase58();
 }
