@@ -1,0 +1,25 @@
+import { Psbt } from "bitcoinjs-lib";
+import { expect, it } from "vitest";
+import { buildDeposit, hex, userKey } from "../test/fixtures.js";
+import { runInterpreter } from "../test/runInterpreter.js";
+
+it("@swapintent/bitcoin/node exports only createNodeBitcoinSigner, which signs with tiny-secp256k1", async () => {
+  const entry = await import("./node.js");
+  expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
+    [
+      "createNodeBitcoinSigner",
+    ]
+  `);
+  const deposit = buildDeposit();
+  const { psbt } = await entry
+    .createNodeBitcoinSigner()
+    .sign({
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey: hex(userKey.publicKey),
+      signer: userKey,
+    });
+  expect(
+    runInterpreter({ txHex: Psbt.fromBase64(psbt).extractTransaction().toHex(), prevouts: deposit.prevouts }),
+  ).toEqual([null, null]);
+});
