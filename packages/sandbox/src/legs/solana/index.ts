@@ -249,6 +249,21 @@ export function createSolanaLeg(ctx: LegContext): ChainLeg {
     }
   };
 
+  const keyMatchesAddress = (value: string, publicKeyHex: string | null): boolean => {
+    if (publicKeyHex === null || !/^[0-9a-fA-F]{64}$/.test(publicKeyHex)) return false;
+    return getAddressDecoder().decode(Buffer.from(publicKeyHex, "hex")) === value;
+  };
+
+  const inventoryOf = async (token: string): Promise<bigint> => {
+    const { engine, keys } = started();
+    const resolved = resolveToken(token);
+    if (resolved.kind === "native") {
+      const balance = engine.lamports(keys.resolver.address) - FEE_RESERVE;
+      return balance > 0n ? balance : 0n;
+    }
+    return tokenBalance(await ataOf(keys.resolver.address, resolved.mint));
+  };
+
   return {
     type: "SOLANA",
     approvalMechanism: "cosign",
@@ -332,20 +347,14 @@ export function createSolanaLeg(ctx: LegContext): ChainLeg {
       return typeof value === "string" && isAddress(value);
     },
 
-    publicKeyMatchesAddress(value: string, publicKeyHex: string | null) {
-      if (publicKeyHex === null || !/^[0-9a-fA-F]{64}$/.test(publicKeyHex)) return false;
-      return getAddressDecoder().decode(Buffer.from(publicKeyHex, "hex")) === value;
-    },
+    publicKeyMatchesAddress: keyMatchesAddress,
 
     async buildApproval(intent: LegIntent) {
       const { engine, keys } = started();
       const token = resolveToken(intent.sourceToken);
       const spl = token.kind === "native" ? { mint: WRAPPED_SOL_MINT, decimals: SOL_DECIMALS } : token;
       const user = parseAddress(intent.userSourceAddress, "user source address");
-      if (
-        intent.userSourcePublicKey !== null &&
-        !this.publicKeyMatchesAddress(user, intent.userSourcePublicKey)
-      ) {
+      if (intent.userSourcePublicKey !== null && !keyMatchesAddress(user, intent.userSourcePublicKey)) {
         throw new LegRejection(
           "PUBLIC_KEY_MISMATCH",
           "the user's public key does not match the source address",
@@ -537,7 +546,7 @@ export function createSolanaLeg(ctx: LegContext): ChainLeg {
         if (request.amountLots <= 0n) throw new LegRejection("AMOUNT_INVALID", "the amount must be positive");
         const record = intentRecord(request.intentId);
         if (record.deliver !== undefined) return { txHash: record.deliver };
-        if ((await this.inventory(request.token)) < request.amountLots) {
+        if ((await inventoryOf(request.token)) < request.amountLots) {
           throw new LegRejection("INSUFFICIENT_INVENTORY", "the resolver's inventory is too small");
         }
         const txHash = await pay(token, recipient, request.amountLots, `deliver:${request.intentId}`);
@@ -546,15 +555,7 @@ export function createSolanaLeg(ctx: LegContext): ChainLeg {
       });
     },
 
-    async inventory(token: string) {
-      const { engine, keys } = started();
-      const resolved = resolveToken(token);
-      if (resolved.kind === "native") {
-        const balance = engine.lamports(keys.resolver.address) - FEE_RESERVE;
-        return balance > 0n ? balance : 0n;
-      }
-      return tokenBalance(await ataOf(keys.resolver.address, resolved.mint));
-    },
+    inventory: inventoryOf,
 
     faucet(request) {
       return exclusive(async () => {
