@@ -1,5 +1,5 @@
 import type { Approval, Hex } from "@swapintent/client";
-import type { LocalAccount, TypedDataDefinition, WalletClient } from "viem";
+import { type LocalAccount, recoverAddress, type TypedDataDefinition, type WalletClient } from "viem";
 import { anyAddressTo20 } from "../internal/addresses.js";
 import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
 import { createPermit2Error } from "../internal/fail.js";
@@ -110,7 +110,12 @@ export async function signPermit2Approval(
     raw = await callSigner(() => (signer as Permit2EvmSigner).signTypedData(typedData));
   }
   // A wallet or custom signer hashed the typed data itself: check it signed what we verified, as the owner.
-  const signature = assertSignedByOwner({ signature: raw, digest: verified.digest, owner20 });
+  const signature = await assertSignedByOwner({
+    signature: raw,
+    digest: verified.digest,
+    owner20,
+    recoverAddress,
+  });
   return {
     signature,
     approval: { type: "permit2", signedData: signature },

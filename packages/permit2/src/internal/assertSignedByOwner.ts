@@ -1,20 +1,26 @@
 import type { Hex } from "@swapintent/client";
-import * as Secp256k1 from "ox/Secp256k1";
-import * as Signature from "ox/Signature";
 import { normalizeSignature } from "../normalizeSignature.js";
 import { createPermit2Error } from "./fail.js";
+
+/** Recovers the signer's 20-byte address from a digest and a 65-byte signature (ox or viem, whichever the entry has). */
+export type RecoverAddress = (input: { hash: Hex; signature: Hex }) => Promise<string> | string;
 
 /**
  * Normalizes what a wallet returned (v to 27/28) and checks it recovers to the owner over `digest`,
  * so a wallet that signed something else is caught before the approval is submitted.
  */
-export function assertSignedByOwner(input: { signature: unknown; digest: Hex; owner20: Hex }): Hex {
+export async function assertSignedByOwner(input: {
+  signature: unknown;
+  digest: Hex;
+  owner20: Hex;
+  recoverAddress: RecoverAddress;
+}): Promise<Hex> {
   if (typeof input.signature !== "string")
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The wallet returned no signature string.");
   const signature = normalizeSignature({ signature: input.signature });
   let recovered: string;
   try {
-    recovered = Secp256k1.recoverAddress({ payload: input.digest, signature: Signature.fromHex(signature) });
+    recovered = await input.recoverAddress({ hash: input.digest, signature });
   } catch (cause) {
     throw createPermit2Error(
       "PERMIT2_SIGNATURE_INVALID",

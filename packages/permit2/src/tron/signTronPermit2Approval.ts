@@ -1,6 +1,7 @@
 import { type Approval, type Hex, isSwapIntentError } from "@swapintent/client";
 import * as Address from "ox/Address";
 import * as Secp256k1 from "ox/Secp256k1";
+import * as Signature from "ox/Signature";
 import { formatTronAddress } from "../formatTronAddress.js";
 import { anyAddressTo20 } from "../internal/addresses.js";
 import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
@@ -113,7 +114,13 @@ export async function signTronPermit2Approval(
       cause,
     );
   }
-  const signature = assertSignedByOwner({ signature: raw, digest: verified.digest, owner20 });
+  const signature = await assertSignedByOwner({
+    signature: raw,
+    digest: verified.digest,
+    owner20,
+    recoverAddress: ({ hash, signature }) =>
+      Secp256k1.recoverAddress({ payload: hash, signature: Signature.fromHex(signature) }),
+  });
   return { signature, approval: { type: "permit2", signedData: signature }, owner, verified };
 }
 
