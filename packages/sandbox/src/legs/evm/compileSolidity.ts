@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -10,7 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { Abi, Hex } from "viem";
 import { findPackageRoot } from "./findPackageRoot.js";
 
@@ -29,16 +30,11 @@ export interface CompileJob {
   settings: Record<string, unknown>;
   /** `sourceKey:ContractName` entries to return. */
   contracts: string[];
-  /** Resolves imports missing from `sources` (solc-js import callback). */
+  /**
+   * Reads an imported source unit by its resolved name (relative imports resolved against the importer,
+   * then the settings' remappings applied, as solc does), or undefined when it does not exist.
+   */
   readImport?: (path: string) => string | undefined;
-}
-
-interface SolcCompiler {
-  version(): string;
-  compile(
-    input: string,
-    callbacks?: { import: (path: string) => { contents: string } | { error: string } },
-  ): string;
 }
 
 interface SolcOutput {
@@ -61,7 +57,8 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
   const require = createRequire(import.meta.url);
   // The version from the manifest: loading the compiler itself (a large emscripten module) only on a cache miss.
   const { version } = require("solc/package.json") as { version: string };
-  const key = hashInputs(job, version);
+  const sources = collectSources(job);
+  const key = hashInputs({ job, sources, version });
   const file = join(getArtifactCacheDir(), `${job.label}-${key}.json`);
   const running = inFlight.get(file);
   if (running) return running;
@@ -85,7 +82,7 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
     try {
       const again = readArtifacts(file);
       if (again) return again;
-      const artifacts = runSolc(require("solc") as SolcCompiler, job);
+      const artifacts = await runSolc({ job, sources, solcPath: require.resolve("solc") });
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(artifacts));
       renameSync(tmp, file);
@@ -119,49 +116,92 @@ function lockIsStale(lock: string): boolean {
   }
 }
 
-function hashInputs(job: CompileJob, version: string): string {
-  const hash = createHash("sha256");
-  hash.update(version);
-  hash.update(JSON.stringify(job.settings));
-  hash.update(JSON.stringify(job.contracts));
-  for (const [path, content] of Object.entries(job.sources).sort(([a], [b]) => a.localeCompare(b))) {
-    hash.update(`\0${path}\0${content}`);
-  }
-  // Imports resolved through the callback are part of the inputs too: hash what they resolve to.
-  if (job.readImport) {
-    const seen = new Set(Object.keys(job.sources));
-    const queue = Object.values(job.sources);
-    while (queue.length > 0) {
-      const source = queue.pop() as string;
-      for (const match of source.matchAll(/import\s+(?:[^"';]*from\s+)?["']([^"']+)["']/g)) {
-        const spec = match[1] as string;
-        if (seen.has(spec)) continue;
-        seen.add(spec);
-        const content = job.readImport(spec);
-        if (content !== undefined) {
-          hash.update(`\0${spec}\0${content}`);
-          queue.push(content);
+/**
+ * Every source unit the job compiles: its own sources plus the transitive imports, keyed by the unit names
+ * solc gives them (so solc needs no import callback and the cache key covers every input file).
+ */
+function collectSources(job: CompileJob): Record<string, string> {
+  const remappings = ((job.settings.remappings as string[] | undefined) ?? []).map(
+    (r) => r.split("=") as [string, string],
+  );
+  const all: Record<string, string> = { ...job.sources };
+  const queue = Object.keys(job.sources);
+  while (queue.length > 0) {
+    const unit = queue.pop() as string;
+    for (const match of (all[unit] as string).matchAll(
+      /^\s*import\s+(?:[^"';]*?from\s+)?["']([^"']+)["']/gm,
+    )) {
+      const spec = match[1] as string;
+      let name =
+        spec.startsWith("./") || spec.startsWith("../")
+          ? posix.normalize(posix.join(posix.dirname(unit), spec))
+          : spec;
+      for (const [prefix, target] of remappings) {
+        if (name.startsWith(prefix)) {
+          name = target + name.slice(prefix.length);
+          break;
         }
       }
+      if (name in all) continue;
+      const content = job.readImport?.(name);
+      if (content === undefined)
+        throw new Error(`compileSolidity(${job.label}): cannot resolve import ${spec} from ${unit}`);
+      all[name] = content;
+      queue.push(name);
     }
+  }
+  return all;
+}
+
+function hashInputs(request: { job: CompileJob; sources: Record<string, string>; version: string }): string {
+  const hash = createHash("sha256");
+  hash.update(request.version);
+  hash.update(JSON.stringify(request.job.settings));
+  hash.update(JSON.stringify(request.job.contracts));
+  for (const [path, content] of Object.entries(request.sources).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    hash.update(`\0${path}\0${content}`);
   }
   return hash.digest("hex").slice(0, 16);
 }
 
-function runSolc(solc: SolcCompiler, job: CompileJob): Record<string, ContractArtifact> {
+/** solc-js runs in a child Node process: a 12-17 s via-IR compile must not block this process's event loop. */
+const CHILD_SCRIPT = `
+const solc = require(process.argv[1]);
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", () => process.stdout.write(solc.compile(Buffer.concat(chunks).toString("utf8"))));
+`;
+
+async function runSolc(request: {
+  job: CompileJob;
+  sources: Record<string, string>;
+  solcPath: string;
+}): Promise<Record<string, ContractArtifact>> {
+  const { job } = request;
   const input = {
     language: "Solidity",
-    sources: Object.fromEntries(Object.entries(job.sources).map(([k, content]) => [k, { content }])),
+    sources: Object.fromEntries(Object.entries(request.sources).map(([k, content]) => [k, { content }])),
     settings: { ...job.settings, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
   };
-  const output = JSON.parse(
-    solc.compile(JSON.stringify(input), {
-      import: (path) => {
-        const content = job.readImport?.(path);
-        return content === undefined ? { error: `not found: ${path}` } : { contents: content };
-      },
-    }),
-  ) as SolcOutput;
+  const raw = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", CHILD_SCRIPT, request.solcPath], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
+      else
+        reject(new Error(`solc-js exited with ${code}: ${Buffer.concat(err).toString("utf8").slice(-2000)}`));
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+  const output = JSON.parse(raw) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === "error");
   if (errors.length > 0) {
     throw new Error(`solc failed for ${job.label}:\n${errors.map((e) => e.formattedMessage).join("\n")}`);

@@ -13,10 +13,8 @@ export async function loadPermit2Artifact(): Promise<ContractArtifact> {
   const periphery = dirname(require.resolve("@uniswap/v4-periphery/package.json"));
   const root = join(periphery, "lib", "permit2");
   const readImport = (path: string): string | undefined => {
-    const mapped = path.startsWith("solmate/")
-      ? join(root, "lib", "solmate", path.slice("solmate/".length))
-      : join(root, path);
-    const resolved = normalize(mapped);
+    // Unit names arrive resolved and remapped (`solmate/` -> `lib/solmate/`), relative to Permit2's root.
+    const resolved = normalize(join(root, path));
     if (!resolved.startsWith(root)) return undefined;
     return readOptional(resolved);
   };
