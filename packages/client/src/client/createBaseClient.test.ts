@@ -403,13 +403,15 @@ describe("options", () => {
     expect(server.requests[0]?.headers.accept).toBe("application/json");
   });
 
-  it("uses an injected fetch", async () => {
+  it("uses an injected fetch, called unbound", async () => {
     server.handle(() => ({ body: networksWire }));
     const seen: string[] = [];
-    const recordingFetch: typeof fetch = (input, init) => {
+    // like a browser's fetch, it refuses to run as a method of another object
+    const recordingFetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      if (this !== undefined && this !== globalThis) throw new TypeError("Illegal invocation");
       seen.push(String(input));
       return fetch(input, init);
-    };
+    } as typeof fetch;
     await createClient({ baseUrl: server.url, fetch: recordingFetch }).getNetworks();
     expect(seen).toEqual([`${server.url}/affiliate/v1/networks`]);
   });

@@ -170,7 +170,9 @@ async function sendAttempt<T>(
   let response: Response;
   let text: string;
   try {
-    response = await transport.fetch(url, { method, headers, body, signal: controller.signal });
+    // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
+    const fetchFn = transport.fetch;
+    response = await fetchFn(url, { method, headers, body, signal: controller.signal });
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
