@@ -71,7 +71,7 @@ async function buildAndSign(leg: ChainLeg, intent: LegIntent, user: Keypair) {
   const signed = await signCosignTransaction({
     intent: clientIntent,
     quote: { sourceToken: intent.sourceToken, sourceAmountLots: intent.sourceAmountLots },
-    escrow: { owner: leg.info().escrow_owner as string },
+    escrow: { owner: leg.info().escrowOwner as string },
     signer: user,
   });
   const wire = {
@@ -111,17 +111,17 @@ describe("Solana leg (litesvm)", () => {
     const info = leg.info();
     expect(info).toMatchObject({
       engine: "litesvm",
-      signature_verification: true,
+      signatureVerification: true,
       mints: { USDC: usdc, wSOL: WSOL },
     });
-    expect(info.escrow_owner).not.toBe(info.resolver_address);
-    expect(info.fee_payer).toBe(info.resolver_address);
+    expect(info.escrowOwner).not.toBe(info.resolverAddress);
+    expect(info.feePayer).toBe(info.resolverAddress);
   });
 
   it("keeps the Clock sysvar in step with the sandbox clock", () => {
-    expect(leg.info().clock_unix_timestamp).toBe(1_900_000_000);
+    expect(leg.info().clockUnixTimestamp).toBe(1_900_000_000);
     ctx.now.ms += 3_600_000;
-    expect(leg.info().clock_unix_timestamp).toBe(1_900_003_600);
+    expect(leg.info().clockUnixTimestamp).toBe(1_900_003_600);
   });
 
   it("validates addresses and public keys", () => {
@@ -155,7 +155,7 @@ describe("Solana leg (litesvm)", () => {
     expect(await leg.balanceOf(user.publicKey.toBase58(), usdc)).toBe(before); // simulation changes nothing
     const deposited = await leg.deposit(intent, verified.legData);
     expect(await leg.balanceOf(user.publicKey.toBase58(), usdc)).toBe(before - 1_250_000n);
-    expect(await leg.balanceOf(leg.info().escrow_owner as string, usdc)).toBeGreaterThanOrEqual(1_250_000n);
+    expect(await leg.balanceOf(leg.info().escrowOwner as string, usdc)).toBeGreaterThanOrEqual(1_250_000n);
     expect((await leg.deposit(intent, verified.legData)).txHash).toBe(deposited.txHash); // idempotent
 
     expect((await rejection(leg.claim(intent, deposited.legData, new Uint8Array(32)))).code).toBe(
@@ -273,7 +273,7 @@ describe("Solana leg durability (dataDir)", () => {
 
     const second = createSolanaLeg(context({ dataDir }));
     await second.start();
-    expect(second.info().escrow_owner).toBe(info.escrow_owner);
+    expect(second.info().escrowOwner).toBe(info.escrowOwner);
     expect(second.tokens()[2]!.contractAddress).toBe(usdc);
     expect(await second.balanceOf(address, usdc)).toBe(7_000n);
     // The deposit is remembered: a retry answers with the same transaction.
