@@ -300,14 +300,56 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     ).toBe("INSUFFICIENT_INVENTORY");
   });
 
-  it("refunds a failed delivery by paying the user from inventory (idempotent)", async () => {
+  it("refunds a deposited intent by paying the user from inventory (idempotent); refuses one never deposited", async () => {
     const leg = makeLeg();
     await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 80_000n });
     const { intent } = makeIntent({ amount: 50_000n });
-    const refund = await leg.refund(intent, null);
+    const built = await leg.buildApproval(intent);
+    expect((await rejection(leg.refund(intent, built.legData))).code).toBe("NOT_DEPOSITED");
+    const signed = await userSigns(leg, intent, built.paramsToSign);
+    const verified = await leg.verifyApproval(intent, built.legData, {
+      type: "psbt",
+      signedData: signed.psbt,
+    });
+    const deposit = await leg.deposit(intent, verified.legData);
+    const inventory = await leg.inventory("btc");
+    const refund = await leg.refund(intent, deposit.legData);
     expect(await leg.balanceOf(intent.refundAddress, "btc")).toBe(50_000n);
-    expect((await leg.refund(intent, null)).txHash).toBe(refund.txHash);
+    expect((await leg.refund(intent, deposit.legData)).txHash).toBe(refund.txHash);
     expect(await leg.balanceOf(intent.refundAddress, "btc")).toBe(50_000n);
+    const paid = inventory - (await leg.inventory("btc"));
+    expect(paid > 50_000n && paid < 51_000n).toBe(true);
+  });
+
+  it("refuses to refund a claimed HTLC and to claim one the user took back", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 300_000n });
+    const a = makeIntent({ amount: 50_000n });
+    const builtA = await leg.buildApproval(a.intent);
+    const signedA = await userSigns(leg, a.intent, builtA.paramsToSign);
+    const vA = await leg.verifyApproval(a.intent, builtA.legData, { type: "psbt", signedData: signedA.psbt });
+    const dA = await leg.deposit(a.intent, vA.legData);
+    await leg.claim(a.intent, dA.legData, a.secret);
+    expect((await rejection(leg.refund(a.intent, dA.legData))).code).toBe("ALREADY_CLAIMED");
+
+    const b = makeIntent({ amount: 50_000n });
+    const builtB = await leg.buildApproval(b.intent);
+    const signedB = await userSigns(leg, b.intent, builtB.paramsToSign);
+    const vB = await leg.verifyApproval(b.intent, builtB.legData, { type: "psbt", signedData: signedB.psbt });
+    const dB = await leg.deposit(b.intent, vB.legData);
+    const own = await signHtlcRefund({
+      ecc,
+      depositPsbt: signedB.psbt,
+      userPublicKey: hex(user.publicKey),
+      signer: user,
+      feeLots: 500n,
+    });
+    clock.now += 144 * 10 * 60_000;
+    await leg.broadcast(own.txHex);
+    expect((await rejection(leg.claim(b.intent, dB.legData, b.secret))).code).toBe("HTLC_SPENT");
+    expect((await leg.refund(b.intent, dB.legData)).txHash).toBe(Transaction.fromHex(own.txHex).getId());
   });
 
   it("lets the user take the HTLC back through the refund leaf only after the CSV delay", async () => {

@@ -368,7 +368,13 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       if (!data.depositTxid) throw new LegRejection("DEPOSIT_MISSING", "nothing has been deposited");
       const outpoint = { txid: data.depositTxid, vout: 0 };
       const spent = l.spentBy(outpoint);
-      if (spent) return { txHash: spent };
+      if (spent) {
+        if (spent === l.purpose(`claim:${intent.intentId}`)) return { txHash: spent };
+        throw new LegRejection(
+          "HTLC_SPENT",
+          "the HTLC was already spent (the user took it back after the delay)",
+        );
+      }
       if (hex(crypto.sha256(secret)) !== intent.secretHash.slice(2).toLowerCase()) {
         throw new LegRejection("SECRET_INVALID", "the secret does not hash to the intent's secret_hash");
       }
@@ -397,8 +403,21 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       return { txHash: l.apply(tx, `claim:${intent.intentId}`) };
     },
 
-    async refund(intent) {
+    async refund(intent, legData) {
       // See the function's TSDoc: the resolver pays the user back from its own inventory.
+      const l = open();
+      const done = l.purpose(`refund:${intent.intentId}`);
+      if (done) return { txHash: done };
+      const data = parseLegData(legData);
+      if (!data.depositTxid || !l.hasTx(data.depositTxid)) {
+        throw new LegRejection("NOT_DEPOSITED", "nothing is locked for this intent");
+      }
+      const spent = l.spentBy({ txid: data.depositTxid, vout: 0 });
+      if (spent && spent === l.purpose(`claim:${intent.intentId}`)) {
+        throw new LegRejection("ALREADY_CLAIMED", "the HTLC was claimed");
+      }
+      // The user already took the HTLC back through the refund leaf: that transaction is the refund.
+      if (spent) return { txHash: spent };
       const script = scriptOfAddress(intent.refundAddress) ?? requireAddress(intent.userSourceAddress);
       const txHash = payFromResolver({
         outputs: [{ script, value: intent.sourceAmountLots }],
