@@ -350,8 +350,22 @@ describe("response bodies", () => {
     server.handle(() => ({ body: wire }));
     const error = await failure(client().getIntentStatus({ intentId }));
     expect(error.code).toBe("RESPONSE_INVALID");
-    expect(error.details.issues).toEqual([expect.objectContaining({ path: "source_amount_lots" })]);
+    expect(error.details.issues).toEqual([
+      { path: "source_amount_lots", message: "expected string or number" },
+    ]);
     expect(error.details.body).toBe(JSON.stringify(wire));
+  });
+
+  it("names what was expected for a wrong type or a value out of range", async () => {
+    server.handle(() => ({ body: statusWire("Initiated", { intent_id: 7, source_amount_decimals: -1 }) }));
+    const error = await failure(client().getIntentStatus({ intentId }));
+    expect(error.details.issues).toEqual([
+      { path: "intent_id", message: "expected string" },
+      { path: "source_amount_decimals", message: "expected at least 0" },
+    ]);
+    expect(error.shortMessage).toBe(
+      "The response is not a valid swap status record (intent_id: expected string).",
+    );
   });
 
   it("an empty body where a record is expected is RESPONSE_INVALID", async () => {

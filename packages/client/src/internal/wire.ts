@@ -168,7 +168,7 @@ function check<S extends z.ZodMiniType>(schema: S, json: unknown, what: string):
   if (result.success) return result.data;
   const issues = result.error.issues.slice(0, 10).map((issue) => ({
     path: issue.path.map(String).join("."),
-    message: issue.message,
+    message: describeIssue(issue),
   }));
   const first = issues[0];
   throw new BaseError(
@@ -178,6 +178,23 @@ function check<S extends z.ZodMiniType>(schema: S, json: unknown, what: string):
       details: { issues },
     },
   );
+}
+
+/** zod/mini ships no message locale (it says "Invalid input"); say what was expected instead. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.message !== "Invalid input") return issue.message;
+  switch (issue.code) {
+    case "invalid_type":
+      return `expected ${issue.expected}`;
+    case "invalid_union":
+      return `expected ${issue.errors.map((branch) => (branch[0]?.code === "invalid_type" ? branch[0].expected : "another form")).join(" or ")}`;
+    case "too_small":
+      return `expected at least ${issue.minimum}`;
+    case "too_big":
+      return `expected at most ${issue.maximum}`;
+    default:
+      return issue.code;
+  }
 }
 
 const toLots = (value: string | number): bigint => BigInt(value);
