@@ -1,1 +1,25 @@
-export {};
+export { SANDBOX_NETWORKS } from "./config/networks.js";
+export { DEFAULT_PRICES, DEFAULT_STABLECOINS, type Price, type PriceTable } from "./config/prices.js";
+export { createOpenApiDocument } from "./http/createOpenApiDocument.js";
+export {
+  type ChainLeg,
+  type Clock,
+  type Json,
+  type LegContext,
+  type LegIntent,
+  LegRejection,
+  type LegToken,
+  type NetworkConfig,
+  type NetworkType,
+  type SubmittedApproval,
+} from "./legs/types.js";
+export { startSandbox } from "./startSandbox.js";
+export type {
+  ChainInfo,
+  Faults,
+  LegFactories,
+  LegFactory,
+  RateLimit,
+  Sandbox,
+  SandboxOptions,
+} from "./types.js";

@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import type { SandboxOptions } from "../types.js";
+
+/** Usage text of `pnpm sandbox`. */
+export const USAGE = `Usage: pnpm sandbox [options]
+
+  --port <n>                 TCP port on 127.0.0.1 (default 8787; 0 picks a free one)
+  --data-dir <dir>           keep the database and engine state in <dir> (default: in memory)
+  --api-key <key>            accept only this X-Api-Key (repeatable; default: any key)
+  --public-key <file>        require requests signed with this SPKI PEM RSA key (repeatable)
+  --quote-ttl <secs>         quote lifetime (default 30)
+  --intent-ttl <secs>        intent deadline from creation (default 1800)
+  --resolver-interval <ms>   resolver pass interval (default 250)
+  --rate-limit <n>           at most n requests per key per --rate-window (default: no limit)
+  --rate-window <secs>       rate-limit window (default 1)
+  --dev                      enable /sandbox/* (faucet, chains, clock, faults, balance)
+  --help                     this text
+`;
+
+/** Parsed command line: sandbox options, or a request for help. */
+export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
+
+/**
+ * Parse `pnpm sandbox` arguments. Throws an `Error` naming the bad argument.
+ *
+ * @example parseCliArgs({ argv: ["--port", "0", "--dev"] }) // { help: false, options: { port: 0, dev: true } }
+ */
+export function parseCliArgs({ argv }: { argv: readonly string[] }): CliArgs {
+  const options: SandboxOptions = { port: 8787 };
+  let rateLimit: number | undefined;
+  let rateWindow = 1;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    const integer = (min: number) => {
+      const v = value();
+      if (!/^\d+$/.test(v) || Number(v) < min) throw new Error(`${flag} must be an integer >= ${min}`);
+      return Number(v);
+    };
+    switch (flag) {
+      case "--help":
+      case "-h":
+        return { help: true };
+      case "--port":
+        options.port = integer(0);
+        break;
+      case "--data-dir":
+        options.dataDir = value();
+        break;
+      case "--api-key":
+        options.apiKeys = [...(options.apiKeys ?? []), value()];
+        break;
+      case "--public-key":
+        options.publicKeys = [...(options.publicKeys ?? []), readFileSync(value(), "utf8")];
+        break;
+      case "--quote-ttl":
+        options.quoteTtlSecs = integer(1);
+        break;
+      case "--intent-ttl":
+        options.intentTtlSecs = integer(1);
+        break;
+      case "--resolver-interval":
+        options.resolverIntervalMs = integer(1);
+        break;
+      case "--rate-limit":
+        rateLimit = integer(1);
+        break;
+      case "--rate-window":
+        rateWindow = integer(1);
+        break;
+      case "--dev":
+        options.dev = true;
+        break;
+      default:
+        throw new Error(`unknown argument ${arg}`);
+    }
+  }
+  if (rateLimit !== undefined) options.rateLimit = { requests: rateLimit, windowSecs: rateWindow };
+  return { help: false, options };
+}

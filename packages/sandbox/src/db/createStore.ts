@@ -1,0 +1,207 @@
+import { randomBytes } from "node:crypto";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type { Json } from "../legs/types.js";
+import {
+  INTENT_COLUMNS,
+  type IntentRow,
+  type IntentStatusName,
+  readIntentRow,
+  TERMINAL_STATUSES,
+} from "./intentRow.js";
+
+/** A stored quote. */
+export interface QuoteRecord {
+  id: string;
+  wire: Record<string, Json>;
+  expiryMs: number;
+  retailUserId: string | null;
+  usedByIntent: string | null;
+}
+
+/** Filters of the swap history. */
+export interface HistoryQuery {
+  /** Lower-cased wallet addresses; an intent matches when its source or destination address is one of them. */
+  wallets: string[] | undefined;
+  retailId: string | undefined;
+  activeOnly: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** The outcome of a compare-and-set update. */
+export type UpdateResult = { updated: true; row: IntentRow } | { updated: false };
+
+/** Every database access of the sandbox. Each method is one statement or one transaction. */
+export interface Store {
+  /** The sandbox master seed: generated on first start, then read back. Never log it. */
+  loadMasterSeed(): Promise<Uint8Array>;
+  /** The dev clock's offset (ms) over the base clock, kept across restarts. */
+  loadClockOffsetMs(): Promise<number>;
+  saveClockOffsetMs(offsetMs: number): Promise<void>;
+  insertQuote(quote: QuoteRecord & { createdAtMs: number }): Promise<void>;
+  getQuote(id: string): Promise<QuoteRecord | undefined>;
+  /**
+   * In one transaction: mark the quote used by this intent (only if no intent used it yet) and insert the intent.
+   * Returns false, changing nothing, when another intent already used the quote.
+   */
+  insertIntentFromQuote(row: IntentRow): Promise<boolean>;
+  getIntent(id: string): Promise<IntentRow | undefined>;
+  /** Set `changes` on the intent if its status is still `expectedStatus` (and, when given, its pending step matches). */
+  updateIntent(request: {
+    id: string;
+    expectedStatus: IntentStatusName;
+    expectedPendingStep?: IntentRow["pendingStep"];
+    changes: Partial<IntentRow>;
+  }): Promise<UpdateResult>;
+  /** Intents the resolver still has work on: not terminal, or with a recorded pending step. Oldest first. */
+  listWork(limit: number): Promise<IntentRow[]>;
+  listHistory(query: HistoryQuery): Promise<{ rows: IntentRow[]; total: number }>;
+}
+
+const META_SEED = "master_seed";
+const META_CLOCK = "clock_offset_ms";
+const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(", ");
+
+function toParam(value: unknown): unknown {
+  if (value !== null && typeof value === "object") return JSON.stringify(value);
+  return value;
+}
+
+/**
+ * Create the store over an open database (see `openDatabase`).
+ */
+export function createStore({ db }: { db: PGlite }): Store {
+  const readMeta = async (q: PGlite | Transaction, key: string) => {
+    const r = await q.query<{ value: string }>("SELECT value FROM meta WHERE key = $1", [key]);
+    return r.rows[0]?.value;
+  };
+
+  return {
+    async loadMasterSeed() {
+      return db.transaction(async (tx) => {
+        const existing = await readMeta(tx, META_SEED);
+        if (existing) return Uint8Array.from(Buffer.from(existing, "hex"));
+        const seed = randomBytes(32);
+        await tx.query("INSERT INTO meta (key, value) VALUES ($1, $2)", [META_SEED, seed.toString("hex")]);
+        return Uint8Array.from(seed);
+      });
+    },
+
+    async loadClockOffsetMs() {
+      const value = await readMeta(db, META_CLOCK);
+      return value === undefined ? 0 : Number(value);
+    },
+
+    async saveClockOffsetMs(offsetMs) {
+      await db.query(
+        "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        [META_CLOCK, String(offsetMs)],
+      );
+    },
+
+    async insertQuote(quote) {
+      await db.query(
+        "INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms) VALUES ($1, $2, $3, $4, NULL, $5)",
+        [quote.id, JSON.stringify(quote.wire), quote.expiryMs, quote.retailUserId, quote.createdAtMs],
+      );
+    },
+
+    async getQuote(id) {
+      const r = await db.query<{
+        id: string;
+        wire: Record<string, Json>;
+        expiry_ms: number | bigint;
+        retail_user_id: string | null;
+        used_by_intent: string | null;
+      }>("SELECT id, wire, expiry_ms, retail_user_id, used_by_intent FROM quotes WHERE id = $1", [id]);
+      const row = r.rows[0];
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        wire: row.wire,
+        expiryMs: Number(row.expiry_ms),
+        retailUserId: row.retail_user_id,
+        usedByIntent: row.used_by_intent,
+      };
+    },
+
+    async insertIntentFromQuote(row) {
+      return db.transaction(async (tx) => {
+        const claimed = await tx.query(
+          "UPDATE quotes SET used_by_intent = $1 WHERE id = $2 AND used_by_intent IS NULL",
+          [row.id, row.quoteId],
+        );
+        if (claimed.affectedRows !== 1) return false;
+        const fields = Object.keys(INTENT_COLUMNS) as (keyof IntentRow)[];
+        const columns = fields.map((f) => INTENT_COLUMNS[f]);
+        const placeholders = fields.map((_, i) => `$${i + 1}`);
+        await tx.query(
+          `INSERT INTO intents (${columns.join(", ")}) VALUES (${placeholders.join(", ")})`,
+          fields.map((f) => toParam(row[f])),
+        );
+        return true;
+      });
+    },
+
+    async getIntent(id) {
+      const r = await db.query<Record<string, unknown>>("SELECT * FROM intents WHERE id = $1", [id]);
+      return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
+    },
+
+    async updateIntent({ id, expectedStatus, expectedPendingStep, changes }) {
+      const fields = Object.keys(changes).filter((f) => f in INTENT_COLUMNS) as (keyof IntentRow)[];
+      const params: unknown[] = [id, expectedStatus];
+      const sets = fields.map((f) => {
+        params.push(toParam(changes[f]));
+        return `${INTENT_COLUMNS[f]} = $${params.length}`;
+      });
+      let where = "id = $1 AND status = $2";
+      if (expectedPendingStep !== undefined) {
+        if (expectedPendingStep === null) where += " AND pending_step IS NULL";
+        else {
+          params.push(expectedPendingStep);
+          where += ` AND pending_step = $${params.length}`;
+        }
+      }
+      const r = await db.query<Record<string, unknown>>(
+        `UPDATE intents SET ${sets.join(", ")} WHERE ${where} RETURNING *`,
+        params,
+      );
+      const updated = r.rows[0];
+      return updated ? { updated: true, row: readIntentRow(updated) } : { updated: false };
+    },
+
+    async listWork(limit) {
+      const r = await db.query<Record<string, unknown>>(
+        `SELECT * FROM intents WHERE pending_step IS NOT NULL
+           OR status IN ('Initiated', 'ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested')
+         ORDER BY seq LIMIT $1`,
+        [limit],
+      );
+      return r.rows.map(readIntentRow);
+    },
+
+    async listHistory(query) {
+      const params: unknown[] = [];
+      const conditions: string[] = [];
+      if (query.wallets && query.wallets.length > 0) {
+        params.push(query.wallets);
+        conditions.push(
+          `(lower(user_source_address) = ANY($${params.length}) OR lower(user_destination_address) = ANY($${params.length}))`,
+        );
+      }
+      if (query.retailId !== undefined) {
+        params.push(query.retailId);
+        conditions.push(`retail_user_id = $${params.length}`);
+      }
+      if (query.activeOnly) conditions.push(`status NOT IN (${TERMINAL_SQL})`);
+      const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+      const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intents ${where}`, params);
+      const page = await db.query<Record<string, unknown>>(
+        `SELECT * FROM intents ${where} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, query.limit, query.offset],
+      );
+      return { rows: page.rows.map(readIntentRow), total: total.rows[0]?.n ?? 0 };
+    },
+  };
+}

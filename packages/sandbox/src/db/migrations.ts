@@ -1,0 +1,79 @@
+/** One schema change, applied once, in order, inside a transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The sandbox schema. Never edit an applied migration: add a new one.
+ * Times are unix milliseconds of the sandbox clock (bigint); amounts are decimal strings of lots.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "initial",
+    sql: `
+CREATE TABLE meta (
+  key text PRIMARY KEY,
+  value text NOT NULL
+);
+CREATE TABLE quotes (
+  id uuid PRIMARY KEY,
+  seq bigserial NOT NULL,
+  wire jsonb NOT NULL,
+  expiry_ms bigint NOT NULL,
+  retail_user_id text,
+  used_by_intent uuid,
+  created_at_ms bigint NOT NULL
+);
+CREATE TABLE intents (
+  id uuid PRIMARY KEY,
+  seq bigserial NOT NULL,
+  quote_id uuid NOT NULL UNIQUE REFERENCES quotes(id),
+  swap_id uuid NOT NULL UNIQUE,
+  status text NOT NULL,
+  pending_step text,
+  source_chain integer NOT NULL,
+  source_token text NOT NULL,
+  source_amount_lots text NOT NULL,
+  source_amount_decimals integer NOT NULL,
+  dest_chain integer NOT NULL,
+  dest_token text NOT NULL,
+  dest_amount_decimals integer NOT NULL,
+  min_dest_amount_lots text NOT NULL,
+  max_dest_amount_lots text NOT NULL,
+  user_source_address text NOT NULL,
+  user_source_public_key text,
+  user_destination_address text NOT NULL,
+  refund_address text NOT NULL,
+  retail_user_id text,
+  secret text NOT NULL,
+  secret_hash text NOT NULL,
+  deadline_secs bigint NOT NULL,
+  approval_mechanism text NOT NULL,
+  params_to_sign jsonb NOT NULL,
+  leg_data jsonb NOT NULL,
+  proxy_address text NOT NULL,
+  delivered_amount_lots text,
+  user_deposit_tx text,
+  fulfill_tx text,
+  swap_tx text,
+  refund_tx text,
+  last_error text,
+  created_at_ms bigint NOT NULL,
+  updated_at_ms bigint NOT NULL,
+  user_deposited_at_ms bigint,
+  kyc_requested_at_ms bigint,
+  fulfilled_at_ms bigint,
+  swapped_at_ms bigint,
+  refunded_at_ms bigint
+);
+CREATE INDEX intents_work ON intents (seq) WHERE pending_step IS NOT NULL
+  OR status IN ('Initiated', 'ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested');
+CREATE INDEX intents_source_wallet ON intents (lower(user_source_address));
+CREATE INDEX intents_dest_wallet ON intents (lower(user_destination_address));
+CREATE INDEX intents_retail ON intents (retail_user_id);
+`,
+  },
+];

@@ -1,0 +1,409 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type Json, LegRejection, type SubmittedApproval } from "../legs/types.js";
+import { formatLots } from "../quotes/formatLots.js";
+import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
+import { addApproval } from "../service/addApproval.js";
+import type { CatalogueToken, Core } from "../service/core.js";
+import { createIntent } from "../service/createIntent.js";
+import { createQuote } from "../service/createQuote.js";
+import { toStatusRecord } from "../service/toStatusRecord.js";
+import type { ChainInfo, Faults } from "../types.js";
+import { ApiError, createApiError } from "./apiError.js";
+import type { Authenticator } from "./createAuthenticator.js";
+import { createOpenApiDocument } from "./createOpenApiDocument.js";
+import { parsePagination } from "./parsePagination.js";
+import { isUuid, readFields } from "./readFields.js";
+import { readJsonBody } from "./readJsonBody.js";
+
+/** The public API's prefix. */
+export const API_PREFIX = "/affiliate/v1";
+
+/** What the dev endpoints act on. */
+export interface DevControls {
+  chains(): ChainInfo[];
+  advanceClock(secs: number): Promise<void>;
+  clockOffsetMs(): number;
+  faults(): Faults;
+  setFaults(faults: Partial<Faults>): Faults;
+}
+
+const APPROVAL_TYPES: Record<string, SubmittedApproval["type"]> = {
+  permit2: "permit2",
+  psbt: "psbt",
+  htlc: "psbt",
+  cosign: "cosign",
+};
+
+/**
+ * Build the HTTP app: every endpoint of the spec under `/affiliate/v1`, the approvals endpoint of design §2,
+ * the OpenAPI document, and (only when `dev`) the `/sandbox/*` endpoints.
+ */
+export function createApp({
+  core,
+  authenticate,
+  dev,
+}: {
+  core: Core;
+  authenticate: Authenticator;
+  dev: DevControls | undefined;
+}): Hono {
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      if (error.retryAfterSecs !== undefined) c.header("Retry-After", String(error.retryAfterSecs));
+      return c.json(
+        { code: error.status, message: error.shortMessage, entity: error.entity, type: error.code },
+        error.status as ContentfulStatusCode,
+      );
+    }
+    core.log(
+      `internal error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return c.json({ code: 500, message: "Internal error.", entity: "Other", type: "INTERNAL" }, 500);
+  });
+  app.notFound((c) =>
+    c.json(
+      {
+        code: 404,
+        message: `No route ${c.req.method} ${c.req.path}.`,
+        entity: "Other",
+        type: "ROUTE_NOT_FOUND",
+      },
+      404,
+    ),
+  );
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: 1024 * 1024,
+      onError: () => {
+        throw createApiError({
+          status: 400,
+          code: "BODY_TOO_LARGE",
+          message: "The body is larger than 1 MiB.",
+          entity: "Other",
+        });
+      },
+    }),
+  );
+
+  const openApi = createOpenApiDocument();
+  app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApi));
+
+  const api = new Hono();
+  api.use("*", async (_c, next) => {
+    await authenticate(_c);
+    await next();
+  });
+
+  api.post("/quotes/best", async (c) => {
+    const f = readFields({ body: await readJsonBody(c, "Quote"), entity: "Quote" });
+    const quote = await createQuote({
+      core,
+      request: {
+        sourceChain: f.integer("source_chain"),
+        sourceToken: f.string("source_token"),
+        destChain: f.integer("dest_chain"),
+        destToken: f.string("dest_token"),
+        amountText: f.numberText("amount"),
+        slippageBps: f.string("slippage_bps"),
+        swapType: f.string("swap_type"),
+        retailUserId: f.optionalUuid("retail_user_id"),
+      },
+    });
+    return c.json(quote);
+  });
+
+  api.post("/intents", async (c) => {
+    const f = readFields({ body: await readJsonBody(c, "Intent"), entity: "Intent" });
+    const intent = await createIntent({
+      core,
+      request: {
+        quoteId: f.uuid("quote_id"),
+        refundAddress: f.string("refund_address"),
+        retailUserId: f.optionalUuid("retail_user_id"),
+        userDestinationAddress: f.string("user_destination_address"),
+        userSourceAddress: f.string("user_source_address"),
+        userSourcePublicKey: f.optionalString("user_source_public_key"),
+      },
+    });
+    return c.json(intent);
+  });
+
+  const intentIdParam = (value: string) => {
+    if (!isUuid(value))
+      throw createApiError({
+        status: 400,
+        code: "INVALID_ID",
+        message: "The intent id must be a UUID.",
+        entity: "Intent",
+      });
+    return value.toLowerCase();
+  };
+
+  api.get("/intents/:intent_id/status", async (c) => {
+    const row = await core.store.getIntent(intentIdParam(c.req.param("intent_id")));
+    if (!row)
+      throw createApiError({
+        status: 404,
+        code: "INTENT_NOT_FOUND",
+        message: "No intent has this id.",
+        entity: "Intent",
+      });
+    return c.json(toStatusRecord(row));
+  });
+
+  api.post("/intents/:intent_id/approvals", async (c) => {
+    const intentId = intentIdParam(c.req.param("intent_id"));
+    const f = readFields({ body: await readJsonBody(c, "Approval"), entity: "Approval" });
+    const typeName = f.optionalString("type") ?? f.optionalString("approval_type");
+    if (typeName === undefined)
+      throw createApiError({
+        status: 400,
+        code: "MISSING_FIELD",
+        message: "The field `type` is required.",
+        entity: "Approval",
+      });
+    const type = APPROVAL_TYPES[typeName];
+    if (!type)
+      throw createApiError({
+        status: 400,
+        code: "INVALID_APPROVAL_TYPE",
+        message: "`type` must be one of permit2, psbt (htlc), cosign.",
+        entity: "Approval",
+      });
+    const signedData = f.json("signed_data");
+    if (signedData === undefined)
+      throw createApiError({
+        status: 400,
+        code: "MISSING_FIELD",
+        message: "The field `signed_data` is required.",
+        entity: "Approval",
+      });
+    return c.json(await addApproval({ core, request: { intentId, type, signedData } }));
+  });
+
+  api.get("/networks", (c) =>
+    c.json(
+      core.networks.map((n) => ({
+        id: n.id,
+        name: n.name,
+        type: n.type,
+        supports_optimized_swap: n.supportsOptimizedSwap,
+        icon_url: n.iconUrl,
+        supports_custom_tokens: n.supportsCustomTokens,
+      })),
+    ),
+  );
+
+  api.get("/tokens", (c) => {
+    const { limit, offset } = parsePagination({
+      limit: c.req.query("limit"),
+      offset: c.req.query("offset"),
+      entity: "Token",
+    });
+    const networkParam = c.req.query("network_id");
+    let tokens: readonly CatalogueToken[] = core.tokens;
+    if (networkParam !== undefined) {
+      if (!/^\d{1,9}$/.test(networkParam))
+        throw createApiError({
+          status: 400,
+          code: "INVALID_FIELD",
+          message: "`network_id` must be an integer.",
+          entity: "Network",
+        });
+      const networkId = Number(networkParam);
+      if (!core.findNetwork(networkId))
+        throw createApiError({
+          status: 400,
+          code: "UNKNOWN_NETWORK",
+          message: `Network ${networkId} is not in the catalogue.`,
+          entity: "Network",
+        });
+      tokens = tokens.filter((t) => t.networkId === networkId);
+    }
+    const q = c.req.query("q")?.trim().toLowerCase();
+    if (q) {
+      tokens = tokens.filter(
+        (t) =>
+          t.symbol.toLowerCase().includes(q) ||
+          t.name.toLowerCase().includes(q) ||
+          t.contractAddress.toLowerCase().includes(q),
+      );
+    }
+    const total = tokens.length;
+    return c.json({
+      data: tokens.slice(offset, offset + limit).map((t) => ({
+        network_id: t.networkId,
+        name: t.name,
+        contract_address: t.contractAddress,
+        symbol: t.symbol,
+        icon_url: t.iconUrl,
+        wrapped_token_address: t.wrappedTokenAddress,
+      })),
+      pagination: { limit, offset, pages: Math.ceil(total / limit), total },
+    });
+  });
+
+  api.get("/swaps/history", async (c) => {
+    const { limit, offset } = parsePagination({
+      limit: c.req.query("limit"),
+      offset: c.req.query("offset"),
+      entity: "Swap",
+    });
+    const wallets = (c.req.queries("wallet") ?? []).filter((w) => w !== "").map((w) => w.toLowerCase());
+    const retailId = c.req.query("retail_id") || undefined;
+    if (wallets.length === 0 && retailId === undefined)
+      throw createApiError({
+        status: 400,
+        code: "MISSING_FILTER",
+        message: "Give `wallet` (repeatable) or `retail_id`.",
+        entity: "Swap",
+      });
+    const activeParam = c.req.query("active");
+    let activeOnly = false;
+    if (activeParam !== undefined) {
+      if (!["true", "false", "1", "0"].includes(activeParam))
+        throw createApiError({
+          status: 400,
+          code: "INVALID_FIELD",
+          message: "`active` must be true or false.",
+          entity: "Swap",
+        });
+      activeOnly = activeParam === "true" || activeParam === "1";
+    }
+    const { rows, total } = await core.store.listHistory({
+      wallets: wallets.length > 0 ? wallets : undefined,
+      retailId,
+      activeOnly,
+      limit,
+      offset,
+    });
+    return c.json({
+      items: rows.map((row) => ({ ...toStatusRecord(row), kyc_link: null })),
+      limit,
+      offset,
+      total,
+    });
+  });
+
+  app.route(API_PREFIX, api);
+  if (dev) app.route("/sandbox", createDevRoutes({ core, dev }));
+  return app;
+}
+
+function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono {
+  const routes = new Hono();
+  const bad = (code: string, message: string) =>
+    createApiError({ status: 400, code, message, entity: "Other" });
+  const legAndToken = (networkId: number, token: string) => {
+    const leg = core.legs.get(networkId);
+    if (!leg)
+      throw createApiError({
+        status: 400,
+        code: "UNKNOWN_NETWORK",
+        message: `No network ${networkId}.`,
+        entity: "Network",
+      });
+    const found =
+      core.findToken(networkId, token) ??
+      core.tokens.find((t) => t.networkId === networkId && t.symbol === token);
+    if (!found)
+      throw createApiError({
+        status: 400,
+        code: "UNKNOWN_TOKEN",
+        message: `No token ${token} on network ${networkId}.`,
+        entity: "Token",
+      });
+    return { leg, token: found };
+  };
+  const legCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof LegRejection)
+        throw createApiError({
+          status: 422,
+          code: error.code,
+          message: error.reason,
+          entity: "Other",
+          cause: error,
+        });
+      throw error;
+    }
+  };
+
+  routes.get("/chains", (c) => c.json(dev.chains()));
+
+  routes.post("/faucet", async (c) => {
+    const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
+    const networkId = f.integer("network_id");
+    const address = f.string("address");
+    const { leg, token } = legAndToken(networkId, f.string("token"));
+    if (!leg.isValidAddress(address))
+      throw bad("INVALID_ADDRESS", `Not a valid address on network ${networkId}.`);
+    const amount = parseDecimalAmount({ text: f.numberText("amount"), decimals: token.decimals });
+    if (!amount.ok) throw bad("INVALID_AMOUNT", `\`amount\` is invalid (${amount.problem}).`);
+    const { txHash } = await legCall(() =>
+      leg.faucet({ address, token: token.contractAddress, amountLots: amount.lots }),
+    );
+    return c.json({
+      network_id: networkId,
+      address,
+      token: token.contractAddress,
+      amount_lots: amount.lots.toString(),
+      tx_hash: txHash,
+    });
+  });
+
+  routes.get("/balance", async (c) => {
+    const networkParam = c.req.query("network_id") ?? "";
+    const address = c.req.query("address") ?? "";
+    const tokenParam = c.req.query("token") ?? "";
+    if (!/^\d{1,9}$/.test(networkParam) || address === "" || tokenParam === "")
+      throw bad("MISSING_FIELD", "Give `network_id`, `address` and `token`.");
+    const { leg, token } = legAndToken(Number(networkParam), tokenParam);
+    if (!leg.isValidAddress(address)) throw bad("INVALID_ADDRESS", "Not a valid address on this network.");
+    const lots = await legCall(() => leg.balanceOf(address, token.contractAddress));
+    return c.json({
+      network_id: token.networkId,
+      address,
+      token: token.contractAddress,
+      symbol: token.symbol,
+      decimals: token.decimals,
+      balance_lots: lots.toString(),
+      balance: formatLots({ lots, decimals: token.decimals }),
+    });
+  });
+
+  const clockBody = () => ({ now_ms: core.clock.nowMs(), offset_ms: dev.clockOffsetMs() });
+  routes.get("/clock", (c) => c.json(clockBody()));
+  routes.post("/clock", async (c) => {
+    const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
+    const secs = f.integer("advance_secs");
+    if (secs < 0) throw bad("INVALID_FIELD", "`advance_secs` must be >= 0 (the clock only moves forward).");
+    await dev.advanceClock(secs);
+    return c.json(clockBody());
+  });
+
+  routes.get("/faults", (c) => c.json(dev.faults()));
+  routes.post("/faults", async (c) => {
+    const body = await readJsonBody(c, "Other");
+    if (body === null || typeof body !== "object" || Array.isArray(body))
+      throw bad("INVALID_BODY", "A JSON object is required.");
+    const changes: Partial<Faults> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (key !== "fail_delivery" && key !== "decline_all")
+        throw bad("UNKNOWN_FAULT", `Unknown fault \`${key}\`.`);
+      if (typeof value !== "boolean") throw bad("INVALID_FIELD", `\`${key}\` must be a boolean.`);
+      changes[key] = value;
+    }
+    return c.json(dev.setFaults(changes));
+  });
+  return routes;
+}
+
+export type { Json };

@@ -1,0 +1,98 @@
+import { createApiError } from "../http/apiError.js";
+import { type Json, LegRejection, type SubmittedApproval } from "../legs/types.js";
+import type { Core } from "./core.js";
+import { toLegIntent } from "./toLegIntent.js";
+import { toStatusRecord } from "./toStatusRecord.js";
+
+/** An approval as submitted (design §2), with `htlc` already mapped to `psbt`. */
+export interface ApprovalRequest {
+  intentId: string;
+  type: SubmittedApproval["type"];
+  signedData: Json;
+}
+
+const MECHANISM_OF_TYPE: Record<SubmittedApproval["type"], string> = {
+  permit2: "permit2",
+  psbt: "htlc",
+  cosign: "cosign",
+};
+
+/**
+ * Add the user's approval to an `Initiated` intent: the source leg checks it on its engine (a `LegRejection`
+ * becomes a 422 naming its reason, with no state change); on success the intent moves to `ApprovalAdded`
+ * with the leg's data, and the swap status record is returned.
+ */
+export async function addApproval({
+  core,
+  request,
+}: {
+  core: Core;
+  request: ApprovalRequest;
+}): Promise<Record<string, Json>> {
+  const row = await core.store.getIntent(request.intentId);
+  if (!row)
+    throw createApiError({
+      status: 404,
+      code: "INTENT_NOT_FOUND",
+      message: "No intent has this id.",
+      entity: "Intent",
+    });
+  const invalidState = (status: string) =>
+    createApiError({
+      status: 422,
+      code: "INVALID_STATE",
+      message: `An approval can only be added to an Initiated intent; this one is ${status}.`,
+      entity: "Intent",
+    });
+  if (row.status !== "Initiated") throw invalidState(row.status);
+  if (MECHANISM_OF_TYPE[request.type] !== row.approvalMechanism)
+    throw createApiError({
+      status: 422,
+      code: "APPROVAL_TYPE_MISMATCH",
+      message: `This intent takes a ${row.approvalMechanism} approval, not ${request.type}.`,
+      entity: "Approval",
+    });
+  if (core.clock.nowMs() > row.deadlineSecs * 1000)
+    throw createApiError({
+      status: 422,
+      code: "INTENT_EXPIRED",
+      message: "The intent's deadline has passed.",
+      entity: "Intent",
+    });
+  const leg = core.legs.get(row.sourceChain);
+  if (!leg)
+    throw createApiError({
+      status: 422,
+      code: "NETWORK_UNAVAILABLE",
+      message: "The source network is not served.",
+      entity: "Network",
+    });
+
+  let legData: Json;
+  try {
+    ({ legData } = await leg.verifyApproval(toLegIntent(row), row.legData, {
+      type: request.type,
+      signedData: request.signedData,
+    }));
+  } catch (error) {
+    if (error instanceof LegRejection)
+      throw createApiError({
+        status: 422,
+        code: error.code,
+        message: error.reason,
+        entity: "Approval",
+        cause: error,
+      });
+    throw error;
+  }
+  const result = await core.store.updateIntent({
+    id: row.id,
+    expectedStatus: "Initiated",
+    changes: { status: "ApprovalAdded", legData, updatedAtMs: core.clock.nowMs() },
+  });
+  if (!result.updated) {
+    const now = await core.store.getIntent(row.id);
+    throw invalidState(now?.status ?? "unknown");
+  }
+  return toStatusRecord(result.row);
+}

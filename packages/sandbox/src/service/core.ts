@@ -1,0 +1,35 @@
+import type { Price } from "../config/prices.js";
+import type { Store } from "../db/createStore.js";
+import type { ChainLeg, Clock, LegToken, NetworkConfig } from "../legs/types.js";
+import type { Faults } from "../types.js";
+
+/** A token of the catalogue: a leg's token on its network. */
+export interface CatalogueToken extends LegToken {
+  networkId: number;
+}
+
+/** Everything the HTTP handlers and the resolver share. */
+export interface Core {
+  store: Store;
+  /** The sandbox clock (base clock + dev offset). */
+  clock: Clock;
+  networks: readonly NetworkConfig[];
+  legs: ReadonlyMap<number, ChainLeg>;
+  tokens: readonly CatalogueToken[];
+  findNetwork(id: number): NetworkConfig | undefined;
+  findToken(networkId: number, address: string): CatalogueToken | undefined;
+  config: {
+    quoteTtlSecs: number;
+    intentTtlSecs: number;
+    prices: Readonly<Record<string, Price>>;
+    stablecoins: ReadonlySet<string>;
+    maxQuoteUsd: bigint;
+  };
+  faults: Faults;
+  log: (message: string) => void;
+}
+
+/** The key under which a token is looked up: 0x-hex addresses compare case-insensitively, others exactly. */
+export function toTokenKey(networkId: number, address: string): string {
+  return `${networkId}:${address.startsWith("0x") ? address.toLowerCase() : address}`;
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { createApiError } from "../http/apiError.js";
+import type { Json } from "../legs/types.js";
+import { computeQuoteAmounts } from "../quotes/computeQuoteAmounts.js";
+import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
+import type { CatalogueToken, Core } from "./core.js";
+
+/** A quote request, parsed from the wire. */
+export interface QuoteRequest {
+  sourceChain: number;
+  sourceToken: string;
+  destChain: number;
+  destToken: string;
+  /** The `amount` as its exact JSON number text (human units). */
+  amountText: string;
+  slippageBps: string;
+  swapType: string;
+  retailUserId: string | undefined;
+}
+
+const AMOUNT_PROBLEMS: Record<string, string> = {
+  NOT_A_NUMBER: "`amount` must be a finite decimal number.",
+  NOT_POSITIVE: "`amount` must be greater than zero.",
+  TOO_MANY_DECIMALS: "`amount` has more decimals than the source token.",
+  TOO_LARGE: "`amount` is too large.",
+};
+
+/** The intermediate token of a route: USDC on the destination, else on the source network, else another stablecoin. */
+function findIntermediate(core: Core, source: CatalogueToken, dest: CatalogueToken): CatalogueToken | null {
+  const { stablecoins } = core.config;
+  if (stablecoins.has(source.symbol) && stablecoins.has(dest.symbol)) return null;
+  const on = (networkId: number, match: (t: CatalogueToken) => boolean) =>
+    core.tokens.find((t) => t.networkId === networkId && match(t));
+  return (
+    on(dest.networkId, (t) => t.symbol === "USDC") ??
+    on(source.networkId, (t) => t.symbol === "USDC") ??
+    on(dest.networkId, (t) => stablecoins.has(t.symbol)) ??
+    on(source.networkId, (t) => stablecoins.has(t.symbol)) ??
+    null
+  );
+}
+
+/**
+ * Price a swap at the sandbox's price table, store the quote and return its wire form (spec 2.1).
+ * Amounts are exact integer lots; `max_dest_amount_lots` is the quoted output, `min_dest_amount_lots` applies the slippage.
+ */
+export async function createQuote({
+  core,
+  request,
+}: {
+  core: Core;
+  request: QuoteRequest;
+}): Promise<Record<string, Json>> {
+  const bad = (code: string, message: string, entity: "Quote" | "Network" | "Token" = "Quote") =>
+    createApiError({ status: 400, code, message, entity });
+  const unprocessable = (code: string, message: string, entity: "Quote" | "Token" = "Quote") =>
+    createApiError({ status: 422, code, message, entity });
+
+  if (request.swapType !== "standard") throw bad("UNSUPPORTED_SWAP_TYPE", "`swap_type` must be `standard`.");
+  if (!/^\d{1,5}$/.test(request.slippageBps) || Number(request.slippageBps) > 10_000)
+    throw bad("INVALID_SLIPPAGE", "`slippage_bps` must be an integer string from 0 to 10000.");
+  for (const chain of [request.sourceChain, request.destChain]) {
+    if (!core.findNetwork(chain))
+      throw bad("UNKNOWN_NETWORK", `Network ${chain} is not in the catalogue.`, "Network");
+  }
+  const source = core.findToken(request.sourceChain, request.sourceToken);
+  if (!source)
+    throw bad(
+      "UNKNOWN_TOKEN",
+      `Token ${request.sourceToken} is not listed on network ${request.sourceChain}.`,
+      "Token",
+    );
+  const dest = core.findToken(request.destChain, request.destToken);
+  if (!dest)
+    throw bad(
+      "UNKNOWN_TOKEN",
+      `Token ${request.destToken} is not listed on network ${request.destChain}.`,
+      "Token",
+    );
+  if (source === dest) throw bad("SAME_TOKEN", "The source and destination tokens are the same.");
+
+  const parsed = parseDecimalAmount({ text: request.amountText, decimals: source.decimals });
+  if (!parsed.ok) throw bad("INVALID_AMOUNT", AMOUNT_PROBLEMS[parsed.problem] ?? "`amount` is invalid.");
+  if (source.wrappedTokenAddress !== null) {
+    throw unprocessable(
+      "TOKEN_MUST_BE_WRAPPED",
+      `${source.symbol} must be wrapped before it can be swapped (use ${source.wrappedTokenAddress}).`,
+      "Token",
+    );
+  }
+  const { prices } = core.config;
+  const priceOf = (token: CatalogueToken) => {
+    const price = prices[token.symbol];
+    if (!price) throw unprocessable("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
+    return { decimals: token.decimals, price };
+  };
+  const sourcePriced = priceOf(source);
+  const destPriced = priceOf(dest);
+  const usdValue =
+    (parsed.lots * sourcePriced.price.numerator) /
+    (10n ** BigInt(source.decimals) * sourcePriced.price.denominator);
+  if (usdValue > core.config.maxQuoteUsd)
+    throw unprocessable(
+      "AMOUNT_TOO_LARGE",
+      `The amount is above the sandbox's limit of ${core.config.maxQuoteUsd} USD.`,
+    );
+
+  const intermediate = findIntermediate(core, source, dest);
+  const amounts = computeQuoteAmounts({
+    source: sourcePriced,
+    dest: destPriced,
+    sourceLots: parsed.lots,
+    slippageBps: BigInt(request.slippageBps),
+    intermediate: intermediate ? priceOf(intermediate) : null,
+  });
+  if (amounts.minDestLots <= 0n)
+    throw unprocessable("AMOUNT_TOO_SMALL", "The amount is too small: it buys no destination lots.");
+
+  const now = core.clock.nowMs();
+  const id = randomUUID();
+  const wire: Record<string, Json> = {
+    id,
+    source_chain: source.networkId,
+    source_token: source.contractAddress,
+    dest_chain: dest.networkId,
+    dest_token: dest.contractAddress,
+    intermediate_token: intermediate ? intermediate.contractAddress : null,
+    intermediate_token_amount_min: amounts.intermediate ? amounts.intermediate.minLots.toString() : null,
+    intermediate_token_amount_max: amounts.intermediate ? amounts.intermediate.maxLots.toString() : null,
+    intermediate_token_decimals: intermediate ? intermediate.decimals : null,
+    source_amount_lots: parsed.lots.toString(),
+    source_amount_decimals: source.decimals,
+    min_dest_amount_lots: amounts.minDestLots.toString(),
+    max_dest_amount_lots: amounts.maxDestLots.toString(),
+    dest_amount_decimals: dest.decimals,
+    slippage_bps: String(Number(request.slippageBps)),
+    expiry: now + core.config.quoteTtlSecs * 1000,
+    swap_type: "standard",
+  };
+  await core.store.insertQuote({
+    id,
+    wire,
+    expiryMs: wire.expiry as number,
+    retailUserId: request.retailUserId ?? null,
+    usedByIntent: null,
+    createdAtMs: now,
+  });
+  return wire;
+}

@@ -1,0 +1,169 @@
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { SANDBOX_NETWORKS } from "./config/networks.js";
+import { DEFAULT_PRICES, DEFAULT_STABLECOINS } from "./config/prices.js";
+import { createStore } from "./db/createStore.js";
+import { openDatabase } from "./db/openDatabase.js";
+import { deriveLegSeed } from "./deriveLegSeed.js";
+import { createApp } from "./http/createApp.js";
+import { createAuthenticator } from "./http/createAuthenticator.js";
+import { resolveLegFactory } from "./legs/registry.js";
+import type { ChainLeg, Clock } from "./legs/types.js";
+import { startResolver } from "./resolver/startResolver.js";
+import { type CatalogueToken, type Core, toTokenKey } from "./service/core.js";
+import type { ChainInfo, Faults, Sandbox, SandboxOptions } from "./types.js";
+
+const defaultLog = (message: string) =>
+  process.stderr.write(`${new Date().toISOString()} sandbox: ${message}\n`);
+
+/**
+ * Start the sandbox service: open (or create) its database, start every network's leg in parallel, start the
+ * resolver and serve the API on 127.0.0.1. Resolves once the server listens.
+ *
+ * @example
+ * const sandbox = await startSandbox({ port: 0, dev: true });
+ * await fetch(`${sandbox.url}/affiliate/v1/networks`, { headers: { "X-Api-Key": "any" } });
+ * await sandbox.close();
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const log = options.log ?? defaultLog;
+  const baseClock: Clock = options.clock ?? { nowMs: () => Date.now() };
+  const db = await openDatabase({
+    dir: options.dataDir === undefined ? undefined : join(options.dataDir, "db"),
+  });
+  const store = createStore({ db });
+  const legs = new Map<number, ChainLeg>();
+  const started: ChainLeg[] = [];
+  try {
+    const masterSeed = await store.loadMasterSeed();
+    let offsetMs = await store.loadClockOffsetMs();
+    const clock: Clock = { nowMs: () => baseClock.nowMs() + offsetMs };
+    const networks = options.networks ?? SANDBOX_NETWORKS;
+
+    for (const network of networks) {
+      const factory = await resolveLegFactory({ type: network.type, injected: options.legs });
+      legs.set(
+        network.id,
+        factory({
+          network,
+          clock,
+          dataDir:
+            options.dataDir === undefined ? undefined : join(options.dataDir, "legs", String(network.id)),
+          seed: deriveLegSeed({ masterSeed, networkId: network.id }),
+          log: (message) => log(`[${network.name}] ${message}`),
+        }),
+      );
+    }
+    const results = await Promise.allSettled(
+      [...legs.values()].map(async (leg) => {
+        await leg.start();
+        started.push(leg);
+      }),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+
+    const tokens: CatalogueToken[] = networks.flatMap((network) =>
+      legs
+        .get(network.id)!
+        .tokens()
+        .map((token) => ({ ...token, networkId: network.id })),
+    );
+    const tokenIndex = new Map(tokens.map((t) => [toTokenKey(t.networkId, t.contractAddress), t]));
+    const networkIndex = new Map(networks.map((n) => [n.id, n]));
+    const faults: Faults = { fail_delivery: false, decline_all: false };
+    const core: Core = {
+      store,
+      clock,
+      networks,
+      legs,
+      tokens,
+      findNetwork: (id) => networkIndex.get(id),
+      findToken: (networkId, address) => tokenIndex.get(toTokenKey(networkId, address)),
+      config: {
+        quoteTtlSecs: options.quoteTtlSecs ?? 30,
+        intentTtlSecs: options.intentTtlSecs ?? 1800,
+        prices: options.prices ?? DEFAULT_PRICES,
+        stablecoins: new Set(options.stablecoins ?? DEFAULT_STABLECOINS),
+        maxQuoteUsd: options.maxQuoteUsd ?? 10_000_000n,
+      },
+      faults,
+      log,
+    };
+
+    const chains = (): ChainInfo[] =>
+      networks.map((network) => {
+        const leg = legs.get(network.id)!;
+        return {
+          network_id: network.id,
+          name: network.name,
+          type: network.type,
+          approval_mechanism: leg.approvalMechanism,
+          info: leg.info(),
+        };
+      });
+    const advanceClock = async (secs: number) => {
+      offsetMs += secs * 1000;
+      await store.saveClockOffsetMs(offsetMs);
+    };
+    const setFaults = (changes: Partial<Faults>) => {
+      Object.assign(faults, changes);
+      return { ...faults };
+    };
+
+    const resolver = startResolver({ core, intervalMs: options.resolverIntervalMs ?? 250 });
+    const app = createApp({
+      core,
+      authenticate: createAuthenticator({
+        apiKeys: options.apiKeys ?? [],
+        publicKeys: options.publicKeys ?? [],
+        rateLimit: options.rateLimit,
+        clock: baseClock,
+      }),
+      dev: options.dev
+        ? { chains, advanceClock, clockOffsetMs: () => offsetMs, faults: () => ({ ...faults }), setFaults }
+        : undefined,
+    });
+    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: "127.0.0.1" }, () => resolve(s));
+      s.once("error", reject);
+    });
+    const port = (server.address() as AddressInfo).port;
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        await resolver.stop();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ("closeAllConnections" in server) server.closeAllConnections();
+        });
+        await Promise.allSettled(started.map((leg) => leg.stop()));
+        await db.close();
+      })();
+      return closing;
+    };
+
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      chains,
+      leg(networkId) {
+        const leg = legs.get(networkId);
+        if (!leg) throw new Error(`no leg for network ${networkId}`);
+        return leg;
+      },
+      clock,
+      advanceClock,
+      setFaults,
+      runResolverOnce: () => resolver.runOnce(),
+      close,
+    };
+  } catch (error) {
+    // A leg whose start failed may still hold a process or a port: stop every leg created.
+    await Promise.allSettled([...legs.values()].map((leg) => leg.stop()));
+    await db.close().catch(() => {});
+    throw error;
+  }
+}

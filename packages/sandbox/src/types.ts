@@ -1,0 +1,95 @@
+import type { PriceTable } from "./config/prices.js";
+import type { ChainLeg, Clock, Json, LegContext, NetworkConfig } from "./legs/types.js";
+
+/** Creates one network's leg. */
+export type LegFactory = (ctx: LegContext) => ChainLeg;
+
+/** Leg factories by leg kind; a missing one is loaded from the sandbox's own legs (`src/legs/registry.ts`). */
+export interface LegFactories {
+  evm?: LegFactory;
+  tron?: LegFactory;
+  bitcoin?: LegFactory;
+  solana?: LegFactory;
+}
+
+/** Dev fault switches (`POST /sandbox/faults`). */
+export interface Faults {
+  /** The resolver fails every delivery: deposited intents go to RefundRquested, then Refunded. */
+  fail_delivery: boolean;
+  /** The resolver declines every approved intent. */
+  decline_all: boolean;
+}
+
+/** Per-key rate limit: at most `requests` per `windowSecs` per API key (fixed window). */
+export interface RateLimit {
+  requests: number;
+  windowSecs: number;
+}
+
+/** Options of {@link startSandbox}. */
+export interface SandboxOptions {
+  /** TCP port on 127.0.0.1; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Folder for the database and the engines' state; in memory when absent. */
+  dataDir?: string;
+  /** Enables the `/sandbox/*` dev endpoints (faucet, chains, clock, faults, balance). */
+  dev?: boolean;
+  /** Base clock (default: `Date.now`). The dev clock endpoint adds an offset on top of it. */
+  clock?: Clock;
+  /** Accepted `X-Api-Key` values; when empty or absent any non-empty key is accepted. */
+  apiKeys?: string[];
+  /** SPKI PEM RSA public keys of partners; when given, every `/affiliate/v1` request must be signed (design §2). */
+  publicKeys?: string[];
+  /** Quote lifetime, seconds. Default 30. */
+  quoteTtlSecs?: number;
+  /** Intent lifetime (deadline_secs = now + this), seconds. Default 1800. */
+  intentTtlSecs?: number;
+  /** How often the resolver looks for work, ms. Default 250. */
+  resolverIntervalMs?: number;
+  /** Leg factories; a single factory is used for every network. */
+  legs?: LegFactories | LegFactory;
+  /** The catalogue (default: the five sandbox networks of docs/approvals.md). */
+  networks?: readonly NetworkConfig[];
+  /** USD prices by symbol (default: {@link DEFAULT_PRICES}). */
+  prices?: PriceTable;
+  /** Symbols treated as stablecoins (default USDC, USDT). */
+  stablecoins?: readonly string[];
+  /** Largest quote accepted, in US dollars of the source amount. Default 10,000,000. */
+  maxQuoteUsd?: bigint;
+  /** Per-key rate limit; none when absent. */
+  rateLimit?: RateLimit;
+  /** Log sink (default: stderr with a timestamp; `() => {}` silences it). Secrets are never passed to it. */
+  log?: (message: string) => void;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL, for example `http://127.0.0.1:43121` (the API lives under `/affiliate/v1`). */
+  url: string;
+  port: number;
+  /** The catalogue with each network's leg facts (what `GET /sandbox/chains` returns). */
+  chains(): ChainInfo[];
+  /** The leg of a network (for tests and e2e: balances, faucet). */
+  leg(networkId: number): ChainLeg;
+  /** The sandbox clock (base clock + dev offset). */
+  clock: Clock;
+  /** Move the sandbox clock forward. */
+  advanceClock(secs: number): Promise<void>;
+  /** Set dev faults. */
+  setFaults(faults: Partial<Faults>): Faults;
+  /** Run one resolver pass now (tests). */
+  runResolverOnce(): Promise<void>;
+  /** Stop the resolver, the legs, the server and the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** One network of `GET /sandbox/chains`. */
+export interface ChainInfo {
+  network_id: number;
+  name: string;
+  type: string;
+  approval_mechanism: string;
+  info: Record<string, Json>;
+}
+
+export type { PriceTable };
