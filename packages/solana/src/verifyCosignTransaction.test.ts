@@ -432,3 +432,47 @@ describe("the refused transactions are real threats: litesvm would execute them 
     expect(account.exists && getTokenDecoder().decode(account.data).delegate).toEqual(some(chain.stranger));
   });
 });
+
+describe("verifyCosignTransaction refuses bad parameters", () => {
+  it("a non-cosign intent, a non-positive or non-bigint amount (SOL_INVALID_PARAMETERS)", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const permit2 = {
+      ...intentFor(hex),
+      approvalMechanism: "permit2",
+    } as unknown as VerifyCosignTransactionParameters["intent"];
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { intent: permit2 })))).toBe(
+      "SOL_INVALID_PARAMETERS",
+    );
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { quote: quoteFor(chain, 0n) })))).toBe(
+      "SOL_INVALID_PARAMETERS",
+    );
+    const floaty = { sourceToken: chain.mint as string, sourceAmountLots: 250000 as unknown as bigint };
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { quote: floaty })))).toBe(
+      "SOL_INVALID_PARAMETERS",
+    );
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { maxNativeOutflowLamports: -1n })))).toBe(
+      "SOL_INVALID_PARAMETERS",
+    );
+  });
+
+  it("addresses that are not base58 32-byte keys (SOL_INVALID_ADDRESS)", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { userAddress: "0xabc" })))).toBe(
+      "SOL_INVALID_ADDRESS",
+    );
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { escrow: { owner: "l0Ol" } })))).toBe(
+      "SOL_INVALID_ADDRESS",
+    );
+    expect(
+      codeOf(() =>
+        verifyCosignTransaction(params(hex, { quote: { sourceToken: "USDC", sourceAmountLots: 1n } })),
+      ),
+    ).toBe("SOL_INVALID_ADDRESS");
+  });
+
+  it("a native SOL source is checked as the wrapped SOL mint", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const native = { sourceToken: "11111111111111111111111111111111", sourceAmountLots: AMOUNT };
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { quote: native })))).toBe("SOL_MINT_MISMATCH");
+  });
+});

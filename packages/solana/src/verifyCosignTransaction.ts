@@ -114,9 +114,12 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       ? WRAPPED_SOL_MINT_ADDRESS
       : normalizeAddress(quote.sourceToken, "sourceToken");
   const escrowOf = expectedEscrowResolver(parameters.escrow, expectedMint);
-  const allowed = new Set(DEFAULT_ALLOWED_PROGRAMS);
-  for (const program of parameters.allowedPrograms ?? []) {
-    allowed.add(normalizeAddress(program, "allowedPrograms"));
+  let allowed: ReadonlySet<string> = DEFAULT_PROGRAM_SET;
+  if (parameters.allowedPrograms !== undefined && parameters.allowedPrograms.length > 0) {
+    const extended = new Set(DEFAULT_ALLOWED_PROGRAMS);
+    for (const program of parameters.allowedPrograms)
+      extended.add(normalizeAddress(program, "allowedPrograms"));
+    allowed = extended;
   }
   const cap = parameters.maxNativeOutflowLamports ?? 0n;
   if (typeof cap !== "bigint" || cap < 0n) {
@@ -344,6 +347,7 @@ function resolveInstruction(
 }
 
 const utf8 = new TextDecoder("utf-8");
+const DEFAULT_PROGRAM_SET: ReadonlySet<string> = new Set(DEFAULT_ALLOWED_PROGRAMS);
 
 function describeInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
   switch (ix.programAddress) {
