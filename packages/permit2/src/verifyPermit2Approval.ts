@@ -1,11 +1,15 @@
 import type { Hex, TypedDataField } from "@swapintent/client";
+import * as AbiParameters from "ox/AbiParameters";
 import * as Address from "ox/Address";
+import * as Hash from "ox/Hash";
+import * as OxHex from "ox/Hex";
 import * as TypedData from "ox/TypedData";
 import * as Value from "ox/Value";
 import {
   CANONICAL_PERMIT2_ADDRESS,
   DEFAULT_MAX_DEADLINE_SECS,
   PERMIT2_PRIMARY_TYPE,
+  PERMIT2_WITNESS_TYPE_STUB,
   TRON_CHAIN_ID_MASK,
 } from "./constants.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
@@ -332,12 +336,11 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
   };
   const typedData = build("display");
   const hashedTypedData = build("hashed");
-  const digest = TypedData.getSignPayload({
-    domain: hashedTypedData.domain,
-    types: hashedTypedData.types as unknown as TypedData.TypedData,
-    primaryType: PERMIT2_PRIMARY_TYPE,
-    message: hashedTypedData.message as unknown as Record<string, unknown>,
-  } as never);
+  const digest = hashPermit2Digest({
+    typedData: hashedTypedData,
+    typeString: PERMIT2_WITNESS_TYPE_STUB + witnessTypeString,
+    witnessHash,
+  });
 
   const summary = buildSummary({
     kind,
@@ -350,6 +353,48 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     witness,
   });
   return { chainType: kind, typedData, hashedTypedData, digest, witnessHash, witnessTypeString, summary };
+}
+
+/**
+ * The EIP-712 digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(permit))`, with the permit's struct hash
+ * composed the way Permit2 computes it on chain: the type hash of `stub + witnessTypeString` and the already
+ * verified witness hash (so the witness is hashed once). Tests check it equals ethers' and viem's full encoders.
+ */
+function hashPermit2Digest(input: {
+  typedData: Permit2TypedData;
+  typeString: string;
+  witnessHash: Hex;
+}): Hex {
+  const { domain, types, message } = input.typedData;
+  const permitted = TypedData.hashStruct({
+    primaryType: "TokenPermissions",
+    types: types as unknown as TypedData.TypedData,
+    data: message.permitted,
+  });
+  const permitHash = Hash.keccak256(
+    AbiParameters.encode(
+      [
+        { type: "bytes32" },
+        { type: "bytes32" },
+        { type: "address" },
+        { type: "uint256" },
+        { type: "uint256" },
+        { type: "bytes32" },
+      ],
+      [
+        Hash.keccak256(OxHex.fromString(input.typeString)),
+        permitted,
+        message.spender as Hex,
+        message.nonce,
+        message.deadline,
+        input.witnessHash,
+      ],
+    ),
+  );
+  const domainSeparator = TypedData.hashDomain({
+    domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
+  });
+  return Hash.keccak256(OxHex.concat("0x1901", domainSeparator, permitHash));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
