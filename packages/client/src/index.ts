@@ -30,11 +30,8 @@ export type {
 export { BaseError, isSwapIntentError } from "./errors/baseError.js";
 export type { ClientErrorCode } from "./errors/codes.js";
 export type { RequestSigningOptions } from "./signing/createRequestSigner.js";
-export {
-  formatCanonicalRequest,
-  formatQueryString,
-  type QueryParams,
-} from "./signing/formatCanonicalRequest.js";
+export { formatCanonicalRequest } from "./signing/formatCanonicalRequest.js";
+export { formatQueryString, type QueryParams } from "./signing/formatQueryString.js";
 export { stringifyCanonicalJson } from "./signing/stringifyCanonicalJson.js";
 export type {
   Approval,

@@ -3,7 +3,8 @@ import { createHttpError } from "../internal/createHttpError.js";
 import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { abortedError, sleep } from "../internal/sleep.js";
 import { createRequestSigner, type RequestSigner } from "../signing/createRequestSigner.js";
-import { formatCanonicalRequest, formatQueryString } from "../signing/formatCanonicalRequest.js";
+import { formatCanonicalRequest } from "../signing/formatCanonicalRequest.js";
+import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
 

@@ -1,6 +1,6 @@
 import type { BaseError } from "../errors/baseError.js";
 import type { RequestSigningOptions } from "../signing/createRequestSigner.js";
-import type { QueryParams } from "../signing/formatCanonicalRequest.js";
+import type { QueryParams } from "../signing/formatQueryString.js";
 
 /** Retry policy for idempotent calls (GETs and `getBestQuote`). `createIntent` and `submitApproval` are never retried. */
 export interface RetryOptions {

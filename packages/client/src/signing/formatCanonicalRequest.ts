@@ -1,22 +1,5 @@
+import { formatQueryString, type QueryParams } from "./formatQueryString.js";
 import { stringifyCanonicalJson } from "./stringifyCanonicalJson.js";
-
-/** Query parameters in request order; a key may repeat (`wallet=a&wallet=b`). */
-export type QueryParams = ReadonlyArray<readonly [key: string, value: string]>;
-
-/**
- * Encodes query parameters as the client sends them and signs them: sorted by key (a stable sort, so repeated
- * keys keep their order), each key and value percent-encoded with `encodeURIComponent`, joined with `&`.
- * An empty list gives `""`.
- *
- * @example formatQueryString({ query: [["offset", "0"], ["limit", "20"], ["q", "usd coin"]] }) // "limit=20&offset=0&q=usd%20coin"
- */
-export function formatQueryString({ query }: { query?: QueryParams | undefined }): string {
-  if (!query || query.length === 0) return "";
-  return [...query]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
-    .join("&");
-}
 
 /**
  * The exact string that request signing signs (design §2): `METHOD:PATH:QUERY:BODY`.

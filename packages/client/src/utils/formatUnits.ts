@@ -1,5 +1,5 @@
+import { assertDecimals } from "../internal/assertDecimals.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { assertDecimals } from "./parseUnits.js";
 
 /**
  * Converts lots to a plain decimal string, exactly, with trailing fractional zeros trimmed:

@@ -1,3 +1,4 @@
+import { assertDecimals } from "../internal/assertDecimals.js";
 import { invalidInput } from "../internal/invalidInput.js";
 
 /** Parameters of {@link parseUnits}. */
@@ -25,11 +26,4 @@ export function parseUnits({ value, decimals }: ParseUnitsParams): bigint {
   }
   const lots = BigInt((whole || "0") + fraction.padEnd(decimals, "0"));
   return sign ? -lots : lots;
-}
-
-/** Throws `INVALID_INPUT` unless `decimals` is an integer 0..255. */
-export function assertDecimals(decimals: number): void {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) {
-    throw invalidInput("decimals", "must be an integer from 0 to 255", decimals);
-  }
 }
