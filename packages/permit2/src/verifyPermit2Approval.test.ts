@@ -141,8 +141,46 @@ describe("verifyPermit2Approval on EVM", () => {
 
   it("builds Permit2's type string when the witness type sorts after TokenPermissions", () => {
     const result = verifyPermit2Approval(parametersOf({ witnessTypeName: "ZWitness" }));
+    const { domain, types, message } = buildPermit2Fixture({ witnessTypeName: "ZWitness" }).evmTypedData;
+    expect(result.digest).toBe(TypedDataEncoder.hash(domain, types, message));
     expect(result.witnessTypeString).toBe(
       "ZWitness witness)TokenPermissions(address token,uint256 amount)ZWitness(bytes32 intentId,bytes32 secretHash,uint256 destChain,string destToken,string recipient,uint256 minDestAmount,uint256 maxDestAmount)",
+    );
+  });
+
+  it("accepts the witness fields in another order, hashing them in that order like ethers", () => {
+    const reorder = (fields: { name: string; type: string }[]) => [...fields].reverse();
+    const parameters = parametersOf({
+      tamper: (p) => {
+        p.additionalData.types.SwapWitness = reorder(p.additionalData.types.SwapWitness!);
+      },
+    });
+    const fixture = buildPermit2Fixture();
+    const types = {
+      ...fixture.evmTypedData.types,
+      SwapWitness: reorder(fixture.evmTypedData.types.SwapWitness!),
+    };
+    const witness = fixture.evmTypedData.message.witness as Record<string, unknown>;
+    const witnessHash = TypedDataEncoder.hashStruct("SwapWitness", types, witness);
+    const typeString = TypedDataEncoder.from(types).encodeType("PermitWitnessTransferFrom");
+    const sent = {
+      ...parameters,
+      intent: {
+        ...parameters.intent,
+        paramsToSign: {
+          ...(parameters.intent.paramsToSign as object),
+          additionalData: {
+            ...(parameters.intent.paramsToSign as { additionalData: object }).additionalData,
+            witnessHash,
+            witnessTypeString: typeString.slice(typeString.indexOf("SwapWitness witness)")),
+          },
+        },
+      } as Intent,
+    };
+    const result = verifyPermit2Approval(sent);
+    expect(result.witnessHash).toBe(witnessHash);
+    expect(result.digest).toBe(
+      TypedDataEncoder.hash(fixture.evmTypedData.domain, types, fixture.evmTypedData.message),
     );
   });
 
