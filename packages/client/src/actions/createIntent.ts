@@ -26,7 +26,8 @@ export interface CreateIntentParams extends CallOptions {
   /**
    * The source network's type (`EVM`, `TRON`, `BITCOIN`, `SOLANA`). When omitted and `quote` is an object, the client
    * looks it up in the networks catalogue (one cached `GET /networks` per client). With only a quote id and no type,
-   * the public-key requirement is left to the service.
+   * the public-key requirement is left to the service. If that lookup fails, `createIntent` fails with its error
+   * (its `details.path` is `/affiliate/v1/networks`) and no intent is sent.
    */
   sourceNetworkType?: string;
   /** Current time in unix ms for the expiry check. Default `Date.now()`. */

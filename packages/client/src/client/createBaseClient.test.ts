@@ -223,6 +223,21 @@ describe("429 and Retry-After", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("honours Retry-After on a 503 too", async () => {
+    server.handle(() =>
+      server.requests.length === 1
+        ? { status: 503, headers: { "retry-after": "0" }, body: "" }
+        : { body: networksWire },
+    );
+    const retries: RetryEvent[] = [];
+    await client({
+      retry: { retries: 1, baseDelayMs: 5000 },
+      hooks: { onRetry: (e) => retries.push(e) },
+    }).getNetworks();
+    expect(retries.map((r) => r.delayMs)).toEqual([0]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("retries 429 without Retry-After using backoff", async () => {
     server.handle(() => (server.requests.length === 1 ? { status: 429, body: "" } : { body: networksWire }));
     await client().getNetworks();
