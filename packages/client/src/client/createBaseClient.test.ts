@@ -410,6 +410,15 @@ describe("hooks", () => {
     expect(requests[0]?.url).toBe(`${server.url}/affiliate/v1/intents/${intentId}/status`);
   });
 
+  it("the client object and its errors do not reveal the API key", async () => {
+    const { inspect } = await import("node:util");
+    const c = client();
+    expect(inspect(c, { depth: 5 })).not.toContain(apiKey);
+    server.handle(() => ({ status: 401, body: { code: 401, message: "bad key", entity: "Other" } }));
+    const error = await failure(c.getNetworks());
+    expect(inspect(error, { depth: 5 })).not.toContain(apiKey);
+  });
+
   it("a throwing hook does not break the call", async () => {
     server.handle(() => ({ body: networksWire }));
     const networks = await client({
