@@ -235,6 +235,49 @@ describe("Solana flows through @swapintent/client", () => {
     expect(received).toBeLessThanOrEqual(quote.maxDestAmountLots);
   });
 
+  it("a failed delivery refunds the Solana escrow to the user (Refunded)", async () => {
+    const { user, address, info, tokens } = await solanaUser(8_000_000n);
+    const evmTokens = (await chainInfo(1)).tokens as Record<string, string>;
+    const quote = await client.getBestQuote({
+      sourceChain: 5,
+      sourceToken: tokens.USDC!,
+      destChain: 1,
+      destToken: evmTokens.USDC!,
+      amount: "3",
+      slippageBps: 50,
+    });
+    const intent = await client.createIntent({
+      quote,
+      refundAddress: address,
+      userSourceAddress: address,
+      userDestinationAddress: privateKeyToAccount(generatePrivateKey()).address,
+      userSourcePublicKey: Buffer.from(user.publicKey.toBytes()).toString("hex"),
+    });
+    const signed = await signCosignTransaction({
+      intent,
+      quote,
+      escrow: { owner: info.escrowOwner as string },
+      signer: user,
+    });
+    sandbox.setFaults({ fail_delivery: true });
+    try {
+      await client.submitApproval({ intentId: intent.intentId, approval: signed.approval });
+      const final = await client.waitForIntent({
+        intentId: intent.intentId,
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
+      expect(final.status).toBe("Refunded");
+      expect(final.swapMetadata.userDepositTx).not.toBeNull();
+      expect(final.swapMetadata.refundedAt).not.toBeNull();
+    } finally {
+      sandbox.setFaults({ fail_delivery: false });
+    }
+    // The deposit executed (the user signed it), then the refund transaction paid it back.
+    expect(await sandbox.leg(5).balanceOf(address, tokens.USDC!)).toBe(8_000_000n);
+    expect(await sandbox.leg(5).balanceOf(info.escrowOwner as string, tokens.USDC!)).toBe(0n);
+  });
+
   it("a Solana approval with a garbage user signature gets 422 from the leg and changes nothing", async () => {
     const { user, address, info, tokens } = await solanaUser(5_000_000n);
     const evmTokens = (await chainInfo(1)).tokens as Record<string, string>;
