@@ -1,6 +1,6 @@
 import { signHtlcPsbt } from "@swapintent/bitcoin";
 import { createClient, type Quote, type SwapIntentClient } from "@swapintent/client";
-import { networks, Psbt, payments } from "bitcoinjs-lib";
+import { initEccLib, networks, Psbt, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1";
 import {
@@ -19,6 +19,7 @@ import { startSandbox } from "../src/index.js";
 import type { BitcoinLeg } from "../src/legs/bitcoin/index.js";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+initEccLib(ecc);
 const ECPair = ECPairFactory(ecc);
 const API_KEY = "flow-bitcoin-test";
 const ETH = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE";
