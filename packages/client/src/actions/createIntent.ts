@@ -106,7 +106,9 @@ async function lookUpNetworkType(
 ): Promise<string | undefined> {
   let networks = client.cache.get(networksCacheKey) as Promise<Network[]> | undefined;
   if (!networks) {
-    networks = getNetworks(client, { signal: call.signal, timeoutMs: call.timeoutMs });
+    // shared by concurrent callers, so one caller's AbortSignal must not cancel it for the others;
+    // an aborted caller still stops before its POST (the transport checks the signal first)
+    networks = getNetworks(client, { timeoutMs: call.timeoutMs });
     client.cache.set(networksCacheKey, networks);
     networks.catch(() => client.cache.delete(networksCacheKey));
   }
