@@ -149,6 +149,24 @@ describe("createIntent", () => {
     expect(JSON.parse(server.requests[2]?.body ?? "").user_source_public_key).toBe(solanaKey);
   });
 
+  it("an aborted caller never sends its POST, and does not break a concurrent caller's lookup", async () => {
+    serve();
+    const client = testClient(server);
+    const [aborted, ok] = await Promise.allSettled([
+      client.createIntent({
+        quote: quote(4),
+        ...addresses,
+        userSourcePublicKey: bitcoinKey,
+        now,
+        signal: AbortSignal.abort(),
+      }),
+      client.createIntent({ quote: quote(4), ...addresses, userSourcePublicKey: bitcoinKey, now }),
+    ]);
+    expect(aborted.status === "rejected" && (aborted.reason as { code: string }).code).toBe("ABORTED");
+    expect(ok.status).toBe("fulfilled");
+    expect(server.requests.map((r) => r.path)).toEqual(["/affiliate/v1/networks", "/affiliate/v1/intents"]);
+  });
+
   it("checks the key's size for the network type", async () => {
     serve();
     const cases: Array<[string, string]> = [
