@@ -1,3 +1,4 @@
+/// <reference path="./bitcore-lib.d.ts" />
 import bitcore from "bitcore-lib";
 
 const I = bitcore.Script.Interpreter;
