@@ -451,6 +451,10 @@ export function createSolanaLeg(ctx: LegContext): ChainLeg {
         const legData = readLegData(legDataJson);
         if (legData.signedTransaction === undefined)
           throw new LegRejection("APPROVAL_MISSING", "no verified approval");
+        // Executed before (a retry): answer with the same transaction, never send it again.
+        const done = intentRecord(intent.intentId).deposit;
+        if (done !== undefined)
+          return { txHash: done, legData: { ...legData, depositTx: done } as unknown as Json };
         const tx = await partiallySignTransaction(
           [keys.resolver.keyPair],
           decodeTransaction(legData.signedTransaction, "TRANSACTION_MALFORMED"),
