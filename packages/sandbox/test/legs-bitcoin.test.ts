@@ -390,6 +390,76 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
   });
 });
 
+describe("Bitcoin leg: broadcast and BIP-68", () => {
+  beforeEach(() => {
+    clock.now = T0;
+  });
+
+  /** A version-2 spend of the user's P2WPKH faucet output with the given nSequence, signed by the user. */
+  async function spendWithSequence(leg: BitcoinLeg, sequence: number) {
+    const addr = p2wpkhAddress(user);
+    const faucet = await leg.faucet({ address: addr, token: "btc", amountLots: 10_000n });
+    const script = address.toOutputScript(addr, networks.regtest);
+    const psbt = new Psbt({ network: networks.regtest });
+    psbt.setVersion(2);
+    psbt.addInput({ hash: faucet.txHash, index: 0, sequence, witnessUtxo: { script, value: 10_000n } });
+    psbt.addOutput({ address: p2trAddress(other), value: 9_000n });
+    psbt.signInput(0, user);
+    psbt.finalizeAllInputs();
+    return psbt.extractTransaction().toHex();
+  }
+
+  it("holds a block-based relative lock until enough blocks have passed", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const tx = await spendWithSequence(leg, 3);
+    clock.now += 2 * 10 * 60_000;
+    expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
+    clock.now += 10 * 60_000;
+    await leg.broadcast(tx);
+    expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
+  });
+
+  it("holds a time-based relative lock (512-second units) until the clock passes it", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const tx = await spendWithSequence(leg, (1 << 22) | 2);
+    clock.now += 1_023_000;
+    expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
+    clock.now += 1_000;
+    await leg.broadcast(tx);
+    expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
+  });
+
+  it("refuses a spend whose signature the interpreter rejects, and garbage", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const tx = Transaction.fromHex(await spendWithSequence(leg, 0xffffffff));
+    const sig = tx.ins[0]!.witness[0]!;
+    sig[8] = sig[8]! ^ 0x01;
+    const refused = await rejection(leg.broadcast(tx.toHex()));
+    expect(refused.code).toBe("PSBT_REJECTED");
+    expect(refused.reason).toMatch(/SCRIPT_ERR/);
+    expect((await rejection(leg.broadcast("00"))).code).toBe("TX_INVALID");
+  });
+
+  it("accepts an approval whose inputs are signed but not finalized (it finalizes them)", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 120_000n });
+    const { intent } = makeIntent({ amount: 100_000n });
+    const built = await leg.buildApproval(intent);
+    const psbt = Psbt.fromBase64((built.paramsToSign as { psbt: string }).psbt);
+    psbt.signInput(0, user);
+    const verified = await leg.verifyApproval(intent, built.legData, {
+      type: "psbt",
+      signedData: psbt.toBase64(),
+    });
+    const deposit = await leg.deposit(intent, verified.legData);
+    expect(deposit.txHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
 describe("Bitcoin leg: durability", () => {
   it("keeps UTXOs, the resolver key and the genesis across a restart on the same dataDir", async () => {
     clock.now = T0;
