@@ -167,4 +167,31 @@ describe("EVM source through HTTP", () => {
     expect((await client.getIntentStatus({ intentId: intent.intentId })).status).toBe("Initiated");
     expect(await sandbox.leg(1).balanceOf(account.address, tokens.USDC as string)).toBe(100_000_000n);
   });
+
+  it("when delivery fails the resolver refunds: the intent ends Refunded and the user has the tokens back", async () => {
+    const { account, tokens } = await fundedUser();
+    const { quote, intent } = await quoteAndIntent(account.address, tokens.USDC as string);
+    const signature = await account.signTypedData(
+      typedDataFor(intent.paramsToSign, quote, intent.deadlineSecs),
+    );
+    sandbox.setFaults({ fail_delivery: true });
+    try {
+      await client.submitApproval({
+        intentId: intent.intentId,
+        approval: { type: "permit2", signedData: signature },
+      });
+      const final = await client.waitForIntent({
+        intentId: intent.intentId,
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
+      expect(final.status).toBe("Refunded");
+    } finally {
+      sandbox.setFaults({ fail_delivery: false });
+    }
+    expect(await sandbox.leg(1).balanceOf(account.address, tokens.USDC as string)).toBe(100_000_000n);
+    expect(
+      await sandbox.leg(1).balanceOf(sandbox.leg(1).info().escrowAddress as string, tokens.USDC as string),
+    ).toBe(0n);
+  });
 });
