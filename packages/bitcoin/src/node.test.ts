@@ -11,14 +11,12 @@ it("@swapintent/bitcoin/node exports only createNodeBitcoinSigner, which signs w
     ]
   `);
   const deposit = buildDeposit();
-  const { psbt } = await entry
-    .createNodeBitcoinSigner()
-    .sign({
-      intent: deposit.intent,
-      quote: deposit.quote,
-      userPublicKey: hex(userKey.publicKey),
-      signer: userKey,
-    });
+  const { psbt } = await entry.createNodeBitcoinSigner().sign({
+    intent: deposit.intent,
+    quote: deposit.quote,
+    userPublicKey: hex(userKey.publicKey),
+    signer: userKey,
+  });
   expect(
     runInterpreter({ txHex: Psbt.fromBase64(psbt).extractTransaction().toHex(), prevouts: deposit.prevouts }),
   ).toEqual([null, null]);

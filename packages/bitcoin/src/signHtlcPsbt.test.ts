@@ -53,6 +53,25 @@ describe("signHtlcPsbt", () => {
     expect(hex(after)).toBe(hex(before));
   });
 
+  it("signs a P2TR input that asks for SIGHASH_ALL explicitly (65-byte signature)", async () => {
+    const deposit = buildDeposit({
+      inputs: [
+        { kind: "p2tr", value: 60_000n, sighashType: 0x01 },
+        { kind: "p2wpkh", value: 50_000n, sighashType: 0x01 },
+      ],
+    });
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer: userKey,
+    });
+    const tx = Psbt.fromBase64(psbt).extractTransaction();
+    expect(tx.ins[0]!.witness[0]).toHaveLength(65);
+    expect(runInterpreter({ txHex: tx.toHex(), prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+
   it("makes signatures the interpreter refuses once a byte is flipped", async () => {
     const deposit = buildDeposit();
     const { psbt } = await signHtlcPsbt({

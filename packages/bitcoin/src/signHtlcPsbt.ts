@@ -65,7 +65,7 @@ export async function signHtlcPsbt(args: {
         if (kind === "p2tr") {
           const keySigner = taprootKeySigner({ ecc, signer, verified, made });
           publicKey = keySigner.publicKey.slice(1, 33);
-          await psbt.signInputAsync(index, keySigner, [SIGHASH_DEFAULT]);
+          await psbt.signInputAsync(index, keySigner, [SIGHASH_DEFAULT, SIGHASH_ALL]);
         } else {
           publicKey = signer.publicKey;
           await psbt.signInputAsync(index, ecdsaSigner({ signer, made }), [SIGHASH_ALL]);

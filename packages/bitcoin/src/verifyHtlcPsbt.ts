@@ -11,7 +11,7 @@ import { useEcc } from "./useEcc.js";
 
 /** The result of a successful `verifyHtlcPsbt`. */
 export interface VerifiedHtlcPsbt {
-  /** A private copy of the parsed PSBT (the caller's data is never changed). */
+  /** A private copy of the parsed PSBT (the caller's data is never changed); `signHtlcPsbt` signs this copy. */
   psbt: Psbt;
   /** The unsigned transaction as the PSBT carries it; signing must leave it byte-identical. */
   unsignedTx: Uint8Array;
