@@ -112,7 +112,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return { ...faults };
     };
 
-    const resolver = startResolver({ core, intervalMs: options.resolverIntervalMs ?? 250 });
+    const resolver = startResolver({
+      core,
+      intervalMs: options.resolverIntervalMs ?? 250,
+      stepsPerPass: options.resolverStepsPerPass,
+    });
     const app = createApp({
       core,
       authenticate: createAuthenticator({

@@ -46,6 +46,8 @@ export interface SandboxOptions {
   intentTtlSecs?: number;
   /** How often the resolver looks for work, ms. Default 250. */
   resolverIntervalMs?: number;
+  /** How many steps the resolver takes with one intent in one pass (default 8; 1 makes each pass one transition). */
+  resolverStepsPerPass?: number;
   /** Leg factories; a single factory is used for every network. */
   legs?: LegFactories | LegFactory;
   /** The catalogue (default: the five sandbox networks of docs/approvals.md). */

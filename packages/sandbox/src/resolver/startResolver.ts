@@ -11,13 +11,20 @@ export interface Resolver {
 
 const BATCH = 200;
 const PARALLEL = 8;
-const MAX_STEPS_PER_PASS = 8;
 
 /**
  * Start the background resolver: every `intervalMs` (after the previous pass ends, so passes never overlap)
  * it advances each unfinished intent by one step, up to {@link PARALLEL} intents at a time.
  */
-export function startResolver({ core, intervalMs }: { core: Core; intervalMs: number }): Resolver {
+export function startResolver({
+  core,
+  intervalMs,
+  stepsPerPass = 8,
+}: {
+  core: Core;
+  intervalMs: number;
+  stepsPerPass?: number;
+}): Resolver {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -31,7 +38,7 @@ export function startResolver({ core, intervalMs }: { core: Core; intervalMs: nu
         const id = row?.id;
         try {
           // Follow one intent through as many steps as are ready now.
-          for (let steps = 0; row && steps < MAX_STEPS_PER_PASS && !stopped; steps++) {
+          for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
             if (!(await advanceIntent({ core, row }))) break;
             row = await core.store.getIntent(row.id);
           }

@@ -42,6 +42,8 @@ export interface TestLeg extends ChainLeg {
   escrow(intentId: string): { state: "locked" | "claimed" | "refunded"; amount: bigint } | undefined;
   /** The resolver's address on this network. */
   readonly resolverAddress: string;
+  /** Make the next call of `method` do its work and save it, then throw (a crash before the caller sees the result). */
+  crashAfterNext(method: "deposit" | "deliver" | "claim" | "refund"): void;
 }
 
 interface Books {
@@ -192,6 +194,10 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
   const mechanism =
     ctx.network.type === "BITCOIN" ? "htlc" : ctx.network.type === "SOLANA" ? "cosign" : ("permit2" as const);
 
+  const crashes = new Set<string>();
+  const maybeCrash = (method: string) => {
+    if (crashes.delete(method)) throw new Error(`simulated crash after ${method}`);
+  };
   const count = (name: string) => {
     calls[name] = (calls[name] ?? 0) + 1;
   };
@@ -323,6 +329,7 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       };
       save();
       if (options.depositDelayMs) await sleep(options.depositDelayMs);
+      maybeCrash("deposit");
       return { txHash: tx, legData };
     },
     async claim(intent, _legData, secret) {
@@ -339,6 +346,7 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       const tx = newTx(`claim:${intent.intentId}`);
       books.claims[intent.intentId] = tx;
       save();
+      maybeCrash("claim");
       return { txHash: tx };
     },
     async refund(intent) {
@@ -353,6 +361,7 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       const tx = newTx(`refund:${intent.intentId}`);
       books.refunds[intent.intentId] = tx;
       save();
+      maybeCrash("refund");
       return { txHash: tx };
     },
     async deliver(request) {
@@ -368,6 +377,7 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       books.deliveries[request.intentId] = tx;
       save();
       if (options.deliverDelayMs) await sleep(options.deliverDelayMs);
+      maybeCrash("deliver");
       return { txHash: tx };
     },
     async inventory(token) {
@@ -390,6 +400,9 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       for (const e of Object.values(books.escrows))
         if (e.token === t && e.state === "locked") total += BigInt(e.amount);
       return total;
+    },
+    crashAfterNext(method) {
+      crashes.add(method);
     },
     escrow(intentId) {
       const e = books.escrows[intentId];
