@@ -1,0 +1,91 @@
+import { parseArgs } from "node:util";
+
+/** Command-line options of the demo. */
+export interface DemoOptions {
+  /** `network:token` of the source, for example `ethereum:USDC`; unset runs the whole tour. */
+  from: string | undefined;
+  /** `network:token` of the destination. */
+  to: string | undefined;
+  /** Human-unit amount as a decimal string (never a float). */
+  amount: string | undefined;
+  /** Slippage in basis points. */
+  slippageBps: number;
+  /** Run against a real deployment instead of the embedded sandbox. */
+  baseUrl: string | undefined;
+  /** Print one JSON document on stdout instead of live text. */
+  json: boolean;
+  /** Stop before submitting the approval and print what would be signed. */
+  dryRun: boolean;
+  help: boolean;
+}
+
+/** Usage text of the demo. */
+export const usage = `Usage: pnpm demo [options]
+
+Without options: starts the sandbox in-process, funds fresh wallets through its faucet and runs the tour
+(EVM -> Solana, Tron -> Bitcoin, Bitcoin -> EVM, Solana -> Tron, and a route through an intermediate token).
+
+Options:
+  --from <network:token>   source, e.g. ethereum:USDC, tron:USDT, bitcoin:BTC, solana:USDC (needs --to)
+  --to <network:token>     destination
+  --amount <decimal>       amount in human units, e.g. 25.5 (default per route)
+  --slippage <bps>         slippage in basis points (default 50)
+  --base-url <url>         run against a real deployment (API key from SWAPINTENT_API_KEY, wallet keys
+                           from SWAPINTENT_EVM_PRIVATE_KEY, SWAPINTENT_TRON_PRIVATE_KEY, SWAPINTENT_BTC_WIF,
+                           SWAPINTENT_SOLANA_SECRET_KEY)
+  --json                   print one machine-readable JSON document on stdout
+  --dry-run                stop before submitting the approval; print what the user would sign
+  -h, --help               this text
+`;
+
+/** Parses the demo's command line; throws a readable `Error` on bad input. */
+export function parseDemoArgs(argv: readonly string[]): DemoOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      from: { type: "string" },
+      to: { type: "string" },
+      amount: { type: "string" },
+      slippage: { type: "string" },
+      "base-url": { type: "string" },
+      json: { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if ((values.from === undefined) !== (values.to === undefined)) {
+    throw new Error("--from and --to go together");
+  }
+  if (values.amount !== undefined && !/^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(values.amount)) {
+    throw new Error(`--amount must be a positive decimal number, got "${values.amount}"`);
+  }
+  if (values.amount !== undefined && /^0(?:\.0*)?$/.test(values.amount)) {
+    throw new Error("--amount must be greater than zero");
+  }
+  let slippageBps = 50;
+  if (values.slippage !== undefined) {
+    if (!/^\d+$/.test(values.slippage) || Number(values.slippage) > 10_000) {
+      throw new Error(`--slippage must be an integer from 0 to 10000, got "${values.slippage}"`);
+    }
+    slippageBps = Number(values.slippage);
+  }
+  if (values["base-url"] !== undefined) {
+    try {
+      new URL(values["base-url"]);
+    } catch {
+      throw new Error(`--base-url is not a URL: "${values["base-url"]}"`);
+    }
+  }
+  return {
+    from: values.from,
+    to: values.to,
+    amount: values.amount,
+    slippageBps,
+    baseUrl: values["base-url"],
+    json: values.json ?? false,
+    dryRun: values["dry-run"] ?? false,
+    help: values.help ?? false,
+  };
+}
