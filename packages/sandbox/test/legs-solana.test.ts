@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -293,6 +293,20 @@ describe("Solana leg durability (dataDir)", () => {
     await third.start();
     expect(await third.balanceOf(address, usdc)).toBe(6_000n);
     await third.stop();
+  });
+
+  it("refuses to start from a snapshot litesvm cannot read, naming the file (never silently starts empty)", async () => {
+    const broken = mkdtempSync(join(tmpdir(), "swapintent-solana-broken-"));
+    try {
+      writeFileSync(
+        join(broken, "solana-litesvm.json"),
+        JSON.stringify({ version: 1, litesvm: "0.0.0", records: { sequence: 0, intents: {} }, svm: "AAAA" }),
+      );
+      const leg = createSolanaLeg(context({ dataDir: broken }));
+      await expect(leg.start()).rejects.toThrow(/solana-litesvm\.json.*delete it/);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
   });
 
   it("an in-memory leg (no dataDir) starts fresh", async () => {

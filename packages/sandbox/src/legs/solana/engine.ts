@@ -21,6 +21,8 @@ import { describeFailure } from "./describeFailure.js";
 
 const SNAPSHOT_FILE = "solana-litesvm.json";
 const SNAPSHOT_VERSION = 1;
+/** The engine version that writes snapshots (litesvm's snapshot bytes are specific to its version). */
+export const LITESVM_VERSION = "1.5.0";
 
 /** What the leg remembers besides the chain itself (persisted with the chain snapshot). */
 export interface LegRecords {
@@ -62,10 +64,23 @@ export class SolanaEngine {
         },
       );
       if (text !== undefined) {
-        const parsed = JSON.parse(text) as { version: number; records: LegRecords; svm: string };
+        const parsed = JSON.parse(text) as {
+          version: number;
+          litesvm?: string;
+          records: LegRecords;
+          svm: string;
+        };
         if (parsed.version !== SNAPSHOT_VERSION)
           throw new Error(`unknown Solana snapshot version ${parsed.version}`);
-        const svm = LiteSVM.fromBytes(new Uint8Array(Buffer.from(parsed.svm, "base64"))).withSigverify(true);
+        let svm: LiteSVM;
+        try {
+          svm = LiteSVM.fromBytes(new Uint8Array(Buffer.from(parsed.svm, "base64"))).withSigverify(true);
+        } catch (cause) {
+          throw new Error(
+            `the Solana snapshot ${join(dataDir, SNAPSHOT_FILE)} cannot be read by litesvm ${LITESVM_VERSION} (written by ${parsed.litesvm ?? "an unknown version"}); delete it to start a fresh chain`,
+            { cause },
+          );
+        }
         const engine = new SolanaEngine(svm, clock, dataDir);
         engine.records = parsed.records;
         engine.syncClock();
@@ -95,6 +110,7 @@ export class SolanaEngine {
     if (dataDir === undefined) return Promise.resolve();
     const body = JSON.stringify({
       version: SNAPSHOT_VERSION,
+      litesvm: LITESVM_VERSION,
       records: this.records as unknown as Json,
       svm: Buffer.from(this.svm.toBytes()).toString("base64"),
     });
