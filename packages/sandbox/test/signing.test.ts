@@ -1,0 +1,173 @@
+import { createHash, createSign, generateKeyPairSync } from "node:crypto";
+import { createClient } from "@swapintent/client";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestSandbox, type TestSandbox } from "./support/harness.js";
+
+const partner = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const publicPem = partner.publicKey.export({ type: "spki", format: "pem" }).toString();
+const privatePem = partner.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+const keyId = createHash("sha256")
+  .update(partner.publicKey.export({ type: "spki", format: "der" }))
+  .digest("base64");
+
+let t: TestSandbox;
+beforeAll(async () => {
+  t = await startTestSandbox({ publicKeys: [publicPem] });
+});
+afterAll(() => t?.close());
+
+/** Sign a canonical string written out by hand from design §2 (independent of both the client and the sandbox). */
+function signCanonical(canonical: string, key = partner.privateKey): string {
+  return createSign("RSA-SHA256").update(canonical).sign(key, "base64");
+}
+
+async function send({
+  method,
+  path,
+  body,
+  canonical,
+  timestamp = Math.floor(Date.now() / 1000),
+  nonce = crypto.randomUUID(),
+  signature,
+  apiKey = keyId,
+}: {
+  method: string;
+  path: string;
+  body?: string;
+  canonical: string;
+  timestamp?: number;
+  nonce?: string | null;
+  signature?: string;
+  apiKey?: string;
+}) {
+  const headers: Record<string, string> = {
+    "x-api-key": apiKey,
+    "x-api-signature": signature ?? signCanonical(canonical),
+    "x-api-timestamp": String(timestamp),
+    "content-type": "application/json",
+  };
+  if (nonce !== null) headers["x-api-nonce"] = nonce;
+  const r = await fetch(`${t.sandbox.url}${path}`, { method, headers, body });
+  return { status: r.status, body: (await r.json()) as { type?: string; code?: number } };
+}
+
+describe("request signing (design §2)", () => {
+  test("the swapintent client's signed requests are accepted: GET with sorted query, POST with a JSON body", async () => {
+    const client = createClient({
+      baseUrl: t.sandbox.url,
+      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      retry: false,
+    });
+    const networks = await client.getNetworks();
+    expect(networks.map((n) => n.id)).toEqual([1, 2, 3, 4, 5]);
+    const tokens = await client.getTokens({ networkId: 1, q: "usd coin", limit: 5 });
+    expect(tokens.items.map((x) => x.symbol)).toEqual(["USDC"]);
+    const usdc1 = tokens.items[0]!.contractAddress;
+    const usdc5 = (await client.getTokens({ networkId: 5, q: "usdc" })).items[0]!.contractAddress;
+    const quote = await client.getBestQuote({
+      sourceChain: 1,
+      sourceToken: usdc1,
+      destChain: 5,
+      destToken: usdc5,
+      amount: "12.345678",
+      slippageBps: 25,
+    });
+    expect(quote.sourceAmountLots).toBe(12_345678n);
+    const history = await client.getSwapHistory({ wallet: ["0xb", "0xa"], limit: 3 });
+    expect(history.total).toBe(0);
+  });
+
+  test("a hand-made canonical string with unsorted body keys and query params verifies", async () => {
+    const body =
+      '{ "swap_type":"standard", "amount": 1.50, "slippage_bps":"0", "source_chain":1, "dest_chain":2, "source_token":"x", "dest_token":"y" }';
+    const canonical =
+      'POST:/affiliate/v1/quotes/best::{"amount":1.50,"dest_chain":2,"dest_token":"y","slippage_bps":"0","source_chain":1,"source_token":"x","swap_type":"standard"}';
+    const r = await send({ method: "POST", path: "/affiliate/v1/quotes/best", body, canonical });
+    // authenticated: the request reaches validation (unknown token), not 401
+    expect(r.status).toBe(400);
+    expect(r.body.type).toBe("UNKNOWN_TOKEN");
+    const get = await send({
+      method: "GET",
+      path: "/affiliate/v1/tokens?q=usd%20coin&limit=2&network_id=1",
+      canonical: "GET:/affiliate/v1/tokens:limit=2&network_id=1&q=usd%20coin:",
+      nonce: null,
+    });
+    expect(get.status).toBe(200);
+  });
+
+  test("a bad signature is 401 INVALID_SIGNATURE", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    expect(
+      (
+        await send({
+          method: "GET",
+          path: "/affiliate/v1/networks",
+          canonical,
+          signature: signCanonical(canonical, other.privateKey),
+        })
+      ).body.type,
+    ).toBe("INVALID_SIGNATURE");
+    // signed for another path
+    const r = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical: "GET:/affiliate/v1/tokens::",
+    });
+    expect(r.status).toBe(401);
+    expect(r.body.type).toBe("INVALID_SIGNATURE");
+    // body changed after signing
+    const signed = 'POST:/affiliate/v1/intents::{"quote_id":"a"}';
+    const changed = await send({
+      method: "POST",
+      path: "/affiliate/v1/intents",
+      body: '{"quote_id":"b"}',
+      canonical: signed,
+      signature: signCanonical(signed),
+    });
+    expect(changed.body.type).toBe("INVALID_SIGNATURE");
+  });
+
+  test("a timestamp more than 60 s off is 401 STALE_TIMESTAMP; 59 s is fine", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    const now = Math.floor(Date.now() / 1000);
+    for (const timestamp of [now - 120, now + 120]) {
+      const r = await send({ method: "GET", path: "/affiliate/v1/networks", canonical, timestamp });
+      expect(r.status).toBe(401);
+      expect(r.body.type).toBe("STALE_TIMESTAMP");
+    }
+    expect(
+      (await send({ method: "GET", path: "/affiliate/v1/networks", canonical, timestamp: now - 55 })).status,
+    ).toBe(200);
+  });
+
+  test("a reused nonce is 401 NONCE_REUSED; a POST without a nonce is 401 NONCE_REQUIRED", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    const nonce = crypto.randomUUID();
+    expect((await send({ method: "GET", path: "/affiliate/v1/networks", canonical, nonce })).status).toBe(
+      200,
+    );
+    const again = await send({ method: "GET", path: "/affiliate/v1/networks", canonical, nonce });
+    expect(again.status).toBe(401);
+    expect(again.body.type).toBe("NONCE_REUSED");
+    const post = await send({
+      method: "POST",
+      path: "/affiliate/v1/intents",
+      body: "{}",
+      canonical: "POST:/affiliate/v1/intents::{}",
+      nonce: null,
+    });
+    expect(post.body.type).toBe("NONCE_REQUIRED");
+  });
+
+  test("an unknown key id or missing signature headers are 401", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    expect(
+      (await send({ method: "GET", path: "/affiliate/v1/networks", canonical, apiKey: "plain-key" })).body
+        .type,
+    ).toBe("UNKNOWN_API_KEY");
+    const r = await fetch(`${t.sandbox.url}/affiliate/v1/networks`, { headers: { "x-api-key": keyId } });
+    expect(r.status).toBe(401);
+    expect(((await r.json()) as { type: string }).type).toBe("SIGNATURE_REQUIRED");
+  });
+});
