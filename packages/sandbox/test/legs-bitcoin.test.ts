@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signHtlcPsbt, signHtlcRefund } from "@swapintent/bitcoin";
 import type { Intent } from "@swapintent/client";
-import { address, crypto, networks, Psbt, payments, Transaction } from "bitcoinjs-lib";
+import { address, crypto, networks, Psbt, payments, script, Transaction } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -441,6 +441,21 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
     expect(refused.code).toBe("PSBT_REJECTED");
     expect(refused.reason).toMatch(/SCRIPT_ERR/);
     expect((await rejection(leg.broadcast("00"))).code).toBe("TX_INVALID");
+    // A correctly signed spend that pays out more than it spends creates money: refused.
+    const addr = p2wpkhAddress(user);
+    const faucet = await leg.faucet({ address: addr, token: "btc", amountLots: 1_000n });
+    // Signed by hand: bitcoinjs' PSBT refuses to sign a transaction whose outputs exceed its inputs.
+    const inflate = new Transaction();
+    inflate.version = 2;
+    inflate.addInput(Buffer.from(faucet.txHash, "hex").reverse(), 0);
+    inflate.addOutput(address.toOutputScript(p2trAddress(other), networks.regtest), 5_000n);
+    const scriptCode = payments.p2pkh({ pubkey: user.publicKey }).output!;
+    const sighash = inflate.hashForWitnessV0(0, scriptCode, 1_000n, Transaction.SIGHASH_ALL);
+    inflate.setWitness(0, [
+      script.signature.encode(user.sign(sighash), Transaction.SIGHASH_ALL),
+      user.publicKey,
+    ]);
+    expect((await rejection(leg.broadcast(inflate.toHex()))).code).toBe("TX_VALUE_INVALID");
   });
 
   it("accepts an approval whose inputs are signed but not finalized (it finalizes them)", async () => {

@@ -113,6 +113,14 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       }
       return utxo;
     });
+    const spent = prevouts.reduce((sum, p) => sum + p.value, 0n);
+    const paid = tx.outs.reduce((sum, o) => sum + o.value, 0n);
+    if (paid > spent) {
+      throw new LegRejection(
+        "TX_VALUE_INVALID",
+        `the outputs (${paid} sat) exceed the inputs (${spent} sat)`,
+      );
+    }
     if (options.enforceRelativeLocks)
       assertRelativeLocks({ tx, prevouts, height: l.height(), nowMs: ctx.clock.nowMs() });
     const errors = verifyScripts({
@@ -129,7 +137,7 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
     return prevouts;
   };
 
-  /** Pay `outputs` from the resolver's P2WPKH UTXOs (plus `extra` already-signed inputs), change to the resolver. */
+  /** Pay `outputs` from the resolver's P2WPKH UTXOs, change to the resolver; idempotent per `purpose`. */
   const payFromResolver = (args: {
     outputs: { script: Uint8Array; value: bigint }[];
     purpose: string;
