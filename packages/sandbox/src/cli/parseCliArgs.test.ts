@@ -1,0 +1,41 @@
+import { expect, test } from "vitest";
+import { parseCliArgs } from "./parseCliArgs.js";
+
+test("parses every option", () => {
+  expect(
+    parseCliArgs({
+      argv: [
+        "--port",
+        "0",
+        "--data-dir",
+        "/tmp/x",
+        "--api-key",
+        "a",
+        "--api-key=b",
+        "--quote-ttl",
+        "45",
+        "--dev",
+        "--rate-limit",
+        "10",
+        "--rate-window",
+        "2",
+      ],
+    }),
+  ).toEqual({
+    help: false,
+    options: {
+      port: 0,
+      dataDir: "/tmp/x",
+      apiKeys: ["a", "b"],
+      quoteTtlSecs: 45,
+      dev: true,
+      rateLimit: { requests: 10, windowSecs: 2 },
+    },
+  });
+  expect(parseCliArgs({ argv: [] })).toEqual({ help: false, options: { port: 8787 } });
+  expect(parseCliArgs({ argv: ["--help"] })).toEqual({ help: true });
+});
+
+test.each([[["--port"]], [["--port", "x"]], [["--quote-ttl", "0"]], [["--what"]]])("refuses %j", (argv) => {
+  expect(() => parseCliArgs({ argv })).toThrow();
+});

@@ -1,0 +1,14 @@
+import { expect, test } from "vitest";
+
+test("exports", async () => {
+  expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_PRICES",
+      "DEFAULT_STABLECOINS",
+      "LegRejection",
+      "SANDBOX_NETWORKS",
+      "createOpenApiDocument",
+      "startSandbox",
+    ]
+  `);
+});
