@@ -3,9 +3,12 @@ import { ECPairFactory, type ECPairInterface } from "ecpair";
 import * as ecc from "tiny-secp256k1";
 import type { ChainLeg, Json, LegContext, SubmittedApproval } from "../types.js";
 import { LegRejection } from "../types.js";
-import { addressOfScript, scriptOfAddress, scriptsOfPublicKey } from "./addresses.js";
-import { buildHtlc, LEAF_VERSION, NUMS_KEY_HEX, serializeWitness } from "./htlc.js";
+import { addressOfScript } from "./addressOfScript.js";
+import { buildHtlc, LEAF_VERSION, NUMS_KEY_HEX } from "./buildHtlc.js";
 import { openUtxoLedger, type Utxo, type UtxoLedger } from "./ledger.js";
+import { scriptOfAddress } from "./scriptOfAddress.js";
+import { scriptsOfPublicKey } from "./scriptsOfPublicKey.js";
+import { serializeWitness } from "./serializeWitness.js";
 import { verifyScripts } from "./verifyScripts.js";
 
 initEccLib(ecc);
