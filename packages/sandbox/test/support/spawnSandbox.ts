@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
-const tsxCli = require.resolve("tsx/cli");
+// tsx's loader, registered in this one process (the tsx CLI would put the sandbox in a grandchild that a
+// SIGKILL of the CLI does not reach).
+const tsxLoader = pathToFileURL(require.resolve("tsx")).href;
 const entry = fileURLToPath(new URL("./sandboxEntry.ts", import.meta.url));
 
 /** A sandbox running in a child process (test legs injected). */
@@ -16,7 +18,7 @@ export interface SpawnedSandbox {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Spawn `sandboxEntry.ts` through tsx with `args`, and resolve once it prints its URL. */
+/** Spawn `sandboxEntry.ts` (one node process, TypeScript through tsx's loader) and resolve once it prints its URL. */
 export function spawnSandbox({
   args,
   env = {},
@@ -24,10 +26,14 @@ export function spawnSandbox({
   args: string[];
   env?: Record<string, string>;
 }): Promise<SpawnedSandbox> {
-  const child = spawn(process.execPath, [tsxCli, "--conditions=swapintent-source", entry, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=swapintent-source", "--import", tsxLoader, entry, ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   let err = "";
   child.stderr!.on("data", (chunk: Buffer) => {
