@@ -75,7 +75,7 @@ async function solanaUser(usdcLots: bigint) {
   return { user, address: user.publicKey.toBase58(), info, tokens };
 }
 
-describe("Solana flows through @swapintent/client", () => {
+describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
   it("Solana USDC -> EVM USDC reaches Fulfilled: litesvm executes the user-signed transaction, the resolver claims", async () => {
     const { user, address, info, tokens } = await solanaUser(50_000_000n);
     const evmInfo = await chainInfo(1);
