@@ -84,7 +84,9 @@ describe("pnpm demo against the sandbox", () => {
     const [route] = result.results;
     expect(result.ok).toBe(false);
     expect(route?.finalStatus).toBe("Refunded");
-    expect(route?.statuses).toContain("RefundRquested");
+    expect(route?.statuses.at(-1)).toBe("Refunded");
+    expect(route?.txs.user_deposit_tx).toBeTruthy();
+    expect(route?.txs.fulfill_tx).toBeNull();
     expect(route?.error?.code).toBe("ROUTE_REFUNDED");
     expect(output.text()).toMatch(/refund\s+FAILED\s+Refunded/);
     expect(output.text()).toMatch(/0 of 1 routes fulfilled.*1 failed/);

@@ -1,0 +1,19 @@
+import { signHtlcPsbt } from "@swapintent/bitcoin";
+import type { Intent, Quote } from "@swapintent/client";
+import { ECPairFactory } from "ecpair";
+import * as ecc from "tiny-secp256k1"; // browsers: import * as ecc from "@bitcoinerlab/secp256k1"
+
+/** Verify the deposit PSBT (inputs, HTLC leaves, amount, change, fee, sighash), then sign the user's inputs. */
+export async function signOnBitcoin(intent: Intent, quote: Quote, wif: string, resolverPublicKey: string) {
+  const key = ECPairFactory(ecc).fromWIF(wif);
+  const { approval, verified } = await signHtlcPsbt({
+    ecc,
+    intent,
+    quote,
+    userPublicKey: key.publicKey,
+    signer: key, // or a wallet: { publicKey, signPsbt(base64, inputs) }
+    policy: { resolverPublicKey, maxFeeLots: 20_000n },
+  });
+  console.log(`HTLC ${verified.htlc.valueLots} sat, refundable after ${verified.htlc.csvBlocks} blocks`);
+  return approval;
+}
