@@ -70,6 +70,14 @@ describe("signCosignTransaction", () => {
     expect(tokenBalance(chain, chain.escrowAta)).toBe(AMOUNT);
   });
 
+  it("signs a legacy transaction too; litesvm executes it", async () => {
+    const hex = compileHex(chain, honestInstructions(chain), { version: "legacy" });
+    const before = tokenBalance(chain, chain.escrowAta);
+    const result = await signCosignTransaction(params(hex, chain.user));
+    await cosignAndSend(chain, result.transaction);
+    expect(tokenBalance(chain, chain.escrowAta)).toBe(before + AMOUNT);
+  });
+
   it("produces a signature that @noble/curves and node:crypto verify over the kit-compiled message", async () => {
     const hex = compileHex(chain, honestInstructions(chain));
     const result = await signCosignTransaction(params(hex, chain.user));

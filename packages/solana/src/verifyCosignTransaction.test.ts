@@ -3,6 +3,7 @@ import { VersionedTransaction } from "@solana/web3.js";
 import { getAssignInstruction, getTransferSolInstruction } from "@solana-program/system";
 import {
   AuthorityType,
+  findAssociatedTokenPda,
   getApproveInstruction,
   getBurnInstruction,
   getCloseAccountInstruction,
@@ -124,6 +125,34 @@ describe("verifyCosignTransaction: the honest transaction", () => {
     const hex = compileHex(chain, honestInstructions(chain), { version: "legacy" });
     expect(VersionedTransaction.deserialize(hexToBytes(hex)).version).toBe("legacy");
     expect(verifyCosignTransaction(params(hex)).amountLots).toBe(AMOUNT);
+  });
+
+  it("derives the escrow account for Token-2022 transfers with the Token-2022 program", async () => {
+    const token2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+    const [escrow2022] = await findAssociatedTokenPda({
+      owner: chain.escrowOwner.address,
+      mint: chain.mint,
+      tokenProgram: token2022,
+    });
+    const transfer = (destination: Address) =>
+      getTransferCheckedInstruction(
+        {
+          source: chain.userAta,
+          mint: chain.mint,
+          destination,
+          authority: user(),
+          amount: AMOUNT,
+          decimals: DECIMALS,
+        },
+        { programAddress: token2022 },
+      );
+    expect(verifyCosignTransaction(params(tampered({ transfer: [transfer(escrow2022)] }))).destination).toBe(
+      escrow2022,
+    );
+    // The SPL Token escrow account is not the Token-2022 one.
+    expect(
+      codeOf(() => verifyCosignTransaction(params(tampered({ transfer: [transfer(chain.escrowAta)] })))),
+    ).toBe("SOL_DESTINATION_NOT_ALLOWED");
   });
 
   it("accepts lookup tables when their contents are supplied, and checks through them", async () => {
