@@ -10,8 +10,9 @@ const SIGHASH_ALL = 0x01;
 
 /**
  * Verify the deposit PSBT of an `htlc` intent (`verifyHtlcPsbt`, always first), then sign and finalize the
- * listed inputs with `signer` (a key, e.g. an `ecpair` key pair, or a wallet's `signPsbt`). Every signature is
- * checked against the sighash before it is kept, and the unsigned transaction must come out byte-identical.
+ * listed inputs with `signer` (a local key such as an `ecpair` key pair, an external signer, or a wallet's
+ * `signPsbt`). Signatures from external signers and wallets are checked against their sighash before they are
+ * kept (a local key's too with `alwaysCheckSignatures`), and the unsigned transaction must come out byte-identical.
  * Returns the signed base64 PSBT and the approval body to submit (`{type: "psbt", signedData}`).
  */
 export async function signHtlcPsbt(args: {
