@@ -229,6 +229,20 @@ describe("Solana leg (litesvm)", () => {
     });
   });
 
+  it("deposit fails with a LegRejection when the funds are gone by then (two approvals for one balance)", async () => {
+    const owner = Keypair.generate();
+    await leg.faucet({ address: owner.publicKey.toBase58(), token: usdc, amountLots: 4_000n });
+    const a = newIntent(owner, usdc, 4_000n);
+    const b = newIntent(owner, usdc, 4_000n);
+    const signedA = await buildAndSign(leg, a, owner);
+    const signedB = await buildAndSign(leg, b, owner);
+    const verifiedA = await leg.verifyApproval(a, signedA.legData, signedA.wire);
+    const verifiedB = await leg.verifyApproval(b, signedB.legData, signedB.wire);
+    await leg.deposit(a, verifiedA.legData);
+    expect((await rejection(leg.deposit(b, verifiedB.legData))).code).toBe("DEPOSIT_FAILED");
+    expect(await leg.balanceOf(owner.publicKey.toBase58(), usdc)).toBe(0n);
+  });
+
   it("delivers USDC and native SOL from the inventory, once per intent", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
     const intentId = randomUUID();
