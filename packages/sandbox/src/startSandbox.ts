@@ -41,8 +41,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const clock: Clock = { nowMs: () => baseClock.nowMs() + offsetMs };
     const networks = options.networks ?? SANDBOX_NETWORKS;
 
-    for (const network of networks) {
-      const factory = await resolveLegFactory({ type: network.type, injected: options.legs });
+    // Load the leg modules in parallel (each pulls in its engine's libraries), then create the legs.
+    const factories = await Promise.all(
+      networks.map((network) => resolveLegFactory({ type: network.type, injected: options.legs })),
+    );
+    for (const [index, network] of networks.entries()) {
+      const factory = factories[index]!;
       legs.set(
         network.id,
         factory({

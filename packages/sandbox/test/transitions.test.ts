@@ -173,3 +173,34 @@ describe("write-ahead steps", () => {
     },
   );
 });
+
+describe("secrets", () => {
+  test("the secret reaches only the source leg's claim: never a response, a log line or a stored error", async () => {
+    const lines: string[] = [];
+    const s = await startTestSandbox({ log: (line) => lines.push(line) });
+    try {
+      const { intent, wallet } = await s.createIntent();
+      const src = s.legs.get(1)!;
+      src.failNextClaimQuotingSecret();
+      const responses = [intent, (await s.approve(intent, wallet)).body];
+      responses.push(await s.settle(intent.intent_id, ["Fulfilled"]));
+      for (let i = 0; i < 3; i++) await s.sandbox.runResolverOnce();
+      const final = await s.status(intent.intent_id);
+      responses.push(final);
+      expect(final.swap_metadata.swap_tx).toMatch(/^0x/);
+      const secret = src.claimedSecrets[0]!;
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      // the claim was retried after the failure, with the same secret, whose hash is the intent's
+      expect(src.claimedSecrets).toEqual([secret, secret]);
+      const { createHash } = await import("node:crypto");
+      expect(`0x${createHash("sha256").update(Buffer.from(secret, "hex")).digest("hex")}`).toBe(
+        intent.secret_hash,
+      );
+      const seen = JSON.stringify(responses) + lines.join("\n");
+      expect(lines.some((l) => l.includes("[secret]"))).toBe(true);
+      expect(seen.toLowerCase()).not.toContain(secret);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Json, LegRejection, type SubmittedApproval } from "../legs/types.js";
 import { formatLots } from "../quotes/formatLots.js";
@@ -74,6 +75,15 @@ export function createApp({
       },
       404,
     ),
+  );
+  // Browser wallets under development call the sandbox from their own origin.
+  app.use(
+    "*",
+    cors({
+      origin: "*",
+      allowHeaders: ["content-type", "x-api-key", "x-api-signature", "x-api-timestamp", "x-api-nonce"],
+      exposeHeaders: ["Retry-After"],
+    }),
   );
   app.use(
     "*",

@@ -11,9 +11,20 @@ const STATUS_OF_STEP: Record<PendingStep, IntentRow["status"]> = {
   refund: "RefundRquested",
 };
 
-function describe(error: unknown): string {
-  if (error instanceof LegRejection) return `${error.code}: ${error.reason}`;
-  return error instanceof Error ? error.message : String(error);
+const MAX_ERROR_TEXT = 400;
+
+/**
+ * An error as text for the log and `last_error`: at most {@link MAX_ERROR_TEXT} characters, with the intent's secret
+ * removed (an engine's error for the claim call may quote its arguments).
+ */
+function describeError(error: unknown, secretHex: string): string {
+  const text =
+    error instanceof LegRejection
+      ? `${error.code}: ${error.reason}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return text.replace(new RegExp(secretHex, "gi"), "[secret]").slice(0, MAX_ERROR_TEXT);
 }
 
 /**
@@ -36,6 +47,7 @@ export async function advanceIntent({ core, row }: { core: Core; row: IntentRow 
   const now = core.clock.nowMs();
   const deadlinePassed = now > row.deadlineSecs * 1000;
   const intent = toLegIntent(row);
+  const describe = (error: unknown) => describeError(error, row.secret);
 
   const cas = async (expectedPendingStep: PendingStep | null, changes: Partial<IntentRow>) =>
     (

@@ -44,6 +44,10 @@ export interface TestLeg extends ChainLeg {
   readonly resolverAddress: string;
   /** Make the next call of `method` do its work and save it, then throw (a crash before the caller sees the result). */
   crashAfterNext(method: "deposit" | "deliver" | "claim" | "refund"): void;
+  /** Make the next `claim` fail with an engine-style error that quotes its arguments, secret included. */
+  failNextClaimQuotingSecret(): void;
+  /** Secrets this leg was given by `claim` (hex), for tests that check the secret never leaks elsewhere. */
+  readonly claimedSecrets: string[];
 }
 
 interface Books {
@@ -195,6 +199,8 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
     ctx.network.type === "BITCOIN" ? "htlc" : ctx.network.type === "SOLANA" ? "cosign" : ("permit2" as const);
 
   const crashes = new Set<string>();
+  let quoteSecretOnce = false;
+  const claimedSecrets: string[] = [];
   const maybeCrash = (method: string) => {
     if (crashes.delete(method)) throw new Error(`simulated crash after ${method}`);
   };
@@ -334,6 +340,13 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
     },
     async claim(intent, _legData, secret) {
       count("claim");
+      claimedSecrets.push(Buffer.from(secret).toString("hex"));
+      if (quoteSecretOnce) {
+        quoteSecretOnce = false;
+        throw new Error(
+          `execution reverted: claim(${intent.intentId}, 0x${Buffer.from(secret).toString("hex").toUpperCase()})`,
+        );
+      }
       const done = books.claims[intent.intentId];
       if (done) return { txHash: done };
       const escrow = books.escrows[intent.intentId];
@@ -400,6 +413,10 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       for (const e of Object.values(books.escrows))
         if (e.token === t && e.state === "locked") total += BigInt(e.amount);
       return total;
+    },
+    claimedSecrets,
+    failNextClaimQuotingSecret() {
+      quoteSecretOnce = true;
     },
     crashAfterNext(method) {
       crashes.add(method);
