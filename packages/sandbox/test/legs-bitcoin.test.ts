@@ -257,7 +257,9 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
         .code,
     ).toBe("APPROVAL_INVALID");
 
-    // Spend the same UTXO through a second intent first: the first approval is then refused.
+    // Once the first intent's reservation lapses, a second intent spends the same UTXO first: the first
+    // approval is then refused.
+    clock.now = (intent.deadlineSecs + 1) * 1000;
     const second = makeIntent({ amount: 100_000n });
     const built2 = await leg.buildApproval(second.intent);
     const signed2 = await userSigns(leg, second.intent, built2.paramsToSign);
@@ -270,6 +272,40 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
       (await rejection(leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: signed.psbt })))
         .code,
     ).toBe("UTXO_SPENT");
+  });
+
+  it("gives two open intents of the same user different coins, until the first one's deadline", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 120_000n });
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 125_000n });
+    const a = makeIntent({ amount: 100_000n });
+    const b = makeIntent({ amount: 100_000n });
+    const builtA = await leg.buildApproval(a.intent);
+    const builtB = await leg.buildApproval(b.intent);
+    const outpoints = (built: { legData: unknown }) =>
+      (built.legData as { prevouts: { txid: string; vout: number }[] }).prevouts.map(
+        (p) => `${p.txid}:${p.vout}`,
+      );
+    expect(outpoints(builtA)).toHaveLength(1);
+    expect(outpoints(builtB)).toHaveLength(1);
+    expect(outpoints(builtB)).not.toEqual(outpoints(builtA));
+    // Building again for the same intent keeps its own coins.
+    expect(outpoints(await leg.buildApproval(a.intent))).toEqual(outpoints(builtA));
+    // A third intent finds nothing free; after the deadlines pass the coins are free again.
+    expect((await rejection(leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).code).toBe(
+      "INSUFFICIENT_BALANCE",
+    );
+    clock.now = (a.intent.deadlineSecs + 1) * 1000;
+    expect(outpoints(await leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).toHaveLength(1);
+    for (const [x, built] of [
+      [a, builtA],
+      [b, builtB],
+    ] as const) {
+      const signed = await userSigns(leg, x.intent, built.paramsToSign);
+      const v = await leg.verifyApproval(x.intent, built.legData, { type: "psbt", signedData: signed.psbt });
+      await leg.deposit(x.intent, v.legData);
+    }
   });
 
   it("refuses to build a deposit the user cannot fund, or for a key that does not own the address", async () => {

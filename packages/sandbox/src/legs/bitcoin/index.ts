@@ -272,10 +272,14 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
         csvBlocks: HTLC_CSV_BLOCKS,
       });
 
-      // Coin selection: largest first, over both of the user's scripts.
-      const candidates = [...l.utxosOf(hex(own.p2tr)), ...l.utxosOf(hex(own.p2wpkh))].sort((a, b) =>
-        a.value > b.value ? -1 : a.value < b.value ? 1 : 0,
-      );
+      // Coin selection: largest first, over both of the user's scripts, skipping coins another open intent's
+      // deposit PSBT already spends (reserved until that intent's deadline).
+      const candidates = [...l.utxosOf(hex(own.p2tr)), ...l.utxosOf(hex(own.p2wpkh))]
+        .filter((u) => {
+          const holder = l.reservedFor(u);
+          return holder === undefined || holder === intent.intentId;
+        })
+        .sort((a, b) => (a.value > b.value ? -1 : a.value < b.value ? 1 : 0));
       const baseWeight = TX_OVERHEAD_WU + P2TR_OUTPUT_WU + outputWeight(changeScript);
       const chosen: Utxo[] = [];
       let total = 0n;
@@ -324,6 +328,7 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       });
       if (change > 0n) psbt.addOutput({ script: changeScript, value: change });
 
+      l.reserve(chosen, intent.intentId, intent.deadlineSecs * 1000);
       const inputs = chosen.map((_, i) => i);
       const legData: HtlcLegData = {
         psbt: psbt.toBase64(),

@@ -24,6 +24,8 @@ interface StoredState {
   txs: Record<string, string>;
   /** Transactions the leg made for a purpose, keyed `deliver:<intentId>` or `refund:<intentId>`. */
   purposes: Record<string, string>;
+  /** Outputs promised to an intent's deposit PSBT until its deadline (so two intents don't pick the same coins). */
+  reservations?: Record<string, { intentId: string; untilMs: number }>;
 }
 
 const BLOCK_MS = 600_000;
@@ -44,6 +46,10 @@ export interface UtxoLedger {
   purpose(key: string): string | undefined;
   /** Remember a fact under `key` (for example that the resolver's genesis funds were minted). */
   setPurpose(key: string, value: string): void;
+  /** Reserve outputs for an intent's deposit until `untilMs`. */
+  reserve(outpoints: { txid: string; vout: number }[], intentId: string, untilMs: number): void;
+  /** The intent an unspent output is reserved for, if the reservation is still running. */
+  reservedFor(outpoint: { txid: string; vout: number }): string | undefined;
 }
 
 /** Open (or create) the ledger; with `dataDir` every change is written atomically to `bitcoin-ledger.json`. */
@@ -150,6 +156,20 @@ export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () =>
     setPurpose: (k, v) => {
       state.purposes[k] = v;
       save();
+    },
+    reserve: (outpoints, intentId, untilMs) => {
+      if (!state.reservations) state.reservations = {};
+      const reservations = state.reservations;
+      const now = args.nowMs();
+      for (const [k, r] of Object.entries(reservations)) {
+        if (r.untilMs <= now || !state.utxos[k]) delete reservations[k];
+      }
+      for (const o of outpoints) reservations[key(o)] = { intentId, untilMs };
+      save();
+    },
+    reservedFor: (o) => {
+      const r = state.reservations?.[key(o)];
+      return r && r.untilMs > args.nowMs() && state.utxos[key(o)] ? r.intentId : undefined;
     },
   };
   save();
