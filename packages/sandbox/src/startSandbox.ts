@@ -72,7 +72,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       legs
         .get(network.id)!
         .tokens()
-        .map((token) => ({ ...token, networkId: network.id })),
+        // The spec's icon_url is a URL: a leg that has no icon gets the sandbox's placeholder for the symbol.
+        .map((token) => ({
+          ...token,
+          iconUrl:
+            token.iconUrl ||
+            `https://sandbox.swapintent.invalid/icons/${encodeURIComponent(token.symbol.toLowerCase())}.svg`,
+          networkId: network.id,
+        })),
     );
     const tokenIndex = new Map(tokens.map((t) => [toTokenKey(t.networkId, t.contractAddress), t]));
     const networkIndex = new Map(networks.map((n) => [n.id, n]));
