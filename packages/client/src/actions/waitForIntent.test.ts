@@ -96,8 +96,11 @@ describe("waitForIntent", () => {
     });
     const error = await rejection(pending);
     expect(error.code).toBe("ABORTED");
-    const polls = server.requests.length;
+    // A poll already on the wire when the signal fired may still reach the server: let it land, then the count
+    // must stay flat (at a 5 ms interval, polling on would add several requests in 60 ms).
     await new Promise((resolve) => setTimeout(resolve, 30));
+    const polls = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 60));
     expect(server.requests.length).toBe(polls);
   });
 
