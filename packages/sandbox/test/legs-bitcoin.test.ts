@@ -432,12 +432,13 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
   });
 
   /** A version-2 spend of the user's P2WPKH faucet output with the given nSequence, signed by the user. */
-  async function spendWithSequence(leg: BitcoinLeg, sequence: number) {
+  async function spendWithSequence(leg: BitcoinLeg, sequence: number, locktime = 0) {
     const addr = p2wpkhAddress(user);
     const faucet = await leg.faucet({ address: addr, token: "btc", amountLots: 10_000n });
     const script = address.toOutputScript(addr, networks.regtest);
     const psbt = new Psbt({ network: networks.regtest });
     psbt.setVersion(2);
+    psbt.setLocktime(locktime);
     psbt.addInput({ hash: faucet.txHash, index: 0, sequence, witnessUtxo: { script, value: 10_000n } });
     psbt.addOutput({ address: p2trAddress(other), value: 9_000n });
     psbt.signInput(0, user);
@@ -463,6 +464,18 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
     clock.now += 1_023_000;
     expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
     clock.now += 1_000;
+    await leg.broadcast(tx);
+    expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
+  });
+
+  it("holds an absolute nLockTime (height) until the chain is past it", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const tx = await spendWithSequence(leg, 0xfffffffe, leg.height() + 2);
+    // Final once the next block's height exceeds the lock: at tip height + 2.
+    clock.now += 10 * 60_000;
+    expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
+    clock.now += 10 * 60_000;
     await leg.broadcast(tx);
     expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
   });

@@ -124,8 +124,10 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
         `the outputs (${paid} sat) exceed the inputs (${spent} sat)`,
       );
     }
-    if (options.enforceRelativeLocks)
+    if (options.enforceRelativeLocks) {
+      assertFinal({ tx, height: l.height(), nowMs: ctx.clock.nowMs() });
       assertRelativeLocks({ tx, prevouts, height: l.height(), nowMs: ctx.clock.nowMs() });
+    }
     const errors = verifyScripts({
       txHex: tx.toHex(),
       prevouts: prevouts.map((p) => ({ script: fromHex(p.script), value: p.value })),
@@ -538,6 +540,14 @@ function extractSignedDeposit(args: { data: HtlcLegData; approval: SubmittedAppr
   } catch (cause) {
     throw new LegRejection("PSBT_REJECTED", "the PSBT cannot be finalized into a transaction", { cause });
   }
+}
+
+/** nLockTime: final when the next block's height is above the lock height (or the clock past the lock time), or every input opts out. */
+function assertFinal(args: { tx: Transaction; height: number; nowMs: number }): void {
+  const { tx } = args;
+  if (tx.locktime === 0 || tx.ins.every((input) => input.sequence === 0xffffffff)) return;
+  const passed = tx.locktime < 500_000_000 ? tx.locktime <= args.height : tx.locktime * 1000 <= args.nowMs;
+  if (!passed) throw new LegRejection("TX_NOT_FINAL", `the transaction is locked until ${tx.locktime}`);
 }
 
 /** BIP-68: every input of a version-2 transaction waits its relative lock against the ledger's heights. */
