@@ -135,6 +135,8 @@ describe("Bitcoin leg: addresses, tokens, info", () => {
     const info = leg.info();
     expect(info.engine).toBe("bitcore-lib interpreter + sandbox UTXO ledger");
     expect(info.network).toBe("regtest");
+    expect(info.tokens).toEqual({ BTC: "btc" });
+    expect(info.height).toBe(leg.height());
     expect(info.numsInternalKey).toBe("50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0");
     expect(info.resolverPublicKey).toBe(leg.resolverPublicKey());
     expect(String(info.resolverAddress).startsWith("bcrt1q")).toBe(true);

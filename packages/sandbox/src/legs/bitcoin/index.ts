@@ -233,6 +233,7 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       engine: "bitcore-lib interpreter + sandbox UTXO ledger",
       network: "regtest",
       addressPrefix: "bcrt1",
+      tokens: { BTC: "btc" },
       height: ledger ? ledger.height() : null,
       blockIntervalSecs: 600,
       resolverPublicKey: hex(resolverKey.publicKey),
