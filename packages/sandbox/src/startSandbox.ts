@@ -11,7 +11,8 @@ import { createAuthenticator } from "./http/createAuthenticator.js";
 import { resolveLegFactory } from "./legs/registry.js";
 import type { ChainLeg, Clock } from "./legs/types.js";
 import { startResolver } from "./resolver/startResolver.js";
-import { type CatalogueToken, type Core, toTokenKey } from "./service/core.js";
+import type { CatalogueToken, Core } from "./service/core.js";
+import { toTokenKey } from "./service/toTokenKey.js";
 import type { ChainInfo, Faults, Sandbox, SandboxOptions } from "./types.js";
 
 const defaultLog = (message: string) =>

@@ -14,8 +14,9 @@ import type { ChainInfo, Faults } from "../types.js";
 import { ApiError, createApiError } from "./apiError.js";
 import type { Authenticator } from "./createAuthenticator.js";
 import { createOpenApiDocument } from "./createOpenApiDocument.js";
+import { isUuid } from "./isUuid.js";
 import { parsePagination } from "./parsePagination.js";
-import { isUuid, readFields } from "./readFields.js";
+import { readFields } from "./readFields.js";
 import { readJsonBody } from "./readJsonBody.js";
 
 /** The public API's prefix. */

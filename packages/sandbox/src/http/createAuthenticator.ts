@@ -3,11 +3,9 @@ import { JsonSyntaxError } from "../json/parseJsonLossless.js";
 import type { Clock } from "../legs/types.js";
 import type { RateLimit } from "../types.js";
 import { createApiError } from "./apiError.js";
-import {
-  formatCanonicalRequest,
-  importSigningKey,
-  verifyRequestSignature,
-} from "./verifyRequestSignature.js";
+import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
+import { importSigningKey } from "./importSigningKey.js";
+import { verifyRequestSignature } from "./verifyRequestSignature.js";
 
 /** How far `x-api-timestamp` may be from the service's clock, seconds. */
 export const MAX_TIMESTAMP_SKEW_SECS = 60;

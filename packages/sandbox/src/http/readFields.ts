@@ -1,13 +1,8 @@
 import { JsonNumber, type LosslessJson } from "../json/parseJsonLossless.js";
 import type { Json } from "../legs/types.js";
 import { createApiError, type ErrorEntity } from "./apiError.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `value` is a UUID string (any version). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+import { isUuid } from "./isUuid.js";
+import { toPlainJson } from "./toPlainJson.js";
 
 /** Typed readers over one parsed JSON request body; every failure is a 400 naming the field. */
 export interface FieldReader {
@@ -20,18 +15,6 @@ export interface FieldReader {
   numberText(name: string): string;
   /** Any JSON value (numbers converted to JS numbers), or undefined when absent or null. */
   json(name: string): Json | undefined;
-}
-
-/** Convert a lossless value into plain JSON (numbers become JS numbers). */
-export function toPlainJson(value: LosslessJson): Json {
-  if (value instanceof JsonNumber) return value.toNumber();
-  if (Array.isArray(value)) return value.map(toPlainJson);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toPlainJson(v);
-    return out;
-  }
-  return value;
 }
 
 /**

@@ -28,8 +28,3 @@ export interface Core {
   faults: Faults;
   log: (message: string) => void;
 }
-
-/** The key under which a token is looked up: 0x-hex addresses compare case-insensitively, others exactly. */
-export function toTokenKey(networkId: number, address: string): string {
-  return `${networkId}:${address.startsWith("0x") ? address.toLowerCase() : address}`;
-}

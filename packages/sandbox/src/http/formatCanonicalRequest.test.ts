@@ -1,6 +1,6 @@
 import { formatCanonicalRequest as formatClientCanonical } from "@swapintent/client";
 import { expect, test } from "vitest";
-import { formatCanonicalRequest } from "./verifyRequestSignature.js";
+import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
 
 test("the server's canonical string equals the client's for the same request (independent implementations)", () => {
   const body = { source_chain: 1, amount: 1.25, nested: { z: "ü", a: [3, 2] }, slippage_bps: "50" };
