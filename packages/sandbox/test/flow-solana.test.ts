@@ -116,6 +116,14 @@ describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
 
     const solana = sandbox.leg(5);
     expect(await solana.balanceOf(address, tokens.USDC!)).toBe(50_000_000n - 12_500_000n);
+    // The resolver claims the escrow after delivering (Fulfilled comes first): wait for the claim's swap_tx.
+    const deadline = Date.now() + 15_000;
+    let claimed = final;
+    while (claimed.swapMetadata.swapTx === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      claimed = await client.getIntentStatus({ intentId: intent.intentId });
+    }
+    expect(claimed.swapMetadata.swapTx).not.toBeNull();
     // Claimed: the escrow holds nothing for this intent any more.
     expect(await solana.balanceOf(info.escrowOwner as string, tokens.USDC!)).toBe(0n);
     const received = await sandbox.leg(1).balanceOf(recipient, evmTokens.USDC!);
