@@ -7,5 +7,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "es2022",
-  platform: "neutral",
+  // A Node service: node builtins, and import.meta.url shimmed in the CJS output.
+  platform: "node",
+  shims: true,
 });
