@@ -124,11 +124,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return { ...faults };
     };
 
-    const resolver = startResolver({
-      core,
-      intervalMs: options.resolverIntervalMs ?? 250,
-      stepsPerPass: options.resolverStepsPerPass,
-    });
     const app = createApp({
       core,
       authenticate: createAuthenticator({
@@ -144,6 +139,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: "127.0.0.1" }, () => resolve(s));
       s.once("error", reject);
+    });
+    // The resolver starts last, once nothing can fail any more.
+    const resolver = startResolver({
+      core,
+      intervalMs: options.resolverIntervalMs ?? 250,
+      stepsPerPass: options.resolverStepsPerPass,
     });
     const port = (server.address() as AddressInfo).port;
 
