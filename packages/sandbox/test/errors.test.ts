@@ -394,6 +394,12 @@ describe("authentication and rate limits", () => {
     ).toBe(200);
   });
 
+  test("the OpenAPI document is public", async () => {
+    const r = await fetch(`${t.sandbox.url}/affiliate/v1/openapi.json`);
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+
   test("a configured key list is enforced", async () => {
     const s = await startTestSandbox({ apiKeys: ["k1", "k2"] });
     try {
