@@ -36,6 +36,13 @@ test("parses every option", () => {
   expect(parseCliArgs({ argv: ["--help"] })).toEqual({ help: true });
 });
 
+test("relative paths resolve against the folder the command was run from", () => {
+  expect(parseCliArgs({ argv: ["--data-dir", "state"], cwd: "/home/dev/wallet" })).toEqual({
+    help: false,
+    options: { port: 8787, dataDir: "/home/dev/wallet/state" },
+  });
+});
+
 test.each([[["--port"]], [["--port", "x"]], [["--quote-ttl", "0"]], [["--what"]]])("refuses %j", (argv) => {
   expect(() => parseCliArgs({ argv })).toThrow();
 });

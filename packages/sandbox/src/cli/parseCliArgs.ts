@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { SandboxOptions } from "../types.js";
 
 /** Usage text of `pnpm sandbox`. */
@@ -21,11 +22,18 @@ export const USAGE = `Usage: pnpm sandbox [options]
 export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
 
 /**
- * Parse `pnpm sandbox` arguments. Throws an `Error` naming the bad argument.
+ * Parse `pnpm sandbox` arguments. Throws an `Error` naming the bad argument. Relative paths are resolved against
+ * `cwd`: by default the folder `pnpm sandbox` was run from (`INIT_CWD`), not the package folder pnpm runs scripts in.
  *
  * @example parseCliArgs({ argv: ["--port", "0", "--dev"] }) // { help: false, options: { port: 0, dev: true } }
  */
-export function parseCliArgs({ argv }: { argv: readonly string[] }): CliArgs {
+export function parseCliArgs({
+  argv,
+  cwd = process.env.INIT_CWD ?? process.cwd(),
+}: {
+  argv: readonly string[];
+  cwd?: string;
+}): CliArgs {
   const options: SandboxOptions = { port: 8787 };
   let rateLimit: number | undefined;
   let rateWindow = 1;
@@ -53,13 +61,13 @@ export function parseCliArgs({ argv }: { argv: readonly string[] }): CliArgs {
         options.port = integer(0);
         break;
       case "--data-dir":
-        options.dataDir = value();
+        options.dataDir = resolve(cwd, value());
         break;
       case "--api-key":
         options.apiKeys = [...(options.apiKeys ?? []), value()];
         break;
       case "--public-key":
-        options.publicKeys = [...(options.publicKeys ?? []), readFileSync(value(), "utf8")];
+        options.publicKeys = [...(options.publicKeys ?? []), readFileSync(resolve(cwd, value()), "utf8")];
         break;
       case "--quote-ttl":
         options.quoteTtlSecs = integer(1);
