@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type Json, LegRejection, type SubmittedApproval } from "../legs/types.js";
+import { LegRejection, type SubmittedApproval } from "../legs/types.js";
 import { formatLots } from "../quotes/formatLots.js";
 import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
 import { addApproval } from "../service/addApproval.js";
@@ -416,5 +416,3 @@ function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono 
   });
   return routes;
 }
-
-export type { Json };
