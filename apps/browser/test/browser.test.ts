@@ -1,0 +1,155 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Sandbox, startSandbox } from "@swapintent/sandbox";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { build } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStatic } from "./serveStatic.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const repoDir = join(appDir, "../..");
+/** The packages the page imports; the page bundles their published `dist`. */
+const SIGNER_PACKAGES = [
+  "@swapintent/client",
+  "@swapintent/permit2",
+  "@swapintent/bitcoin",
+  "@swapintent/solana",
+];
+const ROUTES = ["evm", "tron", "bitcoin", "solana"] as const;
+
+let outDir: string;
+let sandbox: Sandbox | undefined;
+let site: { url: string; close: () => Promise<void> } | undefined;
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+/** Every file Vite resolved for the page's bundle. */
+const resolvedIds: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run .ci/setup-extra (it installs Debian's chromium)`);
+  // The published entry points: build the packages' dist (turbo answers from its cache when nothing changed).
+  execFileSync(
+    "pnpm",
+    [
+      "exec",
+      "turbo",
+      "run",
+      "build",
+      "--output-logs=errors-only",
+      ...SIGNER_PACKAGES.map((p) => `--filter=${p}`),
+    ],
+    {
+      cwd: repoDir,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+    },
+  );
+  outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-"));
+  const [started] = await Promise.all([
+    startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
+    build({
+      root: appDir,
+      configFile: join(appDir, "vite.config.ts"),
+      logLevel: "warn",
+      build: { outDir, emptyOutDir: true },
+      plugins: [
+        {
+          name: "record-resolved-ids",
+          enforce: "post",
+          load(id) {
+            resolvedIds.push(id);
+            return null;
+          },
+        },
+      ],
+    }),
+  ]);
+  sandbox = started;
+  site = await serveStatic({ dir: outDir });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 560 } });
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+  await page.goto(`${site.url}/?sandbox=${encodeURIComponent(sandbox.url)}`);
+  await page.waitForSelector("body[data-ready]", { timeout: 60_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await sandbox?.close();
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+describe("the page in headless Chromium (published dist, no polyfills)", () => {
+  it("bundles the signer packages' published dist (not their sources), tronweb included", () => {
+    const ours = resolvedIds.filter((id) => id.includes("/packages/"));
+    for (const name of ["client", "permit2", "bitcoin", "solana"])
+      expect(ours.some((id) => id.includes(`/packages/${name}/dist/`))).toBe(true);
+    expect(ours.filter((id) => id.includes("/src/"))).toEqual([]);
+    expect(resolvedIds.some((id) => /tronweb\/lib\/esm\//.test(id))).toBe(true);
+    expect(resolvedIds.filter((id) => id.includes("__vite-browser-external"))).toEqual([]);
+  });
+
+  it("loads, generates one wallet per chain and lists the four routes", async () => {
+    expect(await page.getAttribute("body", "data-ready")).toBe("true");
+    const setup = await page.textContent("#setup");
+    expect(setup).toMatch(/EVM: 0x[0-9a-fA-F]{40}/);
+    expect(setup).toMatch(/TRON: T[1-9A-HJ-NP-Za-km-z]{33}/);
+    expect(setup).toMatch(/BITCOIN: bcrt1p[02-9ac-hj-np-z]{58}/);
+    expect(setup).toMatch(/SOLANA: [1-9A-HJ-NP-Za-km-z]{32,44}/);
+    expect(await page.locator("button[data-route]").count()).toBe(ROUTES.length);
+  });
+
+  it("runs EVM, Tron, Bitcoin and Solana routes to Fulfilled", async () => {
+    for (const route of ROUTES) await page.click(`button[data-route="${route}"]`);
+    for (const route of ROUTES) {
+      await page.waitForSelector(
+        `[data-status="${route}"][data-state="ok"], [data-status="${route}"][data-state="failed"]`,
+        {
+          timeout: 180_000,
+        },
+      );
+    }
+    const screenshot = join(tmpdir(), `swapintent-browser-${Date.now()}.png`);
+    await page.screenshot({ path: screenshot, fullPage: true });
+    console.log(`screenshot: ${screenshot}`);
+    const rows = await page.$$eval("[data-status]", (cells) =>
+      cells.map((cell) => ({
+        route: (cell as HTMLElement).dataset.status,
+        status: cell.textContent,
+        detail: document.querySelector(`[data-detail="${(cell as HTMLElement).dataset.status}"]`)
+          ?.textContent,
+      })),
+    );
+    expect(rows).toEqual(
+      ROUTES.map((route) => ({
+        route,
+        status: "Fulfilled",
+        detail: expect.stringMatching(/^end · intent /),
+      })),
+    );
+    expect(pageErrors).toEqual([]);
+  });
+});
