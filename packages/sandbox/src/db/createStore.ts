@@ -6,6 +6,8 @@ import {
   type IntentRow,
   type IntentStatusName,
   readIntentRow,
+  STATUS_COLUMNS_SQL,
+  type StatusRow,
   TERMINAL_STATUSES,
 } from "./intentRow.js";
 
@@ -46,6 +48,8 @@ export interface Store {
    */
   insertIntentFromQuote(row: IntentRow): Promise<boolean>;
   getIntent(id: string): Promise<IntentRow | undefined>;
+  /** What the status endpoint shows of an intent (never the secret). */
+  getStatus(id: string): Promise<StatusRow | undefined>;
   /** Set `changes` on the intent if its status is still `expectedStatus` (and, when given, its pending step matches). */
   updateIntent(request: {
     id: string;
@@ -55,7 +59,7 @@ export interface Store {
   }): Promise<UpdateResult>;
   /** Intents the resolver still has work on: not terminal, or with a recorded pending step. Oldest first. */
   listWork(limit: number): Promise<IntentRow[]>;
-  listHistory(query: HistoryQuery): Promise<{ rows: IntentRow[]; total: number }>;
+  listHistory(query: HistoryQuery): Promise<{ rows: StatusRow[]; total: number }>;
 }
 
 const META_SEED = "master_seed";
@@ -148,6 +152,14 @@ export function createStore({ db }: { db: PGlite }): Store {
       return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
     },
 
+    async getStatus(id) {
+      const r = await db.query<Record<string, unknown>>(
+        `SELECT ${STATUS_COLUMNS_SQL} FROM intents WHERE id = $1`,
+        [id],
+      );
+      return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
+    },
+
     async updateIntent({ id, expectedStatus, expectedPendingStep, changes }) {
       const fields = Object.keys(changes).filter((f) => f in INTENT_COLUMNS) as (keyof IntentRow)[];
       const params: unknown[] = [id, expectedStatus];
@@ -198,7 +210,7 @@ export function createStore({ db }: { db: PGlite }): Store {
       const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
       const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intents ${where}`, params);
       const page = await db.query<Record<string, unknown>>(
-        `SELECT * FROM intents ${where} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT ${STATUS_COLUMNS_SQL} FROM intents ${where} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, query.limit, query.offset],
       );
       return { rows: page.rows.map(readIntentRow), total: total.rows[0]?.n ?? 0 };

@@ -121,12 +121,45 @@ const BIGINT_FIELDS = new Set<keyof IntentRow>([
   "refundedAtMs",
 ]);
 
-/** Map a database row (snake_case) to an {@link IntentRow}. */
+/** Map a database row (snake_case) to an {@link IntentRow}; columns the query did not select are left out. */
 export function readIntentRow(row: Record<string, unknown>): IntentRow {
   const out: Record<string, unknown> = {};
   for (const [field, column] of Object.entries(INTENT_COLUMNS) as [keyof IntentRow, string][]) {
+    if (!(column in row)) continue;
     const value = row[column];
     out[field] = BIGINT_FIELDS.has(field) && value !== null && value !== undefined ? Number(value) : value;
   }
   return out as unknown as IntentRow;
 }
+
+/** The fields a swap status record shows (spec 2.3/2.4): no secret, no leg data. */
+export const STATUS_FIELDS = [
+  "id",
+  "swapId",
+  "status",
+  "proxyAddress",
+  "userDepositTx",
+  "fulfillTx",
+  "swapTx",
+  "createdAtMs",
+  "userDepositedAtMs",
+  "kycRequestedAtMs",
+  "fulfilledAtMs",
+  "swappedAtMs",
+  "refundedAtMs",
+  "sourceAmountDecimals",
+  "sourceAmountLots",
+  "sourceChain",
+  "sourceToken",
+  "destAmountDecimals",
+  "destChain",
+  "destToken",
+  "minDestAmountLots",
+  "maxDestAmountLots",
+] as const satisfies readonly (keyof IntentRow)[];
+
+/** An intent as the status and history endpoints read it. */
+export type StatusRow = Pick<IntentRow, (typeof STATUS_FIELDS)[number]>;
+
+/** SQL column list of {@link STATUS_FIELDS}. */
+export const STATUS_COLUMNS_SQL = STATUS_FIELDS.map((f) => INTENT_COLUMNS[f]).join(", ");

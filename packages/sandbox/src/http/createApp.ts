@@ -156,7 +156,7 @@ export function createApp({
   };
 
   api.get("/intents/:intent_id/status", async (c) => {
-    const row = await core.store.getIntent(intentIdParam(c.req.param("intent_id")));
+    const row = await core.store.getStatus(intentIdParam(c.req.param("intent_id")));
     if (!row)
       throw createApiError({
         status: 404,

@@ -1,10 +1,10 @@
-import type { IntentRow } from "../db/intentRow.js";
+import type { StatusRow } from "../db/intentRow.js";
 import type { Json } from "../legs/types.js";
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** The swap status record of an intent (spec 2.3, 2.4). */
-export function toStatusRecord(row: IntentRow): Record<string, Json> {
+export function toStatusRecord(row: StatusRow): Record<string, Json> {
   return {
     intent_id: row.id,
     status: row.status,
