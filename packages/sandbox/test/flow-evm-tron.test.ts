@@ -1,68 +1,30 @@
-import { createClient, type Permit2Params, type SwapIntentClient } from "@swapintent/client";
-import { TronWeb, Trx } from "tronweb";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  http,
-  maxUint256,
-} from "viem";
+import type { Permit2Params } from "@swapintent/client";
+import { Trx } from "tronweb";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_NETWORKS, startSandbox } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import {
+  expectWithinQuote,
+  fundEvmUser,
+  readLegFacts,
+  useFlowSandbox,
+  waitForOutcome,
+} from "./support/flows.js";
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-let sandbox: Sandbox;
-let client: SwapIntentClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({
-    dev: true,
-    log: () => {},
-    resolverIntervalMs: 50,
-    networks: SANDBOX_NETWORKS.filter((n) => n.id === 1 || n.id === 3),
-  });
-  client = createClient({ baseUrl: sandbox.url, apiKey: "flow-evm-tron-test" });
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-/** Tron base58 to 0x with TronWeb's converter. */
-const toEvm = (tron: string) => `0x${TronWeb.address.toHex(tron).slice(2)}` as Address;
+const flow = useFlowSandbox({ networkIds: [1, 3], apiKey: "flow-evm-tron-test" });
 
 describe("Tron source through HTTP", () => {
   it("an intent signed with TronWeb over base58 params_to_sign reaches Fulfilled", async () => {
+    const { sandbox, client } = flow;
     const tron = sandbox.leg(3);
-    const info = tron.info();
-    const tokens = info.tokens as Record<string, string>;
-    const pk = generatePrivateKey();
-    const user = TronWeb.address.fromPrivateKey(pk.slice(2)) as string;
-    await tron.faucet({ address: user, token: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb", amountLots: 10n ** 18n });
-    await tron.faucet({ address: user, token: tokens.USDT as string, amountLots: 80_000_000n });
-    const chain = defineChain({
-      id: info.chainId as number,
-      name: "sandbox-tron",
-      nativeCurrency: { name: "Tronix", symbol: "TRX", decimals: 18 },
-      rpcUrls: { default: { http: [info.rpcUrl as string] } },
-    });
-    const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
-    const wallet = createWalletClient({ account: privateKeyToAccount(pk), chain, transport: http() });
-    await publicClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: toEvm(tokens.USDT as string),
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [toEvm(info.permit2Address as string), maxUint256],
-      }),
+    const { info, tokens } = readLegFacts({ sandbox, networkId: 3 });
+    const { privateKey: pk, address: user } = await fundEvmUser({
+      leg: tron,
+      token: tokens.USDT as string,
+      amountLots: 80_000_000n,
     });
 
     const evmUser = privateKeyToAccount(generatePrivateKey()).address;
-    const destTokens = sandbox.leg(1).info().tokens as Record<string, string>;
+    const destTokens = readLegFacts({ sandbox, networkId: 1 }).tokens;
     const quote = await client.getBestQuote({
       sourceChain: 3,
       sourceToken: tokens.USDT as string,
@@ -100,15 +62,9 @@ describe("Tron source through HTTP", () => {
       intentId: intent.intentId,
       approval: { type: "permit2", signedData: signature as `0x${string}` },
     });
-    const final = await client.waitForIntent({
-      intentId: intent.intentId,
-      timeoutMs: 30_000,
-      intervalMs: 100,
-    });
+    const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 30_000 });
     expect(final.status).toBe("Fulfilled");
     expect(await tron.balanceOf(user, tokens.USDT as string)).toBe(80_000_000n - quote.sourceAmountLots);
-    const received = await sandbox.leg(1).balanceOf(evmUser, destTokens.USDC as string);
-    expect(received).toBeGreaterThanOrEqual(quote.minDestAmountLots);
-    expect(received).toBeLessThanOrEqual(quote.maxDestAmountLots);
+    expectWithinQuote(await sandbox.leg(1).balanceOf(evmUser, destTokens.USDC as string), quote);
   });
 });

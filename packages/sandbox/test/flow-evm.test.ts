@@ -1,47 +1,22 @@
-import { createClient, type Permit2Params, type SwapIntentClient } from "@swapintent/client";
-import {
-  type Address,
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  type Hex,
-  http,
-  maxUint256,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Permit2Params } from "@swapintent/client";
+import type { Address, Hex } from "viem";
+import { describe, expect, it } from "vitest";
 import { SANDBOX_NETWORKS } from "../src/config/networks.js";
-import { startSandbox } from "../src/index.js";
+import {
+  expectWithinQuote,
+  fundEvmUser,
+  postRawApproval,
+  readLegFacts,
+  useFlowSandbox,
+  waitForClaim,
+  waitForOutcome,
+} from "./support/flows.js";
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-let sandbox: Sandbox;
-let client: SwapIntentClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({
-    dev: true,
-    log: () => {},
-    resolverIntervalMs: 50,
-    networks: SANDBOX_NETWORKS.filter((n) => n.type === "EVM"),
-  });
-  client = createClient({ baseUrl: sandbox.url, apiKey: "flow-evm-test" });
+const API_KEY = "flow-evm-test";
+const flow = useFlowSandbox({
+  networkIds: SANDBOX_NETWORKS.filter((n) => n.type === "EVM").map((n) => n.id),
+  apiKey: API_KEY,
 });
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-function chainOf(info: Record<string, unknown>): Chain {
-  return defineChain({
-    id: info.chainId as number,
-    name: "sandbox",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl as string] } },
-  });
-}
 
 /** The EIP-712 request a wallet builds from params_to_sign and the quote (plain viem, no swapintent signer). */
 function typedDataFor(
@@ -73,33 +48,20 @@ function typedDataFor(
   } as never;
 }
 
+/** A user on network 1 with gas, 100 USDC and the Permit2 allowance. */
 async function fundedUser() {
-  const source = sandbox.leg(1);
-  const info = source.info();
-  const tokens = info.tokens as Record<string, Address>;
-  const chain = chainOf(info);
-  const account = privateKeyToAccount(generatePrivateKey());
-  await source.faucet({
-    address: account.address,
-    token: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-    amountLots: 10n ** 18n,
-  });
-  await source.faucet({ address: account.address, token: tokens.USDC as string, amountLots: 100_000_000n });
-  const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
-  const wallet = createWalletClient({ account, chain, transport: http() });
-  await publicClient.waitForTransactionReceipt({
-    hash: await wallet.writeContract({
-      address: tokens.USDC as Address,
-      abi: erc20Abi,
-      functionName: "approve",
-      args: [info.permit2Address as Address, maxUint256],
-    }),
+  const { tokens } = readLegFacts({ sandbox: flow.sandbox, networkId: 1 });
+  const { account } = await fundEvmUser({
+    leg: flow.sandbox.leg(1),
+    token: tokens.USDC as string,
+    amountLots: 100_000_000n,
   });
   return { account, tokens };
 }
 
 async function quoteAndIntent(user: Address, sourceToken: string) {
-  const destTokens = sandbox.leg(2).info().tokens as Record<string, string>;
+  const { client } = flow;
+  const destTokens = readLegFacts({ sandbox: flow.sandbox, networkId: 2 }).tokens;
   const quote = await client.getBestQuote({
     sourceChain: 1,
     sourceToken,
@@ -120,6 +82,7 @@ async function quoteAndIntent(user: Address, sourceToken: string) {
 
 describe("EVM source through HTTP", () => {
   it("an intent signed with plain viem reaches Fulfilled: the escrow pays the resolver, the user receives on network 2", async () => {
+    const { sandbox, client } = flow;
     const { account, tokens } = await fundedUser();
     const { quote, intent, destToken } = await quoteAndIntent(account.address, tokens.USDC as string);
     expect(intent.paramsToSign.permit2ContractAddress).toBe(sandbox.leg(1).info().permit2Address);
@@ -131,24 +94,22 @@ describe("EVM source through HTTP", () => {
       intentId: intent.intentId,
       approval: { type: "permit2", signedData: signature },
     });
-    const final = await client.waitForIntent({
-      intentId: intent.intentId,
-      timeoutMs: 30_000,
-      intervalMs: 100,
-    });
+    const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 30_000 });
     expect(final.status).toBe("Fulfilled");
 
     expect(await sandbox.leg(1).balanceOf(account.address, tokens.USDC as string)).toBe(
       100_000_000n - quote.sourceAmountLots,
     );
-    const received = await sandbox.leg(2).balanceOf(account.address, destToken);
-    expect(received).toBeGreaterThanOrEqual(quote.minDestAmountLots);
-    expect(received).toBeLessThanOrEqual(quote.maxDestAmountLots);
+    expectWithinQuote(await sandbox.leg(2).balanceOf(account.address, destToken), quote);
+    // The resolver claims the escrow after delivering (Fulfilled comes first): wait for the claim's swap_tx.
+    const claimed = await waitForClaim({ client, intentId: intent.intentId });
+    expect(claimed.swapMetadata.swapTx).not.toBeNull();
     const escrow = sandbox.leg(1).info().escrowAddress as string;
     expect(await sandbox.leg(1).balanceOf(escrow, tokens.USDC as string)).toBe(0n);
   });
 
   it("a tampered signature gets 422 and the intent stays unapproved", async () => {
+    const { sandbox, client } = flow;
     const { account, tokens } = await fundedUser();
     const { quote, intent } = await quoteAndIntent(account.address, tokens.USDC as string);
     const signature = await account.signTypedData(
@@ -156,10 +117,11 @@ describe("EVM source through HTTP", () => {
     );
     const tampered =
       `${signature.slice(0, 12)}${signature[12] === "0" ? "1" : "0"}${signature.slice(13)}` as Hex;
-    const response = await fetch(`${sandbox.url}/affiliate/v1/intents/${intent.intentId}/approvals`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": "flow-evm-test" },
-      body: JSON.stringify({ type: "permit2", signed_data: tampered }),
+    const response = await postRawApproval({
+      sandbox,
+      apiKey: API_KEY,
+      intentId: intent.intentId,
+      body: { type: "permit2", signed_data: tampered },
     });
     expect(response.status).toBe(422);
     const body = (await response.json()) as { code: number; message: string };
@@ -169,6 +131,7 @@ describe("EVM source through HTTP", () => {
   });
 
   it("when delivery fails the resolver refunds: the intent ends Refunded and the user has the tokens back", async () => {
+    const { sandbox, client } = flow;
     const { account, tokens } = await fundedUser();
     const { quote, intent } = await quoteAndIntent(account.address, tokens.USDC as string);
     const signature = await account.signTypedData(
@@ -180,11 +143,7 @@ describe("EVM source through HTTP", () => {
         intentId: intent.intentId,
         approval: { type: "permit2", signedData: signature },
       });
-      const final = await client.waitForIntent({
-        intentId: intent.intentId,
-        timeoutMs: 30_000,
-        intervalMs: 100,
-      });
+      const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 30_000 });
       expect(final.status).toBe("Refunded");
     } finally {
       sandbox.setFaults({ fail_delivery: false });
