@@ -5,36 +5,34 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Keypair } from "@solana/web3.js";
-import { createClient } from "@swapintent/client";
 import { signCosignTransaction } from "@swapintent/solana";
 import { describe, expect, it } from "vitest";
-import { SANDBOX_NETWORKS } from "../src/config/networks.js";
-import { startSandbox } from "../src/index.js";
+import {
+  createSolanaUser,
+  expectWithinQuote,
+  type FlowSandbox,
+  startFlowSandbox,
+  waitForOutcome,
+} from "./support/flows.js";
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const API_KEY = "flow-solana-restart-test";
 
 describe("Solana across a sandbox restart (dataDir)", { timeout: 120_000 }, () => {
   it("an approval signed before the restart is accepted after it (same litesvm blockhash), and the swap completes", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "swapintent-flow-solana-"));
-    const options = {
-      dev: true,
-      log: () => {},
-      resolverIntervalMs: 50,
-      dataDir,
-      networks: SANDBOX_NETWORKS.filter((n) => n.id === 5),
-    };
-    let first: Sandbox | undefined;
-    let second: Sandbox | undefined;
+    const options = { networkIds: [5], apiKey: API_KEY, dataDir };
+    let first: FlowSandbox | undefined;
+    let second: FlowSandbox | undefined;
     try {
-      first = await startSandbox(options);
-      const api = createClient({ baseUrl: first.url, apiKey: API_KEY });
-      const info = first.chains().find((c) => c.network_id === 5)!.info;
+      first = await startFlowSandbox(options);
+      const api = first.client;
+      const info = first.sandbox.chains().find((c) => c.network_id === 5)!.info;
       const tokens = info.tokens as Record<string, string>;
-      const user = Keypair.generate();
-      const address = user.publicKey.toBase58();
-      await first.leg(5).faucet({ address, token: tokens.USDC!, amountLots: 40_000_000n });
+      const { user, address, publicKey } = await createSolanaUser({
+        leg: first.sandbox.leg(5),
+        token: tokens.USDC!,
+        amountLots: 40_000_000n,
+      });
       const quote = await api.getBestQuote({
         sourceChain: 5,
         sourceToken: tokens.USDC!,
@@ -48,7 +46,7 @@ describe("Solana across a sandbox restart (dataDir)", { timeout: 120_000 }, () =
         refundAddress: address,
         userSourceAddress: address,
         userDestinationAddress: address,
-        userSourcePublicKey: Buffer.from(user.publicKey.toBytes()).toString("hex"),
+        userSourcePublicKey: publicKey,
       });
       const signed = await signCosignTransaction({
         intent,
@@ -56,27 +54,23 @@ describe("Solana across a sandbox restart (dataDir)", { timeout: 120_000 }, () =
         escrow: { owner: info.escrowOwner as string },
         signer: user,
       });
-      await first.close();
+      await first.sandbox.close();
       first = undefined;
 
-      second = await startSandbox(options);
-      const again = createClient({ baseUrl: second.url, apiKey: API_KEY });
-      expect(second.chains().find((c) => c.network_id === 5)!.info.escrowOwner).toBe(info.escrowOwner);
-      expect(await second.leg(5).balanceOf(address, tokens.USDC!)).toBe(40_000_000n);
+      second = await startFlowSandbox(options);
+      const again = second.client;
+      expect(second.sandbox.chains().find((c) => c.network_id === 5)!.info.escrowOwner).toBe(
+        info.escrowOwner,
+      );
+      expect(await second.sandbox.leg(5).balanceOf(address, tokens.USDC!)).toBe(40_000_000n);
       await again.submitApproval({ intentId: intent.intentId, approval: signed.approval });
-      const final = await again.waitForIntent({
-        intentId: intent.intentId,
-        timeoutMs: 30_000,
-        intervalMs: 100,
-      });
+      const final = await waitForOutcome({ client: again, intentId: intent.intentId, timeoutMs: 30_000 });
       expect(final.status).toBe("Fulfilled");
-      expect(await second.leg(5).balanceOf(address, tokens.USDC!)).toBe(10_000_000n);
-      const received = await second.leg(5).balanceOf(address, tokens.wSOL!);
-      expect(received).toBeGreaterThanOrEqual(quote.minDestAmountLots);
-      expect(received).toBeLessThanOrEqual(quote.maxDestAmountLots);
+      expect(await second.sandbox.leg(5).balanceOf(address, tokens.USDC!)).toBe(10_000_000n);
+      expectWithinQuote(await second.sandbox.leg(5).balanceOf(address, tokens.wSOL!), quote);
     } finally {
-      await first?.close();
-      await second?.close();
+      await first?.sandbox.close();
+      await second?.sandbox.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
