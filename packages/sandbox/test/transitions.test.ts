@@ -119,6 +119,14 @@ describe("refund", () => {
     expect(await src.balanceOf(wallet.address, quote.source_token)).toBe(start);
     expect(await t.legs.get(5)!.balanceOf(recipient.address, quote.dest_token)).toBe(0n);
     expect(src.escrow(intent.intent_id)?.state).toBe("refunded");
+    const debug = (await t.request("GET", `/sandbox/intents/${intent.intent_id}`)).body;
+    expect(debug).toMatchObject({
+      status: "Refunded",
+      pending_step: null,
+      refund_tx: expect.stringMatching(/^0x/),
+    });
+    expect(debug.last_error).toContain("fail_delivery");
+    expect(JSON.stringify(debug)).not.toMatch(/secret"/);
   });
 
   test("UserDeposited -> RefundRquested -> Refunded when the deadline passes before delivery", async () => {

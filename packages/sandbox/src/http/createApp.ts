@@ -349,6 +349,30 @@ function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono 
 
   routes.get("/chains", (c) => c.json(dev.chains()));
 
+  // Why is an intent where it is: the resolver's bookkeeping (never the secret).
+  routes.get("/intents/:intent_id", async (c) => {
+    const id = c.req.param("intent_id");
+    const row = isUuid(id) ? await core.store.getIntent(id.toLowerCase()) : undefined;
+    if (!row)
+      throw createApiError({
+        status: 404,
+        code: "INTENT_NOT_FOUND",
+        message: "No intent has this id.",
+        entity: "Intent",
+      });
+    return c.json({
+      intent_id: row.id,
+      status: row.status,
+      pending_step: row.pendingStep,
+      last_error: row.lastError,
+      deadline_secs: row.deadlineSecs,
+      delivered_amount_lots: row.deliveredAmountLots,
+      refund_tx: row.refundTx,
+      approval_mechanism: row.approvalMechanism,
+      leg_data: row.legData,
+    });
+  });
+
   routes.post("/faucet", async (c) => {
     const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
     const networkId = f.integer("network_id");

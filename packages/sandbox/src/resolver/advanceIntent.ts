@@ -78,7 +78,9 @@ export async function advanceIntent({ core, row }: { core: Core; row: IntentRow 
       await cas(step, { lastError: `${step}: ${describe(error)}` });
       return false;
     }
-    return cas(step, { pendingStep: null, lastError: null, ...done(result) });
+    // A success clears this step's own retry errors and keeps the reason for the status (e.g. why a refund).
+    const lastError = row.lastError?.startsWith(`${step}:`) ? null : row.lastError;
+    return cas(step, { pendingStep: null, lastError, ...done(result) });
   };
 
   const step = row.pendingStep;
