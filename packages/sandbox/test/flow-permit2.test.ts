@@ -3,35 +3,18 @@
  * compiled from Uniswap's sources + the sandbox escrow) build params_to_sign, the signer package verifies and
  * signs them with each kind of signer, and the leg's verifyApproval + deposit execute the signature on chain.
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { sha256 } from "@noble/hashes/sha2";
-import { type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
-import { parseTronAddress, verifyPermit2Approval } from "@swapintent/permit2";
+import { isSwapIntentError } from "@swapintent/client";
+import { verifyPermit2Approval } from "@swapintent/permit2";
 import { getPermit2Allowance, type Permit2EvmSigner, signPermit2Approval } from "@swapintent/permit2/evm";
 import { signTronPermit2Approval } from "@swapintent/permit2/tron";
 import { TronWeb } from "tronweb";
-import {
-  type Address,
-  bytesToHex,
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  custom,
-  defineChain,
-  type Hex,
-  http,
-  type TypedDataDefinition,
-} from "viem";
+import { type Address, createWalletClient, custom, type Hex, http, type TypedDataDefinition } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmLeg, createTronLeg } from "../src/legs/evm/index.js";
-import {
-  type ChainLeg,
-  type Json,
-  type LegContext,
-  type LegIntent,
-  LegRejection,
-} from "../src/legs/types.js";
+import { type ChainLeg, type LegIntent, LegRejection } from "../src/legs/types.js";
+import { createIntent, createLegContext, createSecret, toClientShapes } from "./legs-evm-helpers.js";
+import { createEngineClients, fundEvmUser } from "./support/flows.js";
 
 /** The sandbox clock: fixed for these tests (the legs read it). */
 const now = Date.now();
@@ -39,26 +22,9 @@ const clock = { nowMs: () => now };
 let evm: ChainLeg;
 let tron: ChainLeg;
 
-function legContext(id: number, type: "EVM" | "TRON"): LegContext {
-  return {
-    network: {
-      id,
-      name: `Sandbox ${type}`,
-      type,
-      supportsOptimizedSwap: false,
-      supportsCustomTokens: false,
-      iconUrl: "",
-    },
-    clock,
-    dataDir: undefined,
-    seed: new Uint8Array(randomBytes(32)),
-    log: () => {},
-  };
-}
-
 beforeAll(async () => {
-  evm = createEvmLeg(legContext(1, "EVM"));
-  tron = createTronLeg(legContext(3, "TRON"));
+  evm = createEvmLeg(createLegContext({ id: 1, type: "EVM", clock }));
+  tron = createTronLeg(createLegContext({ id: 3, type: "TRON", clock }));
   await Promise.all([evm.start(), tron.start()]);
 });
 
@@ -67,7 +33,6 @@ afterAll(async () => {
 });
 
 const RECIPIENT = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
-const DEST_TOKEN = "So11111111111111111111111111111111111111112";
 
 function newIntent(options: {
   sourceToken: string;
@@ -75,96 +40,19 @@ function newIntent(options: {
   user: string;
   recipient?: string;
 }): LegIntent {
-  const secretHash = bytesToHex(sha256(new Uint8Array(randomBytes(32))));
-  return {
-    intentId: randomUUID(),
-    sourceToken: options.sourceToken,
-    sourceAmountLots: options.amount,
-    destChain: 5,
-    destToken: DEST_TOKEN,
-    minDestAmountLots: 990n,
-    maxDestAmountLots: 1000n,
-    userSourceAddress: options.user,
-    userSourcePublicKey: null,
-    userDestinationAddress: options.recipient ?? RECIPIENT,
-    refundAddress: options.user,
-    secretHash,
+  return createIntent({
+    ...options,
+    secretHash: createSecret().secretHash,
     deadlineSecs: Math.floor(now / 1000) + 900,
-  };
-}
-
-/** The wire params_to_sign (snake_case JSON from the leg) as the client hands it to wallets (camelCase). */
-function toClientIntent(intent: LegIntent, wire: Json): Intent {
-  type Wire = {
-    escrow_contract_address: string;
-    permit2_contract_address: string;
-    resolver_deposit_address: string;
-    nonce: number;
-    additional_data: {
-      domain: Record<string, unknown>;
-      types: Record<string, { name: string; type: string }[]>;
-      witness: Record<string, unknown>;
-      secretHash?: string;
-      witness_type_string: string;
-      witness_hash: Hex;
-    };
-  };
-  const p = wire as unknown as Wire;
-  const a = p.additional_data;
-  return {
-    intentId: intent.intentId,
-    deadlineSecs: intent.deadlineSecs,
-    secretHash: intent.secretHash,
-    approvalMechanism: "permit2",
-    paramsToSign: {
-      escrowContractAddress: p.escrow_contract_address,
-      permit2ContractAddress: p.permit2_contract_address,
-      resolverDepositAddress: p.resolver_deposit_address,
-      nonce: BigInt(p.nonce),
-      additionalData: {
-        domain: a.domain,
-        types: a.types,
-        witness: a.witness,
-        secretHash: a.secretHash,
-        witnessTypeString: a.witness_type_string,
-        witnessHash: a.witness_hash,
-      },
-    },
-  };
-}
-
-/** The quote the user accepted (what the leg's intent was made from). */
-function quoteOf(intent: LegIntent, sourceChain: number): Quote {
-  return {
-    id: "quote",
-    sourceChain,
-    sourceToken: intent.sourceToken,
-    destChain: intent.destChain,
-    destToken: intent.destToken,
-    intermediateToken: null,
-    intermediateTokenAmountMin: null,
-    intermediateTokenAmountMax: null,
-    intermediateTokenDecimals: null,
-    sourceAmountLots: intent.sourceAmountLots,
-    sourceAmountDecimals: 6,
-    minDestAmountLots: intent.minDestAmountLots,
-    maxDestAmountLots: intent.maxDestAmountLots,
-    destAmountDecimals: 9,
-    slippageBps: 50,
-    expiryMs: now + 30_000,
-    swapType: "standard",
-  };
-}
-
-function chainOf(leg: ChainLeg): Chain {
-  const info = leg.info();
-  return defineChain({
-    id: info.chainId as number,
-    name: "sandbox",
-    nativeCurrency: { name: "Native", symbol: "NAT", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl as string] } },
   });
 }
+
+/** The client's intent and quote for a leg intent and its wire params_to_sign. */
+const clientShapes = (
+  intent: LegIntent,
+  paramsToSign: Parameters<typeof toClientShapes>[0]["paramsToSign"],
+  sourceChain: number,
+) => toClientShapes({ intent, paramsToSign, sourceChain, nowMs: now });
 
 async function rpc(url: string, method: string, params: unknown): Promise<unknown> {
   const response = await fetch(url, {
@@ -203,31 +91,21 @@ function injectedWallet(privateKey: Hex, rpcUrl: string) {
   };
 }
 
-async function fundEvmUser(leg: ChainLeg, user: Address, native: string, token: string, amount: bigint) {
-  await leg.faucet({ address: user, token: native, amountLots: 10n ** 18n });
-  await leg.faucet({ address: user, token, amountLots: amount });
-}
-
 describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () => {
   it("EVM: allowance helper finds the missing approval, an injected wallet signs, Permit2 executes the deposit", async () => {
     const info = evm.info();
     const tokens = info.tokens as Record<string, Address>;
-    const chain = chainOf(evm);
-    const pk = generatePrivateKey();
-    const user = privateKeyToAccount(pk);
-    await fundEvmUser(
-      evm,
-      user.address,
-      "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-      tokens.USDC!,
-      5_000_000n,
-    );
-    const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
+    const { chain, publicClient } = createEngineClients(info);
+    const { privateKey: pk, account: user } = await fundEvmUser({
+      leg: evm,
+      token: tokens.USDC!,
+      amountLots: 5_000_000n,
+      approvePermit2: false,
+    });
 
     const intent = newIntent({ sourceToken: tokens.USDC!, amount: 5_000_000n, user: user.address });
     const { paramsToSign, legData } = await evm.buildApproval(intent);
-    const clientIntent = toClientIntent(intent, paramsToSign);
-    const quote = quoteOf(intent, 1);
+    const { clientIntent, quote } = clientShapes(intent, paramsToSign, 1);
     const common = {
       intent: clientIntent,
       quote,
@@ -276,28 +154,7 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
   it("EVM: a hardware-style signer's v = 0/1 is refused as is, and accepted once the package normalizes it", async () => {
     const info = evm.info();
     const tokens = info.tokens as Record<string, Address>;
-    const chain = chainOf(evm);
-    const pk = generatePrivateKey();
-    const user = privateKeyToAccount(pk);
-    await fundEvmUser(
-      evm,
-      user.address,
-      "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-      tokens.USDT!,
-      1_000_000n,
-    );
-    const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
-    const allowance = await getPermit2Allowance({
-      publicClient,
-      token: tokens.USDT!,
-      owner: user.address,
-      amount: 1_000_000n,
-      permit2Address: info.permit2Address as Address,
-    });
-    const sender = createWalletClient({ account: user, chain, transport: http() });
-    await publicClient.waitForTransactionReceipt({
-      hash: await sender.sendTransaction(allowance.approveTransaction!),
-    });
+    const { account: user } = await fundEvmUser({ leg: evm, token: tokens.USDT!, amountLots: 1_000_000n });
 
     const intent = newIntent({ sourceToken: tokens.USDT!, amount: 1_000_000n, user: user.address });
     const { paramsToSign, legData } = await evm.buildApproval(intent);
@@ -311,9 +168,10 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
         return zeroOne;
       },
     };
+    const { clientIntent, quote } = clientShapes(intent, paramsToSign, 1);
     const signed = await signPermit2Approval({
-      intent: toClientIntent(intent, paramsToSign),
-      quote: quoteOf(intent, 1),
+      intent: clientIntent,
+      quote,
       expected: { chainId: 1337001, recipient: RECIPIENT },
       allowedPermit2Addresses: [info.permit2Address as string],
       nowMs: now,
@@ -333,28 +191,7 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
   it("EVM: a permit paying another recipient is valid for Permit2 (a real threat), and the package refuses to sign it", async () => {
     const info = evm.info();
     const tokens = info.tokens as Record<string, Address>;
-    const chain = chainOf(evm);
-    const pk = generatePrivateKey();
-    const user = privateKeyToAccount(pk);
-    await fundEvmUser(
-      evm,
-      user.address,
-      "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-      tokens.USDC!,
-      2_000_000n,
-    );
-    const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
-    const allowance = await getPermit2Allowance({
-      publicClient,
-      token: tokens.USDC!,
-      owner: user.address,
-      amount: 2_000_000n,
-      permit2Address: info.permit2Address as Address,
-    });
-    const sender = createWalletClient({ account: user, chain, transport: http() });
-    await publicClient.waitForTransactionReceipt({
-      hash: await sender.sendTransaction(allowance.approveTransaction!),
-    });
+    const { account: user } = await fundEvmUser({ leg: evm, token: tokens.USDC!, amountLots: 2_000_000n });
 
     // A dishonest service builds the witness for the attacker's destination address.
     const attacker = "AttackerAttackerAttackerAttackerAttacker111";
@@ -365,9 +202,10 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
       recipient: attacker,
     });
     const { paramsToSign, legData } = await evm.buildApproval(intent);
+    const { clientIntent, quote } = clientShapes(intent, paramsToSign, 1);
     const parameters = {
-      intent: toClientIntent(intent, paramsToSign),
-      quote: quoteOf(intent, 1),
+      intent: clientIntent,
+      quote,
       expected: { chainId: 1337001, recipient: RECIPIENT },
       allowedPermit2Addresses: [info.permit2Address as string],
       nowMs: now,
@@ -392,37 +230,19 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
   it("Tron: a TronLink-style signer and a TronWeb private key sign base58 params; Permit2 executes both", async () => {
     const info = tron.info();
     const tokens = info.tokens as Record<string, string>;
-    const chain = chainOf(tron);
-    const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 });
-    const toHex = (t: string) => parseTronAddress({ address: t }) as Address;
 
     for (const mode of ["tronlink", "privateKey"] as const) {
       const pk = generatePrivateKey();
       const tronWeb = new TronWeb({ fullHost: "http://127.0.0.1:9", privateKey: pk.slice(2) });
       const user = tronWeb.defaultAddress.base58 as string;
-      await tron.faucet({
-        address: user,
-        token: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb",
-        amountLots: 10n ** 18n,
-      });
-      await tron.faucet({ address: user, token: tokens.USDT!, amountLots: 3_000_000n });
-      const allowance = await getPermit2Allowance({
-        publicClient,
-        token: toHex(tokens.USDT!),
-        owner: toHex(user),
-        amount: 3_000_000n,
-        permit2Address: toHex(info.permit2Address as string),
-      });
-      const sender = createWalletClient({ account: privateKeyToAccount(pk), chain, transport: http() });
-      await publicClient.waitForTransactionReceipt({
-        hash: await sender.sendTransaction(allowance.approveTransaction!),
-      });
+      await fundEvmUser({ leg: tron, privateKey: pk, token: tokens.USDT!, amountLots: 3_000_000n });
 
       const intent = newIntent({ sourceToken: tokens.USDT!, amount: 3_000_000n, user });
       const { paramsToSign, legData } = await tron.buildApproval(intent);
+      const { clientIntent, quote } = clientShapes(intent, paramsToSign, 3);
       const parameters = {
-        intent: toClientIntent(intent, paramsToSign),
-        quote: quoteOf(intent, 3),
+        intent: clientIntent,
+        quote,
         expected: { chainId: 1396788804, recipient: RECIPIENT, owner: user },
         allowedPermit2Addresses: [info.permit2Address as string],
         nowMs: now,

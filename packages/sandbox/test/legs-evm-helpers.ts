@@ -1,7 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { sha256 } from "@noble/hashes/sha2";
+import type { Intent, Quote } from "@swapintent/client";
 import { bytesToHex, type Hex } from "viem";
-import type { Clock, LegContext, LegIntent, NetworkConfig } from "../src/legs/types.js";
+import {
+  type Clock,
+  type Json,
+  type LegContext,
+  type LegIntent,
+  LegRejection,
+  type NetworkConfig,
+} from "../src/legs/types.js";
 
 /** A sandbox clock the test moves by hand. */
 export interface ManualClock extends Clock {
@@ -49,13 +57,14 @@ export function createSecret(): { secret: Uint8Array; secretHash: Hex } {
   return { secret, secretHash: bytesToHex(sha256(secret)) };
 }
 
-/** An intent whose source is the leg's network. */
+/** An intent whose source is the leg's network (to a fixed Solana recipient unless `recipient` is given). */
 export function createIntent(options: {
   sourceToken: string;
   amount: bigint;
   user: string;
   secretHash: Hex;
   deadlineSecs: number;
+  recipient?: string;
 }): LegIntent {
   return {
     intentId: randomUUID(),
@@ -67,7 +76,7 @@ export function createIntent(options: {
     maxDestAmountLots: 1000n,
     userSourceAddress: options.user,
     userSourcePublicKey: null,
-    userDestinationAddress: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    userDestinationAddress: options.recipient ?? "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
     refundAddress: options.user,
     secretHash: options.secretHash,
     deadlineSecs: options.deadlineSecs,
@@ -120,4 +129,70 @@ export function buildTypedDataFromParams(
       },
     },
   };
+}
+
+/**
+ * The client's view of a leg intent and of the quote it was made from: the leg's wire params_to_sign
+ * (snake_case) camelCased as `@swapintent/client` hands them to wallets; the quote expires 30 s after `nowMs`.
+ */
+export function toClientShapes(options: {
+  intent: LegIntent;
+  paramsToSign: Json;
+  sourceChain: number;
+  nowMs: number;
+}): { clientIntent: Intent; quote: Quote } {
+  const { intent } = options;
+  const params = options.paramsToSign as unknown as Permit2ParamsJson;
+  const a = params.additional_data;
+  const clientIntent: Intent = {
+    intentId: intent.intentId,
+    deadlineSecs: intent.deadlineSecs,
+    secretHash: intent.secretHash,
+    approvalMechanism: "permit2",
+    paramsToSign: {
+      escrowContractAddress: params.escrow_contract_address,
+      permit2ContractAddress: params.permit2_contract_address,
+      resolverDepositAddress: params.resolver_deposit_address,
+      nonce: BigInt(params.nonce),
+      additionalData: {
+        domain: a.domain,
+        types: a.types,
+        witness: a.witness,
+        secretHash: a.secretHash,
+        witnessTypeString: a.witness_type_string,
+        witnessHash: a.witness_hash,
+      },
+    },
+  };
+  const quote: Quote = {
+    id: "quote",
+    sourceChain: options.sourceChain,
+    sourceToken: intent.sourceToken,
+    destChain: intent.destChain,
+    destToken: intent.destToken,
+    intermediateToken: null,
+    intermediateTokenAmountMin: null,
+    intermediateTokenAmountMax: null,
+    intermediateTokenDecimals: null,
+    sourceAmountLots: intent.sourceAmountLots,
+    sourceAmountDecimals: 6,
+    minDestAmountLots: intent.minDestAmountLots,
+    maxDestAmountLots: intent.maxDestAmountLots,
+    destAmountDecimals: 9,
+    slippageBps: 50,
+    expiryMs: options.nowMs + 30_000,
+    swapType: "standard",
+  };
+  return { clientIntent, quote };
+}
+
+/** The `LegRejection` a leg call rejects with (any other outcome, resolved or another error, fails). */
+export async function catchLegRejection(promise: Promise<unknown>): Promise<LegRejection> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof LegRejection) return error;
+    throw error;
+  }
+  throw new Error("expected a LegRejection");
 }
