@@ -8,7 +8,8 @@ import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type BitcoinLeg, createBitcoinLeg } from "../src/legs/bitcoin/index.js";
-import { type LegIntent, LegRejection } from "../src/legs/types.js";
+import type { LegIntent } from "../src/legs/types.js";
+import { catchLegRejection } from "./legs-evm-helpers.js";
 
 const ECPair = ECPairFactory(ecc);
 const user = ECPair.fromPrivateKey(new Uint8Array(32).fill(0x41));
@@ -78,16 +79,6 @@ async function userSigns(leg: BitcoinLeg, intent: LegIntent, paramsToSign: unkno
     signer: user,
     policy: { resolverPublicKey: leg.resolverPublicKey() },
   });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<LegRejection> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof LegRejection) return error;
-    throw error;
-  }
-  throw new Error("expected a LegRejection");
 }
 
 afterAll(() => {
@@ -170,10 +161,10 @@ describe("Bitcoin leg: ledger and clock", () => {
     expect(a.txHash).toMatch(/^[0-9a-f]{64}$/);
     expect(b.txHash).not.toBe(a.txHash);
     expect(await leg.balanceOf(addr, "btc")).toBe(100_000n);
-    expect((await rejection(leg.faucet({ address: "bc1qnope", token: "btc", amountLots: 1n }))).code).toBe(
-      "ADDRESS_INVALID",
-    );
-    expect((await rejection(leg.balanceOf(addr, "eth"))).code).toBe("TOKEN_UNKNOWN");
+    expect(
+      (await catchLegRejection(leg.faucet({ address: "bc1qnope", token: "btc", amountLots: 1n }))).code,
+    ).toBe("ADDRESS_INVALID");
+    expect((await catchLegRejection(leg.balanceOf(addr, "eth"))).code).toBe("TOKEN_UNKNOWN");
     expect(await leg.inventory("btc")).toBe(1_000_000_000n);
   });
 });
@@ -212,7 +203,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     const htlcAddress = address.fromOutputScript(signed.verified.htlc.script, networks.regtest);
     expect(await leg.balanceOf(htlcAddress, "btc")).toBe(100_000n);
 
-    const wrong = await rejection(leg.claim(intent, deposit.legData, new Uint8Array(32)));
+    const wrong = await catchLegRejection(leg.claim(intent, deposit.legData, new Uint8Array(32)));
     expect(wrong.code).toBe("SECRET_INVALID");
     const claim = await leg.claim(intent, deposit.legData, secret);
     expect(await leg.balanceOf(htlcAddress, "btc")).toBe(0n);
@@ -231,13 +222,13 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     const flipped = Psbt.fromBase64(signed.psbt);
     const witness = flipped.data.inputs[0]!.finalScriptWitness!;
     witness[5] = witness[5]! ^ 0x01;
-    const bad = await rejection(
+    const bad = await catchLegRejection(
       leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: flipped.toBase64() }),
     );
     expect(bad.code).toBe("PSBT_REJECTED");
     expect(bad.reason).toMatch(/interpreter/);
 
-    const unsigned = await rejection(
+    const unsigned = await catchLegRejection(
       leg.verifyApproval(intent, built.legData, {
         type: "psbt",
         signedData: (built.paramsToSign as { psbt: string }).psbt,
@@ -249,14 +240,17 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     changed.setLocktime(1);
     expect(
       (
-        await rejection(
+        await catchLegRejection(
           leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: changed.toBase64() }),
         )
       ).code,
     ).toBe("PSBT_REJECTED");
     expect(
-      (await rejection(leg.verifyApproval(intent, built.legData, { type: "permit2", signedData: "0x00" })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(intent, built.legData, { type: "permit2", signedData: "0x00" }),
+        )
+      ).code,
     ).toBe("APPROVAL_INVALID");
 
     // Once the first intent's reservation lapses, a second intent spends the same UTXO first: the first
@@ -271,8 +265,11 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     });
     await leg.deposit(second.intent, v2.legData);
     expect(
-      (await rejection(leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: signed.psbt })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(intent, built.legData, { type: "psbt", signedData: signed.psbt }),
+        )
+      ).code,
     ).toBe("UTXO_SPENT");
   });
 
@@ -295,7 +292,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     // Building again for the same intent keeps its own coins.
     expect(outpoints(await leg.buildApproval(a.intent))).toEqual(outpoints(builtA));
     // A third intent finds nothing free; after the deadlines pass the coins are free again.
-    expect((await rejection(leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).code).toBe(
+    expect((await catchLegRejection(leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).code).toBe(
       "INSUFFICIENT_BALANCE",
     );
     clock.now = (a.intent.deadlineSecs + 1) * 1000;
@@ -314,11 +311,11 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     const leg = makeLeg();
     await leg.start();
     await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 1_000n });
-    expect((await rejection(leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).code).toBe(
+    expect((await catchLegRejection(leg.buildApproval(makeIntent({ amount: 100_000n }).intent))).code).toBe(
       "INSUFFICIENT_BALANCE",
     );
     const foreign = makeIntent({ amount: 100_000n, source: p2trAddress(other) });
-    expect((await rejection(leg.buildApproval(foreign.intent))).code).toBe("PUBLIC_KEY_MISMATCH");
+    expect((await catchLegRejection(leg.buildApproval(foreign.intent))).code).toBe("PUBLIC_KEY_MISMATCH");
   });
 
   it("delivers from the resolver's inventory with a signed, interpreter-checked transaction (idempotent)", async () => {
@@ -334,7 +331,8 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     const spent = before - (await leg.inventory("btc"));
     expect(spent > 12_345n && spent < 12_345n + 1_000n).toBe(true);
     expect(
-      (await rejection(leg.deliver({ ...request, intentId: "d-2", amountLots: 10_000_000_000n }))).code,
+      (await catchLegRejection(leg.deliver({ ...request, intentId: "d-2", amountLots: 10_000_000_000n })))
+        .code,
     ).toBe("INSUFFICIENT_INVENTORY");
   });
 
@@ -344,7 +342,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 80_000n });
     const { intent } = makeIntent({ amount: 50_000n });
     const built = await leg.buildApproval(intent);
-    expect((await rejection(leg.refund(intent, built.legData))).code).toBe("NOT_DEPOSITED");
+    expect((await catchLegRejection(leg.refund(intent, built.legData))).code).toBe("NOT_DEPOSITED");
     const signed = await userSigns(leg, intent, built.paramsToSign);
     const verified = await leg.verifyApproval(intent, built.legData, {
       type: "psbt",
@@ -370,7 +368,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     const vA = await leg.verifyApproval(a.intent, builtA.legData, { type: "psbt", signedData: signedA.psbt });
     const dA = await leg.deposit(a.intent, vA.legData);
     await leg.claim(a.intent, dA.legData, a.secret);
-    expect((await rejection(leg.refund(a.intent, dA.legData))).code).toBe("ALREADY_CLAIMED");
+    expect((await catchLegRejection(leg.refund(a.intent, dA.legData))).code).toBe("ALREADY_CLAIMED");
 
     const b = makeIntent({ amount: 50_000n });
     const builtB = await leg.buildApproval(b.intent);
@@ -386,7 +384,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     });
     clock.now += 144 * 10 * 60_000;
     await leg.broadcast(own.txHex);
-    expect((await rejection(leg.claim(b.intent, dB.legData, b.secret))).code).toBe("HTLC_SPENT");
+    expect((await catchLegRejection(leg.claim(b.intent, dB.legData, b.secret))).code).toBe("HTLC_SPENT");
     expect((await leg.refund(b.intent, dB.legData)).txHash).toBe(Transaction.fromHex(own.txHex).getId());
   });
 
@@ -408,7 +406,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
       feeLots: 500n,
     });
     clock.now += 143 * 10 * 60_000;
-    const early = await rejection(leg.broadcast(refund.txHex));
+    const early = await catchLegRejection(leg.broadcast(refund.txHex));
     expect(early.code).toBe("TX_NOT_FINAL");
     clock.now += 10 * 60_000;
     const done = await leg.broadcast(refund.txHex);
@@ -424,7 +422,7 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
       signer: user,
       feeLots: 700n,
     });
-    expect((await rejection(leg.broadcast(again.txHex))).code).toBe("UTXO_SPENT");
+    expect((await catchLegRejection(leg.broadcast(again.txHex))).code).toBe("UTXO_SPENT");
   });
 });
 
@@ -453,7 +451,7 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
     await leg.start();
     const tx = await spendWithSequence(leg, 3);
     clock.now += 2 * 10 * 60_000;
-    expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
+    expect((await catchLegRejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
     clock.now += 10 * 60_000;
     await leg.broadcast(tx);
     expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
@@ -464,7 +462,7 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
     await leg.start();
     const tx = await spendWithSequence(leg, (1 << 22) | 2);
     clock.now += 1_023_000;
-    expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
+    expect((await catchLegRejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
     clock.now += 1_000;
     await leg.broadcast(tx);
     expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
@@ -476,7 +474,7 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
     const tx = await spendWithSequence(leg, 0xfffffffe, leg.height() + 2);
     // Final once the next block's height exceeds the lock: at tip height + 2.
     clock.now += 10 * 60_000;
-    expect((await rejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
+    expect((await catchLegRejection(leg.broadcast(tx))).code).toBe("TX_NOT_FINAL");
     clock.now += 10 * 60_000;
     await leg.broadcast(tx);
     expect(await leg.balanceOf(p2trAddress(other), "btc")).toBe(9_000n);
@@ -488,10 +486,10 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
     const tx = Transaction.fromHex(await spendWithSequence(leg, 0xffffffff));
     const sig = tx.ins[0]!.witness[0]!;
     sig[8] = sig[8]! ^ 0x01;
-    const refused = await rejection(leg.broadcast(tx.toHex()));
+    const refused = await catchLegRejection(leg.broadcast(tx.toHex()));
     expect(refused.code).toBe("PSBT_REJECTED");
     expect(refused.reason).toMatch(/SCRIPT_ERR/);
-    expect((await rejection(leg.broadcast("00"))).code).toBe("TX_INVALID");
+    expect((await catchLegRejection(leg.broadcast("00"))).code).toBe("TX_INVALID");
     // A correctly signed spend that pays out more than it spends creates money: refused.
     const addr = p2wpkhAddress(user);
     const faucet = await leg.faucet({ address: addr, token: "btc", amountLots: 1_000n });
@@ -506,7 +504,7 @@ describe("Bitcoin leg: broadcast and BIP-68", () => {
       script.signature.encode(user.sign(sighash), Transaction.SIGHASH_ALL),
       user.publicKey,
     ]);
-    expect((await rejection(leg.broadcast(inflate.toHex()))).code).toBe("TX_VALUE_INVALID");
+    expect((await catchLegRejection(leg.broadcast(inflate.toHex()))).code).toBe("TX_VALUE_INVALID");
   });
 
   it("accepts an approval whose inputs are signed but not finalized (it finalizes them)", async () => {

@@ -1,15 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  http,
-  maxUint256,
-} from "viem";
+import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmLeg } from "../src/legs/evm/index.js";
@@ -22,6 +14,7 @@ import {
   createSecret,
   type Permit2ParamsJson,
 } from "./legs-evm-helpers.js";
+import { fundEvmUser } from "./support/flows.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "swapintent-evm-leg-"));
 const legs: ChainLeg[] = [];
@@ -42,37 +35,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function clientsFor(info: Record<string, unknown>) {
-  const chain = defineChain({
-    id: info.chainId as number,
-    name: "sandbox",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl as string] } },
-  });
-  return { chain, publicClient: createPublicClient({ chain, transport: http(), pollingInterval: 20 }) };
-}
-
 describe("EVM leg durability", () => {
   it("keeps contracts, balances and escrow locks across a SIGKILL of anvil and a restart on the same folder", async () => {
     const info = first.info();
     const tokens = info.tokens as Record<string, Address>;
-    const { chain, publicClient } = clientsFor(info);
 
-    const user = privateKeyToAccount(generatePrivateKey());
-    await first.faucet({
-      address: user.address,
-      token: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-      amountLots: 10n ** 18n,
-    });
-    await first.faucet({ address: user.address, token: tokens.USDC as string, amountLots: 9_000_000n });
-    const wallet = createWalletClient({ account: user, chain, transport: http() });
-    await publicClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: tokens.USDC as Address,
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [info.permit2Address as Address, maxUint256],
-      }),
+    const { account: user } = await fundEvmUser({
+      leg: first,
+      token: tokens.USDC as string,
+      amountLots: 9_000_000n,
     });
 
     const { secret, secretHash } = createSecret();

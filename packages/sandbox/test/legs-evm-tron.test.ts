@@ -1,62 +1,36 @@
 import { randomUUID } from "node:crypto";
 import { TronWeb, Trx } from "tronweb";
-import {
-  type Address,
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  type Hex,
-  http,
-  maxUint256,
-  type PublicClient,
-} from "viem";
+import { type Address, erc20Abi, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTronLeg, formatTronAddress, parseTronAddress } from "../src/legs/evm/index.js";
-import { type ChainLeg, LegRejection } from "../src/legs/types.js";
+import type { ChainLeg } from "../src/legs/types.js";
 import {
   buildTypedDataFromParams,
+  catchLegRejection,
   createIntent,
   createLegContext,
   createManualClock,
   createSecret,
   type Permit2ParamsJson,
 } from "./legs-evm-helpers.js";
+import { createEngineClients, fundEvmUser } from "./support/flows.js";
 
 const clock = createManualClock();
 let leg: ChainLeg;
 let info: Record<string, unknown>;
 let tokens: Record<string, string>;
-let chain: Chain;
 let publicClient: PublicClient;
 
 /** Tron base58 to 0x with TronWeb's own converter (independent of the leg's). */
 const toEvm = (tron: string) => `0x${TronWeb.address.toHex(tron).slice(2)}` as Address;
-
-async function rejection(promise: Promise<unknown>): Promise<LegRejection> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof LegRejection) return error;
-    throw error;
-  }
-  throw new Error("expected a LegRejection");
-}
 
 beforeAll(async () => {
   leg = createTronLeg(createLegContext({ id: 3, type: "TRON", clock }));
   await leg.start();
   info = leg.info();
   tokens = info.tokens as Record<string, string>;
-  chain = defineChain({
-    id: info.chainId as number,
-    name: "sandbox-tron",
-    nativeCurrency: { name: "Tronix", symbol: "TRX", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl as string] } },
-  });
-  publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 }) as PublicClient;
+  ({ publicClient } = createEngineClients(info));
 });
 
 afterAll(async () => {
@@ -99,20 +73,11 @@ describe("Tron leg: engine, addresses, tokens", () => {
 
 describe("Tron leg: a permit2 source signed with TronWeb", () => {
   it("accepts a TronWeb TIP-712 signature (byte-identical to viem's), escrows and claims", async () => {
-    const pk = generatePrivateKey();
-    const evmUser = privateKeyToAccount(pk);
-    const user = TronWeb.address.fromPrivateKey(pk.slice(2)) as string;
-    await leg.faucet({ address: user, token: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb", amountLots: 10n ** 18n });
-    await leg.faucet({ address: user, token: tokens.USDT as string, amountLots: 50_000_000n });
-    const wallet = createWalletClient({ account: evmUser, chain, transport: http() });
-    await publicClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: toEvm(tokens.USDT as string),
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [toEvm(info.permit2Address as string), maxUint256],
-      }),
-    });
+    const {
+      privateKey: pk,
+      account: evmUser,
+      address: user,
+    } = await fundEvmUser({ leg, token: tokens.USDT as string, amountLots: 50_000_000n });
 
     const { secret, secretHash } = createSecret();
     const deadlineSecs = Math.floor(clock.nowMs() / 1000) + 600;
@@ -172,18 +137,10 @@ describe("Tron leg: a permit2 source signed with TronWeb", () => {
   });
 
   it("rejects a tampered TronWeb signature and a signature for another chain id", async () => {
-    const pk = generatePrivateKey();
-    const user = TronWeb.address.fromPrivateKey(pk.slice(2)) as string;
-    await leg.faucet({ address: user, token: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb", amountLots: 10n ** 18n });
-    await leg.faucet({ address: user, token: tokens.USDT as string, amountLots: 5_000_000n });
-    const wallet = createWalletClient({ account: privateKeyToAccount(pk), chain, transport: http() });
-    await publicClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: toEvm(tokens.USDT as string),
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [toEvm(info.permit2Address as string), maxUint256],
-      }),
+    const { privateKey: pk, address: user } = await fundEvmUser({
+      leg,
+      token: tokens.USDT as string,
+      amountLots: 5_000_000n,
     });
     const { secretHash } = createSecret();
     const deadlineSecs = Math.floor(clock.nowMs() / 1000) + 600;
@@ -203,7 +160,11 @@ describe("Tron leg: a permit2 source signed with TronWeb", () => {
     const good = Trx._signTypedData(typed.domain, typed.types, typed.message, pk.slice(2));
     const tampered = `${good.slice(0, 20)}${good[20] === "0" ? "1" : "0"}${good.slice(21)}`;
     expect(
-      (await rejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: tampered }))).code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(intent, legData, { type: "permit2", signedData: tampered }),
+        )
+      ).code,
     ).toBe("SIGNATURE_INVALID");
     const mainnet = Trx._signTypedData(
       { ...typed.domain, chainId: 728126428 },
@@ -212,7 +173,8 @@ describe("Tron leg: a permit2 source signed with TronWeb", () => {
       pk.slice(2),
     );
     expect(
-      (await rejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: mainnet }))).code,
+      (await catchLegRejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: mainnet })))
+        .code,
     ).toBe("SIGNATURE_INVALID");
     expect(
       (await leg.verifyApproval(intent, legData, { type: "permit2", signedData: good })).legData,

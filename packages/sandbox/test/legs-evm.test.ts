@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
 import {
   type Address,
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
   erc20Abi,
   type Hex,
   hashDomain,
   hashStruct,
-  http,
-  maxUint256,
   type PublicClient,
   parseAbi,
   recoverTypedDataAddress,
@@ -18,21 +12,22 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmLeg } from "../src/legs/evm/index.js";
-import { type ChainLeg, LegRejection } from "../src/legs/types.js";
+import type { ChainLeg } from "../src/legs/types.js";
 import {
   buildTypedDataFromParams,
+  catchLegRejection,
   createIntent,
   createLegContext,
   createManualClock,
   createSecret,
   type Permit2ParamsJson,
 } from "./legs-evm-helpers.js";
+import { createEngineClients, fundEvmUser } from "./support/flows.js";
 
 const clock = createManualClock();
 let leg: ChainLeg;
 let tokens: Record<string, Address>;
 let info: Record<string, unknown>;
-let chain: Chain;
 let publicClient: PublicClient;
 
 const permit2Abi = parseAbi([
@@ -44,36 +39,14 @@ const escrowUserAbi = parseAbi([
   "error RefundTooEarly(bytes32 intentId, uint256 deadline, uint256 timestamp)",
 ]);
 
-async function rejection(promise: Promise<unknown>): Promise<LegRejection> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof LegRejection) return error;
-    throw error;
-  }
-  throw new Error("expected a LegRejection");
-}
-
 /** A user with gas money and USDC, who has (optionally) approved Permit2 like any wallet would. */
 async function fundUser(options: { usdc: bigint; approve: boolean }) {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await leg.faucet({
-    address: account.address,
-    token: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-    amountLots: 10n ** 18n,
+  const { account } = await fundEvmUser({
+    leg,
+    token: tokens.USDC as string,
+    amountLots: options.usdc,
+    approvePermit2: options.approve,
   });
-  if (options.usdc > 0n)
-    await leg.faucet({ address: account.address, token: tokens.USDC as string, amountLots: options.usdc });
-  if (options.approve) {
-    const wallet = createWalletClient({ account, chain, transport: http() });
-    const hash = await wallet.writeContract({
-      address: tokens.USDC as Address,
-      abi: erc20Abi,
-      functionName: "approve",
-      args: [info.permit2Address as Address, maxUint256],
-    });
-    await publicClient.waitForTransactionReceipt({ hash });
-  }
   return account;
 }
 
@@ -109,13 +82,7 @@ beforeAll(async () => {
   await leg.start();
   info = leg.info();
   tokens = info.tokens as Record<string, Address>;
-  chain = defineChain({
-    id: info.chainId as number,
-    name: "sandbox",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl as string] } },
-  });
-  publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 20 }) as PublicClient;
+  ({ publicClient } = createEngineClients(info));
 });
 
 afterAll(async () => {
@@ -262,7 +229,7 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
     // A wrong preimage is refused by the escrow contract.
     const wrong = new Uint8Array(secret);
     wrong[0] = (wrong[0] as number) ^ 1;
-    expect((await rejection(leg.claim(intent, afterDeposit, wrong))).code).toBe("SECRET_MISMATCH");
+    expect((await catchLegRejection(leg.claim(intent, afterDeposit, wrong))).code).toBe("SECRET_MISMATCH");
 
     const resolverBefore = await leg.inventory(tokens.USDC as string);
     const claim = await leg.claim(intent, afterDeposit, secret);
@@ -280,7 +247,8 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
     const flipped =
       `${signature.slice(0, 10)}${((Number.parseInt(signature.slice(10, 12), 16) ^ 0xff) >>> 0).toString(16).padStart(2, "0")}${signature.slice(12)}` as Hex;
     expect(
-      (await rejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: flipped }))).code,
+      (await catchLegRejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: flipped })))
+        .code,
     ).toBe("SIGNATURE_INVALID");
     const otherSigner = await privateKeyToAccount(generatePrivateKey()).signTypedData(
       buildTypedDataFromParams((await leg.buildApproval(intent)).paramsToSign as never, {
@@ -290,14 +258,22 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
       }) as never,
     );
     expect(
-      (await rejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: otherSigner })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(intent, legData, { type: "permit2", signedData: otherSigner }),
+        )
+      ).code,
     ).toBe("SIGNATURE_INVALID");
     expect(
-      (await rejection(leg.verifyApproval(intent, legData, { type: "permit2", signedData: "0x1234" }))).code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(intent, legData, { type: "permit2", signedData: "0x1234" }),
+        )
+      ).code,
     ).toBe("SIGNATURE_MALFORMED");
     expect(
-      (await rejection(leg.verifyApproval(intent, legData, { type: "psbt", signedData: signature }))).code,
+      (await catchLegRejection(leg.verifyApproval(intent, legData, { type: "psbt", signedData: signature })))
+        .code,
     ).toBe("APPROVAL_TYPE_MISMATCH");
   });
 
@@ -306,13 +282,16 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
     const { intent, legData, signature } = await signedIntent({ user, amount: 1_000_000n });
     const tampered = { ...intent, sourceAmountLots: 2_000_000n };
     expect(
-      (await rejection(leg.verifyApproval(tampered, legData, { type: "permit2", signedData: signature })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(tampered, legData, { type: "permit2", signedData: signature }),
+        )
+      ).code,
     ).toBe("SIGNATURE_INVALID");
     const otherRecipient = { ...intent, userDestinationAddress: "someone-else" };
     expect(
       (
-        await rejection(
+        await catchLegRejection(
           leg.verifyApproval(otherRecipient, legData, { type: "permit2", signedData: signature }),
         )
       ).code,
@@ -344,8 +323,11 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
       }) as never,
     );
     expect(
-      (await rejection(leg.verifyApproval(second, first.legData, { type: "permit2", signedData: signature })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(second, first.legData, { type: "permit2", signedData: signature }),
+        )
+      ).code,
     ).toBe("PERMIT2_NONCE_USED");
   });
 
@@ -353,15 +335,21 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
     const noAllowance = await fundUser({ usdc: 10_000_000n, approve: false });
     const a = await signedIntent({ user: noAllowance, amount: 1_000_000n });
     expect(
-      (await rejection(leg.verifyApproval(a.intent, a.legData, { type: "permit2", signedData: a.signature })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(a.intent, a.legData, { type: "permit2", signedData: a.signature }),
+        )
+      ).code,
     ).toBe("INSUFFICIENT_ALLOWANCE");
 
     const poor = await fundUser({ usdc: 500_000n, approve: true });
     const b = await signedIntent({ user: poor, amount: 1_000_000n });
     expect(
-      (await rejection(leg.verifyApproval(b.intent, b.legData, { type: "permit2", signedData: b.signature })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(b.intent, b.legData, { type: "permit2", signedData: b.signature }),
+        )
+      ).code,
     ).toBe("INSUFFICIENT_BALANCE");
 
     const late = await fundUser({ usdc: 10_000_000n, approve: true });
@@ -371,8 +359,11 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
       deadlineSecs: Math.floor(clock.nowMs() / 1000) - 1,
     });
     expect(
-      (await rejection(leg.verifyApproval(c.intent, c.legData, { type: "permit2", signedData: c.signature })))
-        .code,
+      (
+        await catchLegRejection(
+          leg.verifyApproval(c.intent, c.legData, { type: "permit2", signedData: c.signature }),
+        )
+      ).code,
     ).toBe("DEADLINE_PASSED");
   });
 
@@ -409,7 +400,9 @@ describe("EVM leg: a permit2 source signed with plain viem", () => {
     expect((await publicClient.getTransactionReceipt({ hash: txHash as Hex })).status).toBe("success");
     expect(await leg.balanceOf(user.address, tokens.USDC as string)).toBe(10_000_000n);
     expect((await leg.refund(intent, deposited)).txHash).toBe(txHash);
-    expect((await rejection(leg.claim(intent, deposited, new Uint8Array(32)))).code).toBe("NOT_DEPOSITED");
+    expect((await catchLegRejection(leg.claim(intent, deposited, new Uint8Array(32)))).code).toBe(
+      "NOT_DEPOSITED",
+    );
   });
 
   it("lets the resolver refund before the deadline (delivery failed)", async () => {
@@ -465,6 +458,6 @@ describe("EVM leg: delivery from the resolver's inventory", () => {
       secretHash,
       deadlineSecs: 2_000_000_000,
     });
-    expect((await rejection(leg.buildApproval(intent))).code).toBe("NATIVE_SOURCE_UNSUPPORTED");
+    expect((await catchLegRejection(leg.buildApproval(intent))).code).toBe("NATIVE_SOURCE_UNSUPPORTED");
   });
 });
