@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,14 +11,6 @@ import { serveStatic } from "./serveStatic.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const repoDir = join(appDir, "../..");
-/** The packages the page imports; the page bundles their published `dist`. */
-const SIGNER_PACKAGES = [
-  "@swapintent/client",
-  "@swapintent/permit2",
-  "@swapintent/bitcoin",
-  "@swapintent/solana",
-];
 const ROUTES = ["evm", "tron", "bitcoin", "solana"] as const;
 
 let outDir: string;
@@ -31,26 +22,24 @@ const pageErrors: string[] = [];
 /** Every file Vite resolved for the page's bundle. */
 const resolvedIds: string[] = [];
 
+/** A setup failure (e.g. no Chromium) fails every test with its message: nothing here is ever skipped. */
+let setupError: unknown;
+function assertSetUp(): void {
+  if (setupError) throw setupError;
+}
+
 beforeAll(async () => {
+  try {
+    await setUp();
+  } catch (error) {
+    setupError = error;
+  }
+});
+
+async function setUp(): Promise<void> {
+  // The signer packages' dist is built by test/globalSetup.ts.
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: run .ci/setup-extra (it installs Debian's chromium)`);
-  // The published entry points: build the packages' dist (turbo answers from its cache when nothing changed).
-  execFileSync(
-    "pnpm",
-    [
-      "exec",
-      "turbo",
-      "run",
-      "build",
-      "--output-logs=errors-only",
-      ...SIGNER_PACKAGES.map((p) => `--filter=${p}`),
-    ],
-    {
-      cwd: repoDir,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
-    },
-  );
   outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-"));
   const [started] = await Promise.all([
     startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
@@ -93,7 +82,7 @@ beforeAll(async () => {
   });
   await page.goto(`${site.url}/?sandbox=${encodeURIComponent(sandbox.url)}`);
   await page.waitForSelector("body[data-ready]", { timeout: 60_000 });
-});
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -104,6 +93,7 @@ afterAll(async () => {
 
 describe("the page in headless Chromium (published dist, no polyfills)", () => {
   it("bundles the signer packages' published dist (not their sources), tronweb included", () => {
+    assertSetUp();
     const ours = resolvedIds.filter((id) => id.includes("/packages/"));
     for (const name of ["client", "permit2", "bitcoin", "solana"])
       expect(ours.some((id) => id.includes(`/packages/${name}/dist/`))).toBe(true);
@@ -113,6 +103,7 @@ describe("the page in headless Chromium (published dist, no polyfills)", () => {
   });
 
   it("loads, generates one wallet per chain and lists the four routes", async () => {
+    assertSetUp();
     expect(await page.getAttribute("body", "data-ready")).toBe("true");
     const setup = await page.textContent("#setup");
     expect(setup).toMatch(/EVM: 0x[0-9a-fA-F]{40}/);
@@ -123,6 +114,7 @@ describe("the page in headless Chromium (published dist, no polyfills)", () => {
   });
 
   it("runs EVM, Tron, Bitcoin and Solana routes to Fulfilled", async () => {
+    assertSetUp();
     for (const route of ROUTES) await page.click(`button[data-route="${route}"]`);
     for (const route of ROUTES) {
       await page.waitForSelector(
