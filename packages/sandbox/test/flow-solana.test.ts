@@ -26,48 +26,55 @@ const flow = useFlowSandbox({ networkIds: [1, 5], apiKey: API_KEY });
 const chainFacts = (networkId: number) =>
   fetchChainFacts({ sandbox: flow.sandbox, apiKey: API_KEY, networkId });
 
-/** A Solana user holding `usdcLots` USDC, with the Solana network's facts. */
-async function solanaUser(usdcLots: bigint) {
+/**
+ * A Solana user given `usdcLots` USDC who quotes `amount` USDC to EVM USDC for `recipient`, creates the intent and
+ * signs its cosign transaction with @swapintent/solana (not submitted yet).
+ */
+async function signedSolanaToEvm(options: { usdcLots: bigint; amount: string; recipient: string }) {
+  const { client } = flow;
   const { info, tokens } = await chainFacts(5);
-  const user = await createSolanaUser({
+  const { user, address, publicKey } = await createSolanaUser({
     leg: flow.sandbox.leg(5),
     token: tokens.USDC!,
-    amountLots: usdcLots,
+    amountLots: options.usdcLots,
   });
-  return { ...user, info, tokens };
+  const evmTokens = (await chainFacts(1)).tokens;
+  const quote = await client.getBestQuote({
+    sourceChain: 5,
+    sourceToken: tokens.USDC!,
+    destChain: 1,
+    destToken: evmTokens.USDC!,
+    amount: options.amount,
+    slippageBps: 50,
+  });
+  const intent = await client.createIntent({
+    quote,
+    refundAddress: address,
+    userSourceAddress: address,
+    userDestinationAddress: options.recipient,
+    userSourcePublicKey: publicKey,
+  });
+  const signed = await signCosignTransaction({
+    intent,
+    quote,
+    escrow: { owner: info.escrowOwner as string },
+    signer: user,
+  });
+  return { address, info, tokens, evmTokens, quote, intent, signed };
 }
 
 describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
   it("Solana USDC -> EVM USDC reaches Fulfilled: litesvm executes the user-signed transaction, the resolver claims", async () => {
     const { sandbox, client } = flow;
-    const { user, address, publicKey, info, tokens } = await solanaUser(50_000_000n);
-    const evmTokens = (await chainFacts(1)).tokens;
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
-
-    const quote = await client.getBestQuote({
-      sourceChain: 5,
-      sourceToken: tokens.USDC!,
-      destChain: 1,
-      destToken: evmTokens.USDC!,
+    const { address, info, tokens, evmTokens, quote, intent, signed } = await signedSolanaToEvm({
+      usdcLots: 50_000_000n,
       amount: "12.5",
-      slippageBps: 50,
+      recipient,
     });
     expect(quote.sourceAmountLots).toBe(12_500_000n);
-    const intent = await client.createIntent({
-      quote,
-      refundAddress: address,
-      userSourceAddress: address,
-      userDestinationAddress: recipient,
-      userSourcePublicKey: publicKey,
-    });
     expect(intent.approvalMechanism).toBe("cosign");
 
-    const signed = await signCosignTransaction({
-      intent,
-      quote,
-      escrow: { owner: info.escrowOwner as string },
-      signer: user,
-    });
     await client.submitApproval({ intentId: intent.intentId, approval: signed.approval });
     const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 30_000 });
     expect(final.status).toBe("Fulfilled");
@@ -171,28 +178,10 @@ describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
 
   it("a failed delivery refunds the Solana escrow to the user (Refunded)", async () => {
     const { sandbox, client } = flow;
-    const { user, address, publicKey, info, tokens } = await solanaUser(8_000_000n);
-    const evmTokens = (await chainFacts(1)).tokens;
-    const quote = await client.getBestQuote({
-      sourceChain: 5,
-      sourceToken: tokens.USDC!,
-      destChain: 1,
-      destToken: evmTokens.USDC!,
+    const { address, info, tokens, intent, signed } = await signedSolanaToEvm({
+      usdcLots: 8_000_000n,
       amount: "3",
-      slippageBps: 50,
-    });
-    const intent = await client.createIntent({
-      quote,
-      refundAddress: address,
-      userSourceAddress: address,
-      userDestinationAddress: privateKeyToAccount(generatePrivateKey()).address,
-      userSourcePublicKey: publicKey,
-    });
-    const signed = await signCosignTransaction({
-      intent,
-      quote,
-      escrow: { owner: info.escrowOwner as string },
-      signer: user,
+      recipient: privateKeyToAccount(generatePrivateKey()).address,
     });
     sandbox.setFaults({ fail_delivery: true });
     try {
@@ -211,28 +200,10 @@ describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
 
   it("a Solana approval with a garbage user signature gets 422 from the leg and changes nothing", async () => {
     const { sandbox, client } = flow;
-    const { user, address, publicKey, info, tokens } = await solanaUser(5_000_000n);
-    const evmTokens = (await chainFacts(1)).tokens;
-    const quote = await client.getBestQuote({
-      sourceChain: 5,
-      sourceToken: tokens.USDC!,
-      destChain: 1,
-      destToken: evmTokens.USDC!,
+    const { address, tokens, intent, signed } = await signedSolanaToEvm({
+      usdcLots: 5_000_000n,
       amount: "1",
-      slippageBps: 50,
-    });
-    const intent = await client.createIntent({
-      quote,
-      refundAddress: address,
-      userSourceAddress: address,
-      userDestinationAddress: privateKeyToAccount(generatePrivateKey()).address,
-      userSourcePublicKey: publicKey,
-    });
-    const signed = await signCosignTransaction({
-      intent,
-      quote,
-      escrow: { owner: info.escrowOwner as string },
-      signer: user,
+      recipient: privateKeyToAccount(generatePrivateKey()).address,
     });
     // Replace the user's 64-byte signature (slot 1, after the 1-byte count and the resolver's slot) with garbage.
     const bytes = Buffer.from(signed.transaction, "hex");
