@@ -22,6 +22,7 @@ const flow = useFlowSandbox({ networkIds: [1, 4], apiKey: API_KEY });
 const bitcoinLeg = () => flow.sandbox.leg(4) as BitcoinLeg;
 const evm = () => readLegFacts({ sandbox: flow.sandbox, networkId: 1 });
 
+/** A Bitcoin user with 80,000 sats on P2TR and 50,000 on P2WPKH, and their 0.001 BTC -> EVM USDC intent. */
 async function bitcoinToEvmIntent() {
   const { client } = flow;
   const user = createBitcoinUser();
@@ -45,6 +46,19 @@ async function bitcoinToEvmIntent() {
   });
   if (intent.approvalMechanism !== "htlc") throw new Error("expected an htlc intent");
   return { user, evmRecipient, quote, intent };
+}
+
+/** {@link bitcoinToEvmIntent}, signed by the user with @swapintent/bitcoin (not submitted yet). */
+async function signedBitcoinToEvm() {
+  const { user, quote, intent } = await bitcoinToEvmIntent();
+  const { approval } = await signHtlcPsbt({
+    ecc,
+    intent,
+    quote,
+    userPublicKey: user.publicKey,
+    signer: user.key,
+  });
+  return { user, quote, intent, approval };
 }
 
 describe("Bitcoin routes through HTTP, @swapintent/client and the signer packages", () => {
@@ -119,14 +133,7 @@ describe("Bitcoin routes through HTTP, @swapintent/client and the signer package
 
   it("a PSBT with a flipped signature byte gets 422 and the intent stays Initiated", async () => {
     const { sandbox, client } = flow;
-    const { user, quote, intent } = await bitcoinToEvmIntent();
-    const { approval } = await signHtlcPsbt({
-      ecc,
-      intent,
-      quote,
-      userPublicKey: user.publicKey,
-      signer: user.key,
-    });
+    const { user, intent, approval } = await signedBitcoinToEvm();
     const psbt = Psbt.fromBase64(approval.signedData);
     const witness = psbt.data.inputs[0]!.finalScriptWitness!;
     witness[4] = witness[4]! ^ 0x01;
@@ -143,14 +150,7 @@ describe("Bitcoin routes through HTTP, @swapintent/client and the signer package
 
   it("a failed delivery ends Refunded: the resolver pays the BTC back to the refund address", async () => {
     const { sandbox, client } = flow;
-    const { user, quote, intent } = await bitcoinToEvmIntent();
-    const { approval } = await signHtlcPsbt({
-      ecc,
-      intent,
-      quote,
-      userPublicKey: user.publicKey,
-      signer: user.key,
-    });
+    const { user, quote, intent, approval } = await signedBitcoinToEvm();
     sandbox.setFaults({ fail_delivery: true });
     try {
       await client.submitApproval({ intentId: intent.intentId, approval });
