@@ -2,6 +2,7 @@ import type { Permit2Params } from "@swapintent/client";
 import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_NETWORKS } from "../src/config/networks.js";
+import { buildPermitWitnessTypedData } from "./legs-evm-helpers.js";
 import {
   expectWithinQuote,
   fundEvmUser,
@@ -24,28 +25,16 @@ function typedDataFor(
   quote: { sourceToken: string; sourceAmountLots: bigint },
   deadlineSecs: number,
 ) {
-  const { EIP712Domain: _domain, ...types } = params.additionalData.types;
-  const w = params.additionalData.witness as Record<string, string>;
-  return {
+  return buildPermitWitnessTypedData({
     domain: params.additionalData.domain,
-    types,
-    primaryType: "PermitWitnessTransferFrom",
-    message: {
-      permitted: { token: quote.sourceToken, amount: quote.sourceAmountLots },
-      spender: params.escrowContractAddress,
-      nonce: params.nonce,
-      deadline: BigInt(deadlineSecs),
-      witness: {
-        intentId: w.intentId,
-        secretHash: w.secretHash,
-        destChain: BigInt(w.destChain as string),
-        destToken: w.destToken,
-        recipient: w.recipient,
-        minDestAmount: BigInt(w.minDestAmount as string),
-        maxDestAmount: BigInt(w.maxDestAmount as string),
-      },
-    },
-  } as never;
+    types: params.additionalData.types,
+    witness: params.additionalData.witness,
+    sourceToken: quote.sourceToken,
+    amount: quote.sourceAmountLots,
+    spender: params.escrowContractAddress,
+    nonce: params.nonce,
+    deadlineSecs,
+  }) as never;
 }
 
 /** A user on network 1 with gas, 100 USDC and the Permit2 allowance. */

@@ -100,24 +100,33 @@ export interface Permit2ParamsJson {
 }
 
 /**
- * The EIP-712 request a wallet builds from params_to_sign and the quote: the message is not sent,
- * it is made of the quote's token and amount, the escrow as spender, the nonce, the deadline and the witness.
+ * The Permit2 `PermitWitnessTransferFrom` EIP-712 request a wallet builds: the domain, types and witness come
+ * from params_to_sign; the message is not sent, it is made of the quote's token and amount, the escrow as
+ * spender, the nonce and the deadline (the witness's numbers as bigints).
  */
-export function buildTypedDataFromParams(
-  params: Permit2ParamsJson,
-  quote: { sourceToken: string; amount: bigint; deadlineSecs: number },
-) {
-  const { EIP712Domain: _domainFields, ...types } = params.additional_data.types;
-  const w = params.additional_data.witness;
+export function buildPermitWitnessTypedData<
+  Types extends Record<string, readonly { name: string; type: string }[]>,
+>(options: {
+  domain: Record<string, unknown>;
+  types: Types;
+  witness: Record<string, unknown>;
+  sourceToken: string;
+  amount: bigint;
+  spender: string;
+  nonce: bigint;
+  deadlineSecs: number;
+}) {
+  const { EIP712Domain: _domainFields, ...types } = options.types;
+  const w = options.witness as Record<string, string>;
   return {
-    domain: params.additional_data.domain,
+    domain: options.domain,
     types,
     primaryType: "PermitWitnessTransferFrom" as const,
     message: {
-      permitted: { token: quote.sourceToken, amount: quote.amount },
-      spender: params.escrow_contract_address,
-      nonce: BigInt(params.nonce),
-      deadline: BigInt(quote.deadlineSecs),
+      permitted: { token: options.sourceToken, amount: options.amount },
+      spender: options.spender,
+      nonce: options.nonce,
+      deadline: BigInt(options.deadlineSecs),
       witness: {
         intentId: w.intentId,
         secretHash: w.secretHash,
@@ -128,6 +137,27 @@ export function buildTypedDataFromParams(
         maxDestAmount: BigInt(w.maxDestAmount as string),
       },
     },
+  };
+}
+
+/** {@link buildPermitWitnessTypedData} from the leg's wire params_to_sign (snake_case) and the quote. */
+export function buildTypedDataFromParams(
+  params: Permit2ParamsJson,
+  quote: { sourceToken: string; amount: bigint; deadlineSecs: number },
+) {
+  const a = params.additional_data;
+  return {
+    ...buildPermitWitnessTypedData({
+      domain: a.domain,
+      types: a.types,
+      witness: a.witness,
+      sourceToken: quote.sourceToken,
+      amount: quote.amount,
+      spender: params.escrow_contract_address,
+      nonce: BigInt(params.nonce),
+      deadlineSecs: quote.deadlineSecs,
+    }),
+    domain: a.domain,
   };
 }
 
