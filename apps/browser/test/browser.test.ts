@@ -92,6 +92,11 @@ afterAll(async () => {
 });
 
 describe("the page in headless Chromium (published dist, no polyfills)", () => {
+  it("has a plain Vite config: no plugins (no Node polyfills), no define (no global shim), no source condition", async () => {
+    const config = (await import("../vite.config.js")).default as Record<string, unknown>;
+    expect(Object.keys(config)).toEqual(["build"]);
+  });
+
   it("bundles the signer packages' published dist (not their sources), tronweb included", () => {
     assertSetUp();
     const ours = resolvedIds.filter((id) => id.includes("/packages/"));
