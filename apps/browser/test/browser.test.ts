@@ -21,6 +21,14 @@ let page: Page;
 const pageErrors: string[] = [];
 /** Every file Vite resolved for the page's bundle. */
 const resolvedIds: string[] = [];
+/** The page's JS chunks: file, whether the HTML loads it up front, the packages inside. */
+let chunks: {
+  fileName: string;
+  isEntry: boolean;
+  isDynamicEntry: boolean;
+  modules: string[];
+  size: number;
+}[] = [];
 
 /** A setup failure (e.g. no Chromium) fails every test with its message: nothing here is ever skipped. */
 let setupError: unknown;
@@ -41,7 +49,7 @@ async function setUp(): Promise<void> {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: run .ci/setup-extra (it installs Debian's chromium)`);
   outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-"));
-  const [started] = await Promise.all([
+  const [started, output] = await Promise.all([
     startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
     build({
       root: appDir,
@@ -61,6 +69,26 @@ async function setUp(): Promise<void> {
     }),
   ]);
   sandbox = started;
+  const outputs = (Array.isArray(output) ? output : [output]) as Array<{
+    output: Array<{
+      type: string;
+      fileName: string;
+      isEntry?: boolean;
+      isDynamicEntry?: boolean;
+      modules?: object;
+      code?: string;
+    }>;
+  }>;
+  chunks = outputs
+    .flatMap((o) => o.output)
+    .filter((c) => c.type === "chunk")
+    .map((c) => ({
+      fileName: c.fileName,
+      isEntry: c.isEntry === true,
+      isDynamicEntry: c.isDynamicEntry === true,
+      modules: Object.keys(c.modules ?? {}),
+      size: c.code?.length ?? 0,
+    }));
   site = await serveStatic({ dir: outDir });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -105,6 +133,21 @@ describe("the page in headless Chromium (published dist, no polyfills)", () => {
     expect(ours.filter((id) => id.includes("/src/"))).toEqual([]);
     expect(resolvedIds.some((id) => /tronweb\/lib\/esm\//.test(id))).toBe(true);
     expect(resolvedIds.filter((id) => id.includes("__vite-browser-external"))).toEqual([]);
+  });
+
+  it("keeps tronweb out of the entry chunk: it is loaded only when the Tron route signs", () => {
+    assertSetUp();
+    const entry = chunks.filter((c) => c.isEntry);
+    expect(entry).toHaveLength(1);
+    expect(entry[0]!.modules.filter((m) => m.includes("/tronweb/"))).toEqual([]);
+    const tron = chunks.filter((c) => c.modules.some((m) => m.includes("/tronweb/")));
+    expect(tron.length).toBeGreaterThan(0);
+    for (const chunk of tron) expect(chunk.isDynamicEntry).toBe(true);
+    console.log(
+      chunks
+        .map((c) => `${c.fileName} ${(c.size / 1000).toFixed(0)} kB${c.isDynamicEntry ? " (lazy)" : ""}`)
+        .join(", "),
+    );
   });
 
   it("loads, generates one wallet per chain and lists the four routes", async () => {
