@@ -273,17 +273,25 @@ function formatMarkdown(rows) {
     lines.push(
       `  - Node globals referenced without an import: ${r.without.freeGlobals.join(", ") || "none"} (peers excluded); ${r.withPeers.freeGlobals.map((g) => `\`${g}\``).join(", ") || "none"} (peers included: the peers' own code, behind \`typeof\` guards or on paths the page does not take; the browser test runs every route without polyfills)`,
     );
-    const named = [
-      ...new Map([...r.without.builtins, ...r.withPeers.builtins].map((b) => [b.name, b])).values(),
-    ];
+    // Grouped by name, importers sorted: the same text whatever order esbuild resolved them in.
+    const named = new Map();
+    for (const b of [...r.without.builtins, ...r.withPeers.builtins]) {
+      const entry = named.get(b.name) ?? { importers: new Set(), resolved: new Set() };
+      entry.importers.add(packageOf(b.importer));
+      entry.resolved.add(b.resolved ? `the npm package \`${b.resolved}\`` : "NOTHING");
+      named.set(b.name, entry);
+    }
+    const describe = ([name, { importers, resolved }]) =>
+      `\`${name}\` (by ${[...importers]
+        .sort()
+        .map((i) => `\`${i}\``)
+        .join(", ")}; resolved to ${[...resolved].sort().join(", ")})`;
     lines.push(
       `  - Node built-in names asked for: ${
-        named.length
-          ? named
-              .map(
-                (b) =>
-                  `\`${b.name}\` (by \`${packageOf(b.importer)}\`, resolved to ${b.resolved ? `the npm package \`${b.resolved}\`` : "NOTHING"})`,
-              )
+        named.size
+          ? [...named.entries()]
+              .sort((a, b) => a[0].localeCompare(b[0]))
+              .map(describe)
               .join(", ")
           : "none"
       }`,
