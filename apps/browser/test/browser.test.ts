@@ -164,17 +164,19 @@ describe("the page in headless Chromium (published dist, no polyfills)", () => {
   it("runs EVM, Tron, Bitcoin and Solana routes to Fulfilled", async () => {
     assertSetUp();
     for (const route of ROUTES) await page.click(`button[data-route="${route}"]`);
-    for (const route of ROUTES) {
-      await page.waitForSelector(
-        `[data-status="${route}"][data-state="ok"], [data-status="${route}"][data-state="failed"]`,
-        {
+    // One fixed file, overwritten by each run (nothing piles up in the temp folder); taken even when a route hangs.
+    const screenshot = join(tmpdir(), "swapintent-browser.png");
+    try {
+      for (const route of ROUTES) {
+        const cell = `[data-status="${route}"]`;
+        await page.waitForSelector(`${cell}[data-state="ok"], ${cell}[data-state="failed"]`, {
           timeout: 180_000,
-        },
-      );
+        });
+      }
+    } finally {
+      await page.screenshot({ path: screenshot, fullPage: true });
+      console.log(`screenshot: ${screenshot}`);
     }
-    const screenshot = join(tmpdir(), `swapintent-browser-${Date.now()}.png`);
-    await page.screenshot({ path: screenshot, fullPage: true });
-    console.log(`screenshot: ${screenshot}`);
     const rows = await page.$$eval("[data-status]", (cells) =>
       cells.map((cell) => ({
         route: (cell as HTMLElement).dataset.status,
