@@ -80,9 +80,14 @@ async function main(): Promise<void> {
     status.dataset.status = route.key;
     status.dataset.state = "idle";
     status.textContent = "—";
-    const detail = row.insertCell();
-    detail.className = "detail";
+    const detailCell = row.insertCell();
+    detailCell.className = "detail";
+    const detail = document.createElement("div");
     detail.dataset.detail = route.key;
+    const summary = document.createElement("div");
+    summary.className = "summary";
+    summary.dataset.summary = route.key;
+    detailCell.append(detail, summary);
     const run = async () => {
       button.disabled = true;
       status.dataset.state = "running";
@@ -97,6 +102,7 @@ async function main(): Promise<void> {
           detail.textContent = [p.error ?? p.step, p.intentId ? `intent ${p.intentId}` : ""]
             .filter(Boolean)
             .join(" · ");
+          summary.textContent = p.summary.join("\n");
         },
       });
       status.dataset.state = result.status === "Fulfilled" && !result.error ? "ok" : "failed";

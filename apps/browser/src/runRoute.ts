@@ -25,6 +25,8 @@ export interface RouteProgress {
   intentId: string | null;
   done: boolean;
   error: string | null;
+  /** What the signer package verified and signed, in words (shown to the user). */
+  summary: string[];
 }
 
 /**
@@ -41,7 +43,14 @@ export async function runRoute(params: {
   onProgress: (progress: RouteProgress) => void;
 }): Promise<RouteProgress> {
   const { client, dev, from, to, amount, onProgress } = params;
-  const state: RouteProgress = { step: "start", status: null, intentId: null, done: false, error: null };
+  const state: RouteProgress = {
+    step: "start",
+    status: null,
+    intentId: null,
+    done: false,
+    error: null,
+    summary: [],
+  };
   const report = (patch: Partial<RouteProgress>) => {
     Object.assign(state, patch);
     onProgress({ ...state });
@@ -88,7 +97,7 @@ export async function runRoute(params: {
     report({ step: "sign" });
     const signed = await from.wallet.approve({ intent, quote, recipient: to.wallet.address });
 
-    report({ step: "submit" });
+    report({ step: "submit", summary: signed.summary });
     await client.submitApproval({ intentId: intent.intentId, approval: signed.approval });
 
     report({ step: "wait" });

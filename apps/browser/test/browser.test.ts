@@ -183,13 +183,17 @@ describe("the page in headless Chromium (published dist, no polyfills)", () => {
         status: cell.textContent,
         detail: document.querySelector(`[data-detail="${(cell as HTMLElement).dataset.status}"]`)
           ?.textContent,
+        summary: document.querySelector(`[data-summary="${(cell as HTMLElement).dataset.status}"]`)
+          ?.textContent,
       })),
     );
     expect(rows).toEqual(
       ROUTES.map((route) => ({
         route,
         status: "Fulfilled",
-        detail: expect.stringMatching(/^end · intent /),
+        detail: expect.stringMatching(/^end · intent [0-9a-f-]{36}$/),
+        // The signer package's own words for what it verified and signed reached the page.
+        summary: expect.stringMatching(/\S/),
       })),
     );
     expect(pageErrors).toEqual([]);
