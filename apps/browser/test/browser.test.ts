@@ -7,6 +7,7 @@ import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertSignerBuild } from "./assertSignerBuild.js";
 import { serveStatic } from "./serveStatic.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -46,6 +47,7 @@ beforeAll(async () => {
 
 async function setUp(): Promise<void> {
   // The signer packages' dist is built by test/globalSetup.ts.
+  assertSignerBuild();
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: run .ci/setup-extra (it installs Debian's chromium)`);
   outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-"));

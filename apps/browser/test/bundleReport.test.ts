@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain .mjs script without types
 import { createBundleReport, ENTRIES } from "../scripts/bundle-report.mjs";
+import { assertSignerBuild } from "./assertSignerBuild.js";
 
 interface Builtin {
   name: string;
@@ -35,11 +36,23 @@ interface Report {
 const repoDir = join(dirname(fileURLToPath(import.meta.url)), "../../..");
 let report: Report;
 
+let setupError: unknown;
+
 beforeAll(async () => {
-  report = (await createBundleReport()) as Report;
+  try {
+    assertSignerBuild();
+    report = (await createBundleReport()) as Report;
+  } catch (error) {
+    setupError = error;
+  }
 });
 
 describe("bundle report of the published entry points (browser platform)", () => {
+  // A setup failure fails every test with its message (never a silent skip).
+  beforeEach(() => {
+    if (setupError) throw setupError;
+  });
+
   it("measures client, permit2 root/evm/tron, bitcoin and solana", () => {
     expect(report.rows.map((r) => r.specifier)).toEqual([
       "@swapintent/client",
