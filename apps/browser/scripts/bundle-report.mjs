@@ -299,6 +299,10 @@ function formatMarkdown(rows) {
   }
   lines.push(
     "",
+    '`@swapintent/permit2/tron` imports tronweb dynamically, only for its private-key path: "peers included" counts it,',
+    "but an app's bundler puts it in a lazy chunk (the browser page loads it only when the Tron route signs); the",
+    "TronLink-style `signer` path needs no tronweb at all.",
+    "",
     "`@swapintent/bitcoin/node` is not in the table: it is the Node-only entry (it imports `tiny-secp256k1`, which reads",
     "its `.wasm` from disk). Browsers use the root entry with `@bitcoinerlab/secp256k1` (pure JS).",
     "",
