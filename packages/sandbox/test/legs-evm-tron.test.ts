@@ -1,6 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { TronWeb, Trx } from "tronweb";
-import { type Address, erc20Abi, type Hex, type PublicClient } from "viem";
+import {
+  type Address,
+  type Chain,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  maxUint256,
+  type PublicClient,
+  parseAbi,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTronLeg, formatTronAddress, parseTronAddress } from "../src/legs/evm/index.js";
@@ -14,13 +24,28 @@ import {
   createSecret,
   type Permit2ParamsJson,
 } from "./legs-evm-helpers.js";
-import { createEngineClients, fundEvmUser } from "./support/flows.js";
+import { createEngineClients, fundEvmUser, TRON_NATIVE_TOKEN } from "./support/flows.js";
 
 const clock = createManualClock();
 let leg: ChainLeg;
 let info: Record<string, unknown>;
 let tokens: Record<string, string>;
 let publicClient: PublicClient;
+let chain: Chain;
+
+/** Engine wei per sun, written out here (not taken from the leg): 18 engine decimals minus TRX's 6. */
+const WEI_PER_SUN = 10n ** 12n;
+/** One TRX in sun. */
+const TRX = 1_000_000n;
+
+/** WTRX's wrapping interface, declared from what a wallet expects of a WETH-style token. */
+const wrapperAbi = parseAbi([
+  "function deposit() payable",
+  "function withdraw(uint256 amount)",
+  "function nativeScale() view returns (uint256)",
+  "function totalSupply() view returns (uint256)",
+  "error NotWholeLots(uint256 value, uint256 nativeScale)",
+]);
 
 /** Tron base58 to 0x with TronWeb's own converter (independent of the leg's). */
 const toEvm = (tron: string) => `0x${TronWeb.address.toHex(tron).slice(2)}` as Address;
@@ -30,7 +55,7 @@ beforeAll(async () => {
   await leg.start();
   info = leg.info();
   tokens = info.tokens as Record<string, string>;
-  ({ publicClient } = createEngineClients(info));
+  ({ publicClient, chain } = createEngineClients(info));
 });
 
 afterAll(async () => {
@@ -203,6 +228,148 @@ describe("Tron leg: a permit2 source signed with TronWeb", () => {
         args: [toEvm(recipient)],
       }),
     ).toBe(3_000_000n);
-    expect(await publicClient.getBalance({ address: toEvm(recipient) })).toBe(4_000_000n);
+    // Native TRX lots are sun: 4 TRX arrive as 4_000_000 lots, which the engine holds as 4 * 10^18 wei.
+    expect(await leg.balanceOf(recipient, TRON_NATIVE_TOKEN)).toBe(4_000_000n);
+    expect(await publicClient.getBalance({ address: toEvm(recipient) })).toBe(4_000_000n * WEI_PER_SUN);
+  });
+
+  it("reports the resolver's TRX inventory as its engine balance in whole sun, and pays deliveries from it", async () => {
+    const resolver = toEvm(info.resolverAddress as string);
+    const before = await leg.inventory(TRON_NATIVE_TOKEN);
+    expect(before).toBe((await publicClient.getBalance({ address: resolver })) / WEI_PER_SUN);
+    const recipient = TronWeb.address.fromPrivateKey(generatePrivateKey().slice(2)) as string;
+    const { txHash } = await leg.deliver({
+      intentId: randomUUID(),
+      token: TRON_NATIVE_TOKEN,
+      recipient,
+      amountLots: 2_500_000n,
+    });
+    const receipt = await publicClient.getTransactionReceipt({ hash: txHash as Hex });
+    const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
+    const after = await leg.inventory(TRON_NATIVE_TOKEN);
+    expect(after).toBe((await publicClient.getBalance({ address: resolver })) / WEI_PER_SUN);
+    // The resolver paid the 2.5 TRX plus the transaction's gas (a fraction of a sun's worth of wei is rounding).
+    const paidWei = 2_500_000n * WEI_PER_SUN + gasWei;
+    expect(before - after).toBeGreaterThanOrEqual(paidWei / WEI_PER_SUN);
+    expect(before - after).toBeLessThanOrEqual(paidWei / WEI_PER_SUN + 1n);
+  });
+});
+
+describe("Tron leg: native TRX is scaled like Tron (1 sun = 10^12 engine wei)", () => {
+  it("a user given 50 TRX by the faucet pays for its own approve(permit2, max) and keeps most of it", async () => {
+    const privateKey = generatePrivateKey();
+    const account = privateKeyToAccount(privateKey);
+    const user = TronWeb.address.fromPrivateKey(privateKey.slice(2)) as string;
+    await leg.faucet({ address: user, token: TRON_NATIVE_TOKEN, amountLots: 50n * TRX });
+    expect(await leg.balanceOf(user, TRON_NATIVE_TOKEN)).toBe(50_000_000n);
+    const engineBefore = await publicClient.getBalance({ address: account.address });
+    expect(engineBefore).toBe(50_000_000n * WEI_PER_SUN);
+
+    // A wallet's one-time allowance, sent with viem and its default fees, paid from the user's own TRX.
+    const wallet = createWalletClient({ account, chain, transport: http() });
+    const hash = await wallet.writeContract({
+      address: toEvm(tokens.USDT as string),
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [toEvm(info.permit2Address as string), maxUint256],
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect(
+      await publicClient.readContract({
+        address: toEvm(tokens.USDT as string),
+        abi: erc20Abi,
+        functionName: "allowance",
+        args: [account.address, toEvm(info.permit2Address as string)],
+      }),
+    ).toBe(maxUint256);
+
+    const feeWei = receipt.gasUsed * receipt.effectiveGasPrice;
+    const engineAfter = await publicClient.getBalance({ address: account.address });
+    expect(engineAfter).toBe(engineBefore - feeWei);
+    const after = await leg.balanceOf(user, TRON_NATIVE_TOKEN);
+    expect(after).toBe(engineAfter / WEI_PER_SUN);
+    expect(after).toBeLessThan(50_000_000n);
+    expect(after).toBeGreaterThan(0n);
+    expect(after).toBeGreaterThan(25_000_000n); // most of the 50 TRX is left
+    console.log(
+      `[measure] Tron approve(permit2): gas ${receipt.gasUsed} at ${receipt.effectiveGasPrice} wei = ${feeWei} wei = ${feeWei / WEI_PER_SUN} sun (${Number(feeWei / WEI_PER_SUN) / 1e6} TRX)`,
+    );
+  });
+
+  it("wraps 1 TRX into 1_000_000 WTRX lots and unwraps them into 10^18 wei", async () => {
+    const privateKey = generatePrivateKey();
+    const account = privateKeyToAccount(privateKey);
+    const user = TronWeb.address.fromPrivateKey(privateKey.slice(2)) as string;
+    const wtrx = toEvm(tokens.WTRX as string);
+    await leg.faucet({ address: user, token: TRON_NATIVE_TOKEN, amountLots: 3n * TRX });
+    const wallet = createWalletClient({ account, chain, transport: http() });
+    const supplyBefore = await publicClient.readContract({
+      address: wtrx,
+      abi: wrapperAbi,
+      functionName: "totalSupply",
+    });
+
+    const wrap = await publicClient.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: wtrx,
+        abi: wrapperAbi,
+        functionName: "deposit",
+        value: 10n ** 18n,
+      }),
+    });
+    expect(wrap.status).toBe("success");
+    expect(await leg.balanceOf(user, tokens.WTRX as string)).toBe(1_000_000n);
+    expect(
+      await publicClient.readContract({ address: wtrx, abi: wrapperAbi, functionName: "totalSupply" }),
+    ).toBe(supplyBefore + 1_000_000n);
+    expect(await publicClient.getBalance({ address: wtrx })).toBeGreaterThanOrEqual(10n ** 18n);
+
+    const beforeUnwrap = await publicClient.getBalance({ address: account.address });
+    const unwrap = await publicClient.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: wtrx,
+        abi: wrapperAbi,
+        functionName: "withdraw",
+        args: [1_000_000n],
+      }),
+    });
+    expect(unwrap.status).toBe("success");
+    const afterUnwrap = await publicClient.getBalance({ address: account.address });
+    expect(afterUnwrap - beforeUnwrap + unwrap.gasUsed * unwrap.effectiveGasPrice).toBe(10n ** 18n);
+    expect(await leg.balanceOf(user, tokens.WTRX as string)).toBe(0n);
+    expect(
+      await publicClient.readContract({ address: wtrx, abi: wrapperAbi, functionName: "totalSupply" }),
+    ).toBe(supplyBefore);
+  });
+
+  it("refuses to wrap a value that is not a whole number of sun", async () => {
+    const privateKey = generatePrivateKey();
+    const account = privateKeyToAccount(privateKey);
+    const user = TronWeb.address.fromPrivateKey(privateKey.slice(2)) as string;
+    const wtrx = toEvm(tokens.WTRX as string);
+    await leg.faucet({ address: user, token: TRON_NATIVE_TOKEN, amountLots: 2n * TRX });
+    expect(
+      await publicClient.readContract({ address: wtrx, abi: wrapperAbi, functionName: "nativeScale" }),
+    ).toBe(WEI_PER_SUN);
+    const refused = await publicClient
+      .simulateContract({
+        account,
+        address: wtrx,
+        abi: wrapperAbi,
+        functionName: "deposit",
+        value: 10n ** 18n + 1n,
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error & { walk: (fn: (e: unknown) => boolean) => unknown },
+      );
+    expect(refused).toBeDefined();
+    const revert = refused?.walk((e) => (e as { name?: string }).name === "ContractFunctionRevertedError") as
+      | { data?: { errorName: string; args: readonly unknown[] } }
+      | undefined;
+    expect(revert?.data?.errorName).toBe("NotWholeLots");
+    expect(revert?.data?.args).toEqual([10n ** 18n + 1n, WEI_PER_SUN]);
+    expect(await leg.balanceOf(user, tokens.WTRX as string)).toBe(0n);
   });
 });

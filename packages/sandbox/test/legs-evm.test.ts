@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import {
   type Address,
+  type Chain,
+  createWalletClient,
   erc20Abi,
   type Hex,
   hashDomain,
   hashStruct,
+  http,
   type PublicClient,
   parseAbi,
   recoverTypedDataAddress,
@@ -29,6 +32,7 @@ let leg: ChainLeg;
 let tokens: Record<string, Address>;
 let info: Record<string, unknown>;
 let publicClient: PublicClient;
+let chain: Chain;
 
 const permit2Abi = parseAbi([
   "function DOMAIN_SEPARATOR() view returns (bytes32)",
@@ -82,7 +86,7 @@ beforeAll(async () => {
   await leg.start();
   info = leg.info();
   tokens = info.tokens as Record<string, Address>;
-  ({ publicClient } = createEngineClients(info));
+  ({ publicClient, chain } = createEngineClients(info));
 });
 
 afterAll(async () => {
@@ -157,6 +161,50 @@ describe("EVM leg: engine, tokens, faucet", () => {
     ).toBe(123_456n);
     expect(await publicClient.getBalance({ address: someone })).toBe(5n);
     expect(await leg.balanceOf(someone, tokens.USDT as string)).toBe(123_456n);
+    expect(await leg.balanceOf(someone, "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")).toBe(5n);
+  });
+
+  it("wraps ETH into WETH and back one wei to one lot", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const weth = tokens.WETH as Address;
+    const wethAbi = parseAbi([
+      "function deposit() payable",
+      "function withdraw(uint256 amount)",
+      "function nativeScale() view returns (uint256)",
+    ]);
+    await leg.faucet({
+      address: account.address,
+      token: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+      amountLots: 10n ** 18n,
+    });
+    expect(
+      await publicClient.readContract({ address: weth, abi: wethAbi, functionName: "nativeScale" }),
+    ).toBe(1n);
+    const wallet = createWalletClient({ account, chain, transport: http() });
+    // An odd amount: with scale 1 every wei is a whole lot.
+    const wrap = await publicClient.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: weth,
+        abi: wethAbi,
+        functionName: "deposit",
+        value: 12_345n,
+      }),
+    });
+    expect(wrap.status).toBe("success");
+    expect(await leg.balanceOf(account.address, weth)).toBe(12_345n);
+    const before = await publicClient.getBalance({ address: account.address });
+    const unwrap = await publicClient.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: weth,
+        abi: wethAbi,
+        functionName: "withdraw",
+        args: [12_345n],
+      }),
+    });
+    expect(unwrap.status).toBe("success");
+    const after = await publicClient.getBalance({ address: account.address });
+    expect(after - before + unwrap.gasUsed * unwrap.effectiveGasPrice).toBe(12_345n);
+    expect(await leg.balanceOf(account.address, weth)).toBe(0n);
   });
 
   it("validates addresses with the EIP-55 checksum when mixed case", () => {
@@ -447,6 +495,7 @@ describe("EVM leg: delivery from the resolver's inventory", () => {
       amountLots: 7n * 10n ** 17n,
     });
     expect(await publicClient.getBalance({ address: user })).toBe(7n * 10n ** 17n);
+    expect(await leg.balanceOf(user, "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")).toBe(7n * 10n ** 17n);
   });
 
   it("refuses a native source token (it must be wrapped first)", async () => {

@@ -180,7 +180,8 @@ export interface EvmUser {
 }
 
 /**
- * Funds a fresh (or the given) user on an EVM or Tron leg: 1 native coin for gas and `amountLots` of `token`,
+ * Funds a fresh (or the given) user on an EVM or Tron leg: 1 native coin for gas (1 ETH = 10^18 lots, 1 TRX =
+ * 10^6 lots; both 10^18 engine wei) and `amountLots` of `token`,
  * then, unless `approvePermit2` is false, the Permit2 allowance for it (see {@link givePermit2Allowance}).
  */
 export async function fundEvmUser(parameters: {
@@ -195,7 +196,11 @@ export async function fundEvmUser(parameters: {
   const account = privateKeyToAccount(privateKey);
   const tron = (leg.info().permit2Address as string).startsWith("T");
   const address = tron ? (TronWeb.address.fromPrivateKey(privateKey.slice(2)) as string) : account.address;
-  await leg.faucet({ address, token: tron ? TRON_NATIVE_TOKEN : EVM_NATIVE_TOKEN, amountLots: 10n ** 18n });
+  await leg.faucet({
+    address,
+    token: tron ? TRON_NATIVE_TOKEN : EVM_NATIVE_TOKEN,
+    amountLots: tron ? 10n ** 6n : 10n ** 18n,
+  });
   if (amountLots > 0n) await leg.faucet({ address, token, amountLots });
   if (parameters.approvePermit2 !== false) await givePermit2Allowance({ leg, privateKey, token, amountLots });
   return { privateKey, account, address };

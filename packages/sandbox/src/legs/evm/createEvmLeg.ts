@@ -24,6 +24,7 @@ export function createEvmLeg(ctx: LegContext): ChainLeg {
       decimals: 18,
       contractAddress: EVM_NATIVE_TOKEN,
       wrappedSymbol: "WETH",
+      weiPerLot: 1n,
     },
     erc20s: [
       { symbol: "WETH", name: "Wrapped Ether", decimals: 18, wrapsNative: true },

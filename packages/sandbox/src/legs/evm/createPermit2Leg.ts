@@ -45,7 +45,7 @@ export interface Permit2LegTokenSpec {
   symbol: string;
   name: string;
   decimals: number;
-  /** Wraps the native coin one to one (WETH, WTRX). */
+  /** Wraps the native coin (WETH, WTRX): one lot of the token per `native.weiPerLot` engine wei. */
   wrapsNative: boolean;
 }
 
@@ -59,7 +59,18 @@ export interface Permit2LegOptions {
   parseAddress: (address: string) => Address | undefined;
   /** 20-byte address to the network's API form. */
   formatAddress: (address: Address) => string;
-  native: { symbol: string; name: string; decimals: number; contractAddress: string; wrappedSymbol: string };
+  native: {
+    symbol: string;
+    name: string;
+    decimals: number;
+    contractAddress: string;
+    wrappedSymbol: string;
+    /**
+     * Engine wei per lot of the native coin (the engine's native unit has 18 decimals): 1 for ETH, 10^12 for
+     * TRX (6 decimals). Gas is paid in wei at EVM gas prices, so this keeps fees in the network's own scale.
+     */
+    weiPerLot: bigint;
+  };
   erc20s: Permit2LegTokenSpec[];
 }
 
@@ -84,6 +95,12 @@ const LOCK_STATE = ["None", "Locked", "Claimed", "Refunded"] as const;
  */
 export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
   const { ctx, chainId, parseAddress, formatAddress } = options;
+  const weiPerLot = options.native.weiPerLot;
+  if (weiPerLot < 1n) throw new Error(`${options.type} leg: native.weiPerLot must be at least 1`);
+  /** Native lots to engine wei. */
+  const toWei = (lots: bigint) => lots * weiPerLot;
+  /** Engine wei to whole native lots (rounded down). */
+  const toLots = (wei: bigint) => wei / weiPerLot;
   const deployer = privateKeyToAccount(
     deriveKey(ctx.seed, `swapintent/permit2-leg/${ctx.network.id}/deployer`),
   );
@@ -356,6 +373,28 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
     }
   };
 
+  /**
+   * Refuse saved engine state whose wrapping tokens use another native scale (a state file written before
+   * the scale existed, or by a leg with another one): its balances would mean other amounts.
+   */
+  const assertNativeScale = async () => {
+    const { client } = requireStarted();
+    for (const spec of options.erc20s) {
+      if (!spec.wrapsNative) continue;
+      const scale = await client
+        .readContract({
+          address: tokenAddresses.get(spec.symbol) as Address,
+          abi: tokenAbi,
+          functionName: "nativeScale",
+        })
+        .catch(() => undefined);
+      if (scale !== weiPerLot)
+        throw new Error(
+          `${options.type} leg ${ctx.network.id}: saved engine state has ${spec.symbol} with another native scale (${scale ?? "none"} wei per lot, expected ${weiPerLot}); start with a fresh data folder`,
+        );
+    }
+  };
+
   const tokenList = (): LegToken[] => {
     const native: LegToken = {
       symbol: options.native.symbol,
@@ -438,7 +477,11 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       for (const [i, spec] of options.erc20s.entries())
         tokenAddresses.set(spec.symbol, expectedTokens[i] as Address);
 
-      if (escrowCode && escrowCode !== "0x") return; // restored: contracts, balances and locks come from the state file
+      if (escrowCode && escrowCode !== "0x") {
+        // Restored: contracts, balances and locks come from the state file. It must use this leg's native scale.
+        await assertNativeScale();
+        return;
+      }
       const deployerNonce = await client.getTransactionCount({ address: deployer.address });
       if (deployerNonce !== 0)
         throw new Error(
@@ -458,6 +501,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
               spec.decimals,
               deployer.address,
               spec.wrapsNative,
+              spec.wrapsNative ? weiPerLot : 1n,
             ]),
           );
         }
@@ -667,8 +711,8 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
             to: escrow,
             abi: escrowAbi,
             functionName: "deliver",
-            args: [intentId, EVM_NATIVE_TOKEN, recipient, request.amountLots],
-            value: request.amountLots,
+            args: [intentId, EVM_NATIVE_TOKEN, recipient, toWei(request.amountLots)],
+            value: toWei(request.amountLots),
           });
           return { txHash };
         }
@@ -707,8 +751,9 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
         const recipient = parseUserAddress(request.address, "address");
         const token = parseToken(request.token);
         if (token === "native") {
-          await ensureNativeBalance(deployer.address, OPERATOR_NATIVE_BALANCE + request.amountLots);
-          return { txHash: await sendNative(deployer, recipient, request.amountLots) };
+          const wei = toWei(request.amountLots);
+          await ensureNativeBalance(deployer.address, OPERATOR_NATIVE_BALANCE + wei);
+          return { txHash: await sendNative(deployer, recipient, wei) };
         }
         const txHash = await write({
           account: deployer,
@@ -725,7 +770,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       const { client } = requireStarted();
       const owner = parseUserAddress(address, "address");
       const parsed = parseToken(token);
-      if (parsed === "native") return client.getBalance({ address: owner });
+      if (parsed === "native") return toLots(await client.getBalance({ address: owner }));
       return (await client.readContract({
         address: parsed,
         abi: tokenAbi,

@@ -4,13 +4,17 @@ pragma solidity 0.8.17;
 /// @title SandboxToken
 /// @notice A minimal ERC-20 for the swapintent sandbox (USDC/USDT/WETH-style test tokens).
 /// Only the minter (the leg's deployer) can mint. When `wrapsNative` is set the token also wraps the
-/// chain's native coin one to one (`deposit`/`withdraw`, like WETH). Written for the sandbox only.
+/// chain's native coin (`deposit`/`withdraw`, like WETH): one token lot is `nativeScale` wei of the engine's
+/// native coin (1 for WETH; 10^12 for WTRX, whose 6-decimal lots sit on an engine whose native unit has 18).
+/// Written for the sandbox only.
 contract SandboxToken {
     string public name;
     string public symbol;
     uint8 public immutable decimals;
     address public immutable minter;
     bool public immutable wrapsNative;
+    /// @notice Engine wei per token lot when wrapping the native coin (at least 1).
+    uint256 public immutable nativeScale;
 
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
@@ -26,13 +30,24 @@ contract SandboxToken {
     error InsufficientBalance(address account, uint256 balance, uint256 needed);
     error InsufficientAllowance(address owner, address spender, uint256 allowance, uint256 needed);
     error NativeTransferFailed();
+    error ZeroNativeScale();
+    error NotWholeLots(uint256 value, uint256 nativeScale);
 
-    constructor(string memory name_, string memory symbol_, uint8 decimals_, address minter_, bool wrapsNative_) {
+    constructor(
+        string memory name_,
+        string memory symbol_,
+        uint8 decimals_,
+        address minter_,
+        bool wrapsNative_,
+        uint256 nativeScale_
+    ) {
+        if (nativeScale_ == 0) revert ZeroNativeScale();
         name = name_;
         symbol = symbol_;
         decimals = decimals_;
         minter = minter_;
         wrapsNative = wrapsNative_;
+        nativeScale = nativeScale_;
     }
 
     function mint(address to, uint256 amount) external {
@@ -63,16 +78,19 @@ contract SandboxToken {
         return true;
     }
 
-    /// @notice Wrap native coin (only for wrapping tokens such as WETH or WTRX).
+    /// @notice Wrap native coin (only for wrapping tokens such as WETH or WTRX): mints `msg.value / nativeScale`
+    /// lots and refuses a value that is not a whole number of lots.
     function deposit() external payable {
         if (!wrapsNative) revert NotWrapper();
-        totalSupply += msg.value;
-        balanceOf[msg.sender] += msg.value;
-        emit Deposit(msg.sender, msg.value);
-        emit Transfer(address(0), msg.sender, msg.value);
+        if (msg.value % nativeScale != 0) revert NotWholeLots(msg.value, nativeScale);
+        uint256 amount = msg.value / nativeScale;
+        totalSupply += amount;
+        balanceOf[msg.sender] += amount;
+        emit Deposit(msg.sender, amount);
+        emit Transfer(address(0), msg.sender, amount);
     }
 
-    /// @notice Unwrap to the native coin.
+    /// @notice Unwrap `amount` lots to `amount * nativeScale` wei of the native coin.
     function withdraw(uint256 amount) external {
         if (!wrapsNative) revert NotWrapper();
         uint256 balance = balanceOf[msg.sender];
@@ -81,7 +99,7 @@ contract SandboxToken {
         totalSupply -= amount;
         emit Withdrawal(msg.sender, amount);
         emit Transfer(msg.sender, address(0), amount);
-        (bool ok,) = msg.sender.call{value: amount}("");
+        (bool ok,) = msg.sender.call{value: amount * nativeScale}("");
         if (!ok) revert NativeTransferFailed();
     }
 
