@@ -3,7 +3,7 @@ import { isSwapIntentError } from "@swapintent/client";
 import { Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
-import { buildDeposit, hex, strangerKey, userKey } from "../test/fixtures.js";
+import { buildDeposit, hex, p2trOf, strangerKey, userKey } from "../test/fixtures.js";
 import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 
@@ -210,6 +210,70 @@ describe("signHtlcPsbt", () => {
         signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer: wallet }),
       ),
     ).toBe("BTC_SIGHASH_NOT_ALLOWED");
+  });
+
+  it("refuses two P2WPKH inputs without nonWitnessUtxo: amount lies in two sessions combine into a huge fee", async () => {
+    // Two real 100,000-sat P2WPKH UTXOs of the user; each session lies that the other input holds 1,000 sat, so
+    // each shows a 500-sat fee. The real transaction burns 99,500 sat in fees.
+    const outputs = [{ script: p2trOf(userKey), value: 500n }];
+    const sessions = [
+      buildDeposit({
+        inputs: [
+          { kind: "p2wpkh", value: 100_000n },
+          { kind: "p2wpkh", value: 100_000n, claimedValue: 1_000n },
+        ],
+        outputs,
+      }),
+      buildDeposit({
+        inputs: [
+          { kind: "p2wpkh", value: 100_000n, claimedValue: 1_000n },
+          { kind: "p2wpkh", value: 100_000n },
+        ],
+        outputs,
+      }),
+    ];
+    // Why it matters, shown with bitcoinjs and bitcore alone: the honest half of each session combines into a
+    // transaction the interpreter accepts.
+    const [a, b] = sessions.map((d) => {
+      const p = Psbt.fromBase64(d.psbt);
+      p.signAllInputs(userKey).finalizeAllInputs();
+      return p.extractTransaction(true);
+    });
+    a!.ins[1]!.witness = b!.ins[1]!.witness;
+    expect(runInterpreter({ txHex: a!.toHex(), prevouts: sessions[0]!.prevouts })).toEqual([null, null]);
+    // The package refuses both sessions.
+    for (const d of sessions) {
+      expect(
+        await codeOf(signHtlcPsbt({ ecc, intent: d.intent, quote: d.quote, userPublicKey, signer: userKey })),
+      ).toBe("BTC_NON_WITNESS_UTXO_REQUIRED");
+    }
+    // With every previous transaction attached the lie is caught, and the honest PSBT signs.
+    const lying = buildDeposit({
+      inputs: [
+        { kind: "p2wpkh", value: 100_000n, nonWitness: true },
+        { kind: "p2wpkh", value: 100_000n, nonWitness: true, claimedValue: 1_000n },
+      ],
+      outputs,
+    });
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: lying.intent, quote: lying.quote, userPublicKey, signer: userKey }),
+      ),
+    ).toBe("BTC_UTXO_MISMATCH");
+    const honest = buildDeposit({
+      inputs: [
+        { kind: "p2wpkh", value: 60_000n, nonWitness: true },
+        { kind: "p2wpkh", value: 50_000n, nonWitness: true },
+      ],
+    });
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      intent: honest.intent,
+      quote: honest.quote,
+      userPublicKey,
+      signer: userKey,
+    });
+    expect(runInterpreter({ txHex: extract(psbt), prevouts: honest.prevouts })).toEqual([null, null]);
   });
 
   it("refuses a signer that is not the user's key, and verifies before asking it to sign", async () => {

@@ -169,6 +169,27 @@ describe("verifyHtlcPsbt", () => {
       { internalKey: xOnly(resolverKey) },
       "BTC_HTLC_INTERNAL_KEY_MISMATCH",
     ],
+    [
+      "two P2WPKH inputs without their previous transactions (BIP-143 amount lies)",
+      {
+        inputs: [
+          { kind: "p2wpkh", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n, nonWitness: true },
+        ],
+      },
+      "BTC_NON_WITNESS_UTXO_REQUIRED",
+    ],
+    [
+      "a P2WPKH input beside an unlisted 'foreign' input whose script and amount nothing commits to",
+      {
+        inputs: [
+          { kind: "p2wpkh", value: 60_000n, nonWitness: true },
+          { kind: "p2wpkh", value: 50_000n, owner: strangerKey },
+        ],
+        listed: [0],
+      },
+      "BTC_NON_WITNESS_UTXO_REQUIRED",
+    ],
     ["an input index out of range", { listed: [0, 1, 2] }, "BTC_INPUT_INDEX_INVALID"],
     ["a duplicated input index", { listed: [0, 0, 1] }, "BTC_INPUT_INDEX_INVALID"],
   ])("refuses %s", (_name, options, code) => {
@@ -206,6 +227,18 @@ describe("verifyHtlcPsbt", () => {
         },
       ),
     ).toBe("BTC_INPUT_NOT_LISTED_SIGNED");
+  });
+
+  it("accepts P2WPKH-only deposits without nonWitnessUtxo when a single input cannot be combined, or a P2TR input commits to all amounts", () => {
+    expect(codeOf({ inputs: [{ kind: "p2wpkh", value: 110_000n }] })).toBe("ACCEPTED");
+    expect(
+      codeOf({
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n },
+        ],
+      }),
+    ).toBe("ACCEPTED");
   });
 
   it("refuses an input without witnessUtxo", () => {

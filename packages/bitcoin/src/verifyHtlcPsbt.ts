@@ -194,6 +194,23 @@ export function verifyHtlcPsbt(args: {
     }
   }
 
+  // Amounts the signatures do not commit to. A segwit v0 signature (BIP-143) commits only to its own input's
+  // amount, so a service can lie about the other inputs' amounts or scripts, ask for the same transaction twice
+  // with different lies, and combine the two valid halves into a transaction whose real fee it never showed.
+  // A Taproot SIGHASH_DEFAULT/ALL signature commits to every input's amount and script (BIP-341), so one listed
+  // P2TR input makes the data honest; a lone input cannot be combined with anything. Otherwise every input must
+  // carry its previous transaction (checked above against the txid and witnessUtxo).
+  if (txInputs.length > 1 && !inputs.some((i) => i.kind === "p2tr")) {
+    const missing = psbt.data.inputs.findIndex((input) => !input.nonWitnessUtxo);
+    if (missing !== -1) {
+      throw createBitcoinError(
+        "BTC_NON_WITNESS_UTXO_REQUIRED",
+        "With no Taproot input to commit to every amount, each input needs its previous transaction (nonWitnessUtxo).",
+        { input: missing },
+      );
+    }
+  }
+
   // Output 0: the HTLC.
   const htlc = readHtlcOutput({ psbt, output: txOutputs[0], user, policy, secretHashHex: intent.secretHash });
   if (htlc.valueLots !== args.quote.sourceAmountLots) {
