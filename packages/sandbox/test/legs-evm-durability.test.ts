@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEvmLeg } from "../src/legs/evm/index.js";
+import { createPermit2Leg } from "../src/legs/evm/createPermit2Leg.js";
+import { createEvmLeg, createTronLeg, formatTronAddress, parseTronAddress } from "../src/legs/evm/index.js";
 import type { ChainLeg } from "../src/legs/types.js";
 import {
   buildTypedDataFromParams,
@@ -14,9 +15,10 @@ import {
   createSecret,
   type Permit2ParamsJson,
 } from "./legs-evm-helpers.js";
-import { fundEvmUser } from "./support/flows.js";
+import { createEngineClients, fundEvmUser, TRON_NATIVE_TOKEN, toHexAddress } from "./support/flows.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "swapintent-evm-leg-"));
+const tronDataDir = mkdtempSync(join(tmpdir(), "swapintent-tron-leg-"));
 const legs: ChainLeg[] = [];
 
 const clock = createManualClock();
@@ -33,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const leg of legs) await leg.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(tronDataDir, { recursive: true, force: true });
 });
 
 describe("EVM leg durability", () => {
@@ -89,5 +92,59 @@ describe("EVM leg durability", () => {
     const inventory = await second.inventory(tokens.USDC as string);
     await second.claim(intent, deposit.legData, secret);
     expect(await second.inventory(tokens.USDC as string)).toBe(inventory + 4_000_000n);
+  });
+});
+
+describe("Tron leg durability", () => {
+  it("keeps native TRX and WTRX balances in sun across a restart, and refuses the state under another native scale", async () => {
+    const tronSeed = new Uint8Array(32).fill(9);
+    const tron = createTronLeg(
+      createLegContext({ id: 3, type: "TRON", clock, dataDir: tronDataDir, seed: tronSeed }),
+    );
+    legs.push(tron);
+    await tron.start();
+    const tokens = tron.info().tokens as Record<string, string>;
+    const { address: user } = await fundEvmUser({ leg: tron, token: tokens.WTRX as string, amountLots: 0n });
+    await tron.faucet({ address: user, token: TRON_NATIVE_TOKEN, amountLots: 7_000_000n });
+    await tron.faucet({ address: user, token: tokens.WTRX as string, amountLots: 321n });
+    // fundEvmUser gave 1 TRX for gas; nothing was spent.
+    expect(await tron.balanceOf(user, TRON_NATIVE_TOKEN)).toBe(8_000_000n);
+    await tron.stop();
+
+    // The same leg as it was before TRX was scaled (1 wei per sun) finds WTRX deployed with 10^12: refused,
+    // and its engine is stopped again.
+    const wrongScale = createPermit2Leg({
+      ctx: createLegContext({ id: 3, type: "TRON", clock, dataDir: tronDataDir, seed: tronSeed }),
+      type: "TRON",
+      chainId: 1_396_788_804,
+      parseAddress: parseTronAddress,
+      formatAddress: formatTronAddress,
+      native: {
+        symbol: "TRX",
+        name: "Tronix",
+        decimals: 6,
+        contractAddress: TRON_NATIVE_TOKEN,
+        wrappedSymbol: "WTRX",
+        weiPerLot: 1n,
+      },
+      erc20s: [
+        { symbol: "WTRX", name: "Wrapped TRX", decimals: 6, wrapsNative: true },
+        { symbol: "USDT", name: "Tether USD", decimals: 6, wrapsNative: false },
+      ],
+    });
+    legs.push(wrongScale);
+    await expect(wrongScale.start()).rejects.toThrow(/another native scale/);
+    expect(() => wrongScale.info()).toThrow(/not started/);
+
+    const reopened = createTronLeg(
+      createLegContext({ id: 3, type: "TRON", clock, dataDir: tronDataDir, seed: tronSeed }),
+    );
+    legs.push(reopened);
+    await reopened.start();
+    expect(reopened.info().tokens).toEqual(tokens);
+    expect(await reopened.balanceOf(user, TRON_NATIVE_TOKEN)).toBe(8_000_000n);
+    expect(await reopened.balanceOf(user, tokens.WTRX as string)).toBe(321n);
+    const { publicClient } = createEngineClients(reopened.info());
+    expect(await publicClient.getBalance({ address: toHexAddress(user) })).toBe(8_000_000n * 10n ** 12n);
   });
 });

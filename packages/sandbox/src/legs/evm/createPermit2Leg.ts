@@ -462,80 +462,94 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
         pollingInterval: 20,
       }) as PublicClient;
 
-      // Deterministic addresses: the deployer's nonces 0 (Permit2), 1..n (tokens), n+1 (escrow).
-      const expectedPermit2 = getContractAddress({ from: deployer.address, nonce: 0n });
-      const expectedTokens = options.erc20s.map((_, i) =>
-        getContractAddress({ from: deployer.address, nonce: BigInt(i + 1) }),
-      );
-      const expectedEscrow = getContractAddress({
-        from: deployer.address,
-        nonce: BigInt(options.erc20s.length + 1),
-      });
-      const escrowCode = await client.getCode({ address: expectedEscrow });
-      permit2 = expectedPermit2;
-      escrow = expectedEscrow;
-      for (const [i, spec] of options.erc20s.entries())
-        tokenAddresses.set(spec.symbol, expectedTokens[i] as Address);
-
-      if (escrowCode && escrowCode !== "0x") {
-        // Restored: contracts, balances and locks come from the state file. It must use this leg's native scale.
-        await assertNativeScale();
-        return;
+      // On any failure below, stop the engine again: a leg is either started or not.
+      try {
+        await setUpContracts(client);
+      } catch (error) {
+        const failed = anvil;
+        anvil = undefined;
+        client = undefined;
+        await failed?.stop();
+        throw error;
       }
-      const deployerNonce = await client.getTransactionCount({ address: deployer.address });
-      if (deployerNonce !== 0)
-        throw new Error(
-          `${options.type} leg ${ctx.network.id}: engine state is inconsistent (deployer used, escrow missing)`,
-        );
 
-      await serialize(async () => {
-        await ensureNativeBalance(deployer.address, OPERATOR_NATIVE_BALANCE);
-        await ensureNativeBalance(resolver.address, OPERATOR_NATIVE_BALANCE);
-        const deployedPermit2 = await deploy(deployer, permit2Artifact, []);
-        const deployedTokens: Address[] = [];
-        for (const spec of options.erc20s) {
-          deployedTokens.push(
-            await deploy(deployer, sandbox.SandboxToken, [
-              spec.name,
-              spec.symbol,
-              spec.decimals,
-              deployer.address,
-              spec.wrapsNative,
-              spec.wrapsNative ? weiPerLot : 1n,
-            ]),
+      /** Find the contracts of a restored state (checking its native scale), or deploy them on a fresh engine. */
+      async function setUpContracts(client: PublicClient) {
+        // Deterministic addresses: the deployer's nonces 0 (Permit2), 1..n (tokens), n+1 (escrow).
+        const expectedPermit2 = getContractAddress({ from: deployer.address, nonce: 0n });
+        const expectedTokens = options.erc20s.map((_, i) =>
+          getContractAddress({ from: deployer.address, nonce: BigInt(i + 1) }),
+        );
+        const expectedEscrow = getContractAddress({
+          from: deployer.address,
+          nonce: BigInt(options.erc20s.length + 1),
+        });
+        const escrowCode = await client.getCode({ address: expectedEscrow });
+        permit2 = expectedPermit2;
+        escrow = expectedEscrow;
+        for (const [i, spec] of options.erc20s.entries())
+          tokenAddresses.set(spec.symbol, expectedTokens[i] as Address);
+
+        if (escrowCode && escrowCode !== "0x") {
+          // Restored: contracts, balances and locks come from the state file. It must use this leg's native scale.
+          await assertNativeScale();
+          return;
+        }
+        const deployerNonce = await client.getTransactionCount({ address: deployer.address });
+        if (deployerNonce !== 0)
+          throw new Error(
+            `${options.type} leg ${ctx.network.id}: engine state is inconsistent (deployer used, escrow missing)`,
           );
-        }
-        const deployedEscrow = await deploy(deployer, sandbox.SwapEscrow, [
-          deployedPermit2,
-          resolver.address,
-          resolver.address,
-        ]);
-        if (
-          deployedPermit2 !== expectedPermit2 ||
-          deployedEscrow !== expectedEscrow ||
-          deployedTokens.some((a, i) => a !== expectedTokens[i])
-        ) {
-          throw new Error("deployed addresses differ from the expected deterministic addresses");
-        }
-        for (const [i, spec] of options.erc20s.entries()) {
-          const token = deployedTokens[i] as Address;
-          await write({
-            account: deployer,
-            to: token,
-            abi: tokenAbi,
-            functionName: "mint",
-            args: [resolver.address, INVENTORY_WHOLE_TOKENS * 10n ** BigInt(spec.decimals)],
-          });
-          await write({
-            account: resolver,
-            to: token,
-            abi: tokenAbi,
-            functionName: "approve",
-            args: [deployedEscrow, maxUint256],
-          });
-        }
-        await persist();
-      });
+
+        await serialize(async () => {
+          await ensureNativeBalance(deployer.address, OPERATOR_NATIVE_BALANCE);
+          await ensureNativeBalance(resolver.address, OPERATOR_NATIVE_BALANCE);
+          const deployedPermit2 = await deploy(deployer, permit2Artifact, []);
+          const deployedTokens: Address[] = [];
+          for (const spec of options.erc20s) {
+            deployedTokens.push(
+              await deploy(deployer, sandbox.SandboxToken, [
+                spec.name,
+                spec.symbol,
+                spec.decimals,
+                deployer.address,
+                spec.wrapsNative,
+                spec.wrapsNative ? weiPerLot : 1n,
+              ]),
+            );
+          }
+          const deployedEscrow = await deploy(deployer, sandbox.SwapEscrow, [
+            deployedPermit2,
+            resolver.address,
+            resolver.address,
+          ]);
+          if (
+            deployedPermit2 !== expectedPermit2 ||
+            deployedEscrow !== expectedEscrow ||
+            deployedTokens.some((a, i) => a !== expectedTokens[i])
+          ) {
+            throw new Error("deployed addresses differ from the expected deterministic addresses");
+          }
+          for (const [i, spec] of options.erc20s.entries()) {
+            const token = deployedTokens[i] as Address;
+            await write({
+              account: deployer,
+              to: token,
+              abi: tokenAbi,
+              functionName: "mint",
+              args: [resolver.address, INVENTORY_WHOLE_TOKENS * 10n ** BigInt(spec.decimals)],
+            });
+            await write({
+              account: resolver,
+              to: token,
+              abi: tokenAbi,
+              functionName: "approve",
+              args: [deployedEscrow, maxUint256],
+            });
+          }
+          await persist();
+        });
+      }
     },
 
     async stop() {
