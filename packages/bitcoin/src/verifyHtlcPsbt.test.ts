@@ -278,6 +278,29 @@ describe("verifyHtlcPsbt", () => {
     expect(verify({ maxFeeLots: 1_000n, minCsvBlocks: 144, maxCsvBlocks: 144 }).feeLots).toBe(1_000n);
   });
 
+  it("refuses CSV numbers with BIP-68 flag bits even when the policy's maximum is raised", () => {
+    const verifyCsv = (csv: number) => {
+      const deposit = buildDeposit({ csv });
+      return () =>
+        verifyHtlcPsbt({
+          ecc,
+          intent: deposit.intent,
+          quote: deposit.quote,
+          userPublicKey,
+          policy: { maxCsvBlocks: 0x7fffffff },
+        });
+    };
+    // Type flag (bit 22): 10 units of 512 seconds, not 4,194,314 blocks.
+    expect(verifyCsv(0x400000 | 10)).toThrow(
+      expect.objectContaining({ code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS" }),
+    );
+    // Bits 16-21 are ignored by BIP-68: 65,542 means 6 blocks.
+    expect(verifyCsv(0x10000 + 6)).toThrow(
+      expect.objectContaining({ code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS" }),
+    );
+    expect(verifyCsv(0xffff)().htlc.csvBlocks).toBe(0xffff);
+  });
+
   it("refuses garbage, a non-htlc intent and a bad public key with their codes", () => {
     const deposit = buildDeposit();
     expect(() =>

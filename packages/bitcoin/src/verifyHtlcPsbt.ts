@@ -26,6 +26,7 @@ export interface VerifiedHtlcPsbt {
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
+const MAX_BIP68_BLOCKS = 0xffff;
 const P2TR_KEY_PATH_WITNESS_WU = 66n; // item count, length, 64-byte signature
 const P2WPKH_WITNESS_WU = 108n; // item count, length + 72-byte signature, length + 33-byte key
 
@@ -365,7 +366,13 @@ function readHtlcOutput(args: {
       );
     }
   }
-  if (fields.csvBlocks < policy.minCsvBlocks || fields.csvBlocks > policy.maxCsvBlocks) {
+  // Above 0xffff the number sets BIP-68 flag bits whatever the policy says: bit 22 turns blocks into 512-second
+  // units, bit 31 disables the lock, and bits 16-21 are ignored (65542 would mean 6 blocks).
+  if (
+    fields.csvBlocks < policy.minCsvBlocks ||
+    fields.csvBlocks > policy.maxCsvBlocks ||
+    fields.csvBlocks > MAX_BIP68_BLOCKS
+  ) {
     throw createBitcoinError(
       "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS",
       "The refund delay is outside the allowed bounds.",
