@@ -23,7 +23,7 @@ export type SolanaErrorCode =
   | "SOL_PROGRAM_NOT_ALLOWED"
   /** An instruction of an allowed program touches the user and the verifier cannot decode it. */
   | "SOL_INSTRUCTION_UNKNOWN"
-  /** An instruction approves a delegate, sets an authority, closes an account or reassigns an account of the user. */
+  /** An instruction approves a delegate, sets an authority, closes an account or reassigns an account of the user, or uses the user's mint or freeze authority (MintTo, Freeze, Thaw). */
   | "SOL_AUTHORITY_GRANT"
   /** A token transfer the user authorizes moves a mint other than the quote's source mint. */
   | "SOL_MINT_MISMATCH"

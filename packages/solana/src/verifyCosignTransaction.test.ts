@@ -1,13 +1,28 @@
-import { type Address, address, generateKeyPairSigner, type Instruction, some } from "@solana/kit";
+import {
+  type Address,
+  address,
+  createNoopSigner,
+  generateKeyPairSigner,
+  type Instruction,
+  some,
+} from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
-import { getAssignInstruction, getTransferSolInstruction } from "@solana-program/system";
+import {
+  getAdvanceNonceAccountInstruction,
+  getAssignInstruction,
+  getTransferSolInstruction,
+} from "@solana-program/system";
 import {
   AuthorityType,
   findAssociatedTokenPda,
   getApproveInstruction,
   getBurnInstruction,
   getCloseAccountInstruction,
+  getFreezeAccountInstruction,
+  getMintToCheckedInstruction,
+  getMintToInstruction,
   getSetAuthorityInstruction,
+  getThawAccountInstruction,
   getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
@@ -503,5 +518,39 @@ describe("verifyCosignTransaction refuses bad parameters", () => {
     const hex = compileHex(chain, honestInstructions(chain));
     const native = { sourceToken: "11111111111111111111111111111111", sourceAmountLots: AMOUNT };
     expect(codeOf(() => verifyCosignTransaction(params(hex, { quote: native })))).toBe("SOL_MINT_MISMATCH");
+  });
+});
+
+describe("verifyCosignTransaction refuses what a malicious service could slip past the decoder", () => {
+  it("a MintTo under the user's mint authority (the user's signature would mint tokens to a stranger) -> SOL_AUTHORITY_GRANT", () => {
+    const hex = tampered({
+      append: [
+        getMintToInstruction({
+          mint: chain.otherMint,
+          token: chain.strangerAta,
+          mintAuthority: user(),
+          amount: 10n ** 12n,
+        }),
+      ],
+    });
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_AUTHORITY_GRANT");
+  });
+
+  it("a MintToChecked, FreezeAccount or ThawAccount under the user's authority -> SOL_AUTHORITY_GRANT", () => {
+    const instructions = [
+      getMintToCheckedInstruction({
+        mint: chain.otherMint,
+        token: chain.strangerAta,
+        mintAuthority: user(),
+        amount: 1n,
+        decimals: DECIMALS,
+      }),
+      getFreezeAccountInstruction({ account: chain.strangerAta, mint: chain.mint, owner: user() }),
+      getThawAccountInstruction({ account: chain.strangerAta, mint: chain.mint, owner: user() }),
+    ];
+    for (const instruction of instructions)
+      expect(codeOf(() => verifyCosignTransaction(params(tampered({ append: [instruction] }))))).toBe(
+        "SOL_AUTHORITY_GRANT",
+      );
   });
 });

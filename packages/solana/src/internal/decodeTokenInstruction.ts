@@ -7,10 +7,6 @@ const HARMLESS = new Set<number>([
   1, // InitializeAccount
   2, // InitializeMultisig
   5, // Revoke
-  7, // MintTo
-  10, // FreezeAccount
-  11, // ThawAccount
-  14, // MintToChecked
   16, // InitializeAccount2
   17, // SyncNative
   18, // InitializeAccount3
@@ -66,6 +62,16 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
         amount,
       };
     }
+    case 7: // MintTo: [mint, destination, mintAuthority, ...signers]
+    case 14: // MintToChecked: same accounts
+      return involves(accounts, user, 2)
+        ? { kind: "authorityGrant", instruction: "MintTo under the user's mint authority" }
+        : { kind: "none" };
+    case 10: // FreezeAccount: [account, mint, freezeAuthority, ...signers]
+    case 11: // ThawAccount: same accounts
+      return involves(accounts, user, 2)
+        ? { kind: "authorityGrant", instruction: "Freeze/Thaw under the user's freeze authority" }
+        : { kind: "none" };
     case 4: // Approve: [source, delegate, owner, ...signers]
       return involves(accounts, user, 2)
         ? { kind: "authorityGrant", instruction: "Approve" }

@@ -15,7 +15,7 @@ export type InstructionEffect =
   | { kind: "tokenBurn"; mint: string; amount: bigint }
   /** Lamports leave the user. */
   | { kind: "nativeOutflow"; lamports: bigint; instruction: string }
-  /** Authority over one of the user's accounts is granted, changed or ended. */
+  /** Authority over one of the user's accounts is granted, changed or ended, or the user's mint/freeze authority is used. */
   | { kind: "authorityGrant"; instruction: string }
   /** The instruction involves the user and the verifier cannot tell what it does. */
   | { kind: "unknown"; reason: string }
