@@ -553,4 +553,20 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
         "SOL_AUTHORITY_GRANT",
       );
   });
+  it("with the escrow unchecked, a mint-less Transfer of another token of the user -> SOL_MINT_MISMATCH", async () => {
+    // `Transfer` names no mint: with no known destination nothing ties it to the quote's mint.
+    const hex = tampered({
+      transfer: [
+        getTransferInstruction({
+          source: chain.userOtherAta,
+          destination: await ata(chain.stranger, chain.otherMint),
+          authority: user(),
+          amount: AMOUNT,
+        }),
+      ],
+    });
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { escrow: { unchecked: true } })))).toBe(
+      "SOL_MINT_MISMATCH",
+    );
+  });
 });

@@ -200,6 +200,15 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
           });
         }
         const escrow = escrowOf(effect.programAddress);
+        // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
+        // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
+        if (effect.mint === null && escrow === undefined) {
+          throw new BaseError(
+            "SOL_MINT_MISMATCH",
+            "A Transfer without a mint cannot be tied to the quote's source mint when the escrow is unchecked.",
+            { details: { instruction: index, expected: expectedMint, actual: null } },
+          );
+        }
         if (escrow === undefined || effect.destination === escrow) {
           toEscrow += effect.amount;
           destination ??= effect.destination;
