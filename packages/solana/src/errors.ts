@@ -19,6 +19,8 @@ export type SolanaErrorCode =
   | "SOL_USER_IS_FEE_PAYER"
   /** An address lookup table is used and its contents were not supplied (or an index is out of range). */
   | "SOL_LOOKUP_TABLE_UNRESOLVED"
+  /** The transaction advances a durable nonce (`AdvanceNonceAccount`): it would never expire. */
+  | "SOL_DURABLE_NONCE"
   /** An instruction calls a program outside the allowed set. */
   | "SOL_PROGRAM_NOT_ALLOWED"
   /** An instruction of an allowed program touches the user and the verifier cannot decode it. */

@@ -569,4 +569,13 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
       "SOL_MINT_MISMATCH",
     );
   });
+  it("a durable-nonce transaction (never expires, the resolver could hold the user's signature) -> SOL_DURABLE_NONCE", async () => {
+    const [create, transfer, memo] = honestInstructions(chain);
+    const advance = getAdvanceNonceAccountInstruction({
+      nonceAccount: (await generateKeyPairSigner()).address,
+      nonceAuthority: createNoopSigner(chain.resolver.address),
+    });
+    const hex = compileHex(chain, [advance, create!, transfer!, memo!]);
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_DURABLE_NONCE");
+  });
 });

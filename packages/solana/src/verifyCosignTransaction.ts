@@ -19,6 +19,7 @@ import { decodeTokenInstruction } from "./internal/decodeTokenInstruction.js";
 import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./internal/effects.js";
 import { normalizeAddress } from "./internal/parsePublicKey.js";
+import { readUintLE } from "./internal/readInt.js";
 
 /**
  * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
@@ -86,7 +87,7 @@ export interface VerifiedTransaction extends CosignVerification {
 /**
  * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
  * code: a malformed transaction; the user not a required signer or the fee payer; an unresolved lookup table; a
- * program outside the allowed set; an instruction touching the user that cannot be decoded; any delegate approval,
+ * program outside the allowed set; a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; any delegate approval,
  * authority change, close or reassignment of the user's accounts; tokens of another mint, to another destination,
  * or more than one outflow; an amount other than `sourceAmountLots`; lamports leaving the user beyond the cap; a
  * missing or foreign memo.
@@ -165,6 +166,15 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       });
     }
     if (!programs.includes(ix.programAddress)) programs.push(ix.programAddress);
+    // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
+    // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
+    if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
+      throw new BaseError(
+        "SOL_DURABLE_NONCE",
+        "The transaction uses a durable nonce: it would stay valid indefinitely.",
+        { details: { instruction: index } },
+      );
+    }
     const effect = describeInstruction(ix, user);
     switch (effect.kind) {
       case "none":
