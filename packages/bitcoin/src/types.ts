@@ -46,6 +46,13 @@ export interface HtlcPolicy {
   /** Largest accepted fee rate, in satoshis per virtual byte of the signed transaction (estimated). */
   maxFeeRateSatPerVbyte: bigint;
   /**
+   * Largest accepted block-height `nLockTime` of the deposit (for example the wallet's chain tip + 1, which
+   * allows anti-fee-sniping locktimes). When unset, a height locktime that the transaction enforces is refused:
+   * it would let the service hold a signed deposit that becomes valid only later. A time locktime is accepted
+   * only when it is not in the future (the caller's clock).
+   */
+  maxLockTimeHeight?: number;
+  /**
    * When set, the claim leaf must pay this key (33-byte compressed or 32-byte x-only, hex). When unset any
    * claim key is accepted: the claim path needs the secret, which only the service releases after delivering.
    */

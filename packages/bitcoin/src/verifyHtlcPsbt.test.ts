@@ -278,6 +278,55 @@ describe("verifyHtlcPsbt", () => {
     expect(verify({ maxFeeLots: 1_000n, minCsvBlocks: 144, maxCsvBlocks: 144 }).feeLots).toBe(1_000n);
   });
 
+  it("refuses a deposit delayed by nLockTime or a BIP-68 relative lock", () => {
+    const withTx = (edit: (p: Psbt) => void) => (d: ReturnType<typeof buildDeposit>) => {
+      const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+      edit(psbt);
+      (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+    };
+    const locked = (locktime: number) =>
+      withTx((p) => {
+        p.setLocktime(locktime);
+        p.setInputSequence(0, 0xfffffffd);
+      });
+    // A time far in the future, and any block height when the wallet gave no maximum.
+    expect(codeOf({}, locked(2_100_000_000))).toBe("BTC_TX_TIMELOCKED");
+    expect(codeOf({}, locked(900_000))).toBe("BTC_TX_TIMELOCKED");
+    // A relative lock of 10 blocks, and of 10 x 512 seconds, on a version-2 transaction.
+    for (const sequence of [10, 0x400000 | 10]) {
+      expect(
+        codeOf(
+          {},
+          withTx((p) => {
+            p.setVersion(2);
+            p.setInputSequence(1, sequence);
+          }),
+        ),
+      ).toBe("BTC_TX_TIMELOCKED");
+    }
+    // Not enforced: every sequence final, so nLockTime is ignored by consensus.
+    expect(
+      codeOf(
+        {},
+        withTx((p) => p.setLocktime(900_000)),
+      ),
+    ).toBe("ACCEPTED");
+    // A past time, RBF sequences, and a height up to the wallet's maximum are fine.
+    expect(codeOf({}, locked(1_600_000_000))).toBe("ACCEPTED");
+    const deposit = buildDeposit();
+    locked(900_000)(deposit);
+    const verify = (maxLockTimeHeight: number) =>
+      verifyHtlcPsbt({
+        ecc,
+        intent: deposit.intent,
+        quote: deposit.quote,
+        userPublicKey,
+        policy: { maxLockTimeHeight },
+      });
+    expect(verify(900_001).feeLots).toBeGreaterThan(0n);
+    expect(() => verify(899_999)).toThrow(expect.objectContaining({ code: "BTC_TX_TIMELOCKED" }));
+  });
+
   it("refuses CSV numbers with BIP-68 flag bits even when the policy's maximum is raised", () => {
     const verifyCsv = (csv: number) => {
       const deposit = buildDeposit({ csv });

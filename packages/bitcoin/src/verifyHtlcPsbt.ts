@@ -27,6 +27,9 @@ export interface VerifiedHtlcPsbt {
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
 const MAX_BIP68_BLOCKS = 0xffff;
+const SEQUENCE_FINAL = 0xffffffff;
+const SEQUENCE_DISABLE_FLAG = 0x80000000;
+const LOCKTIME_THRESHOLD = 500_000_000;
 const P2TR_KEY_PATH_WITNESS_WU = 66n; // item count, length, 64-byte signature
 const P2WPKH_WITNESS_WU = 108n; // item count, length + 72-byte signature, length + 33-byte key
 
@@ -92,6 +95,10 @@ export function verifyHtlcPsbt(args: {
       },
     );
   }
+
+  // The deposit must be valid now: a locktime or relative lock would let the service hold a signed deposit that
+  // only becomes valid later, after the quote and the intent's deadline.
+  assertNotTimelocked({ tx, policy });
 
   // Every input: UTXO data present and consistent.
   let inputTotal = 0n;
@@ -278,6 +285,36 @@ export function verifyHtlcPsbt(args: {
     estimatedVsize,
     userPublicKey: user.publicKey,
   };
+}
+
+function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): void {
+  const { tx, policy } = args;
+  const enforced = tx.ins.some((input) => input.sequence !== SEQUENCE_FINAL);
+  if (enforced && tx.locktime !== 0) {
+    const allowed =
+      tx.locktime >= LOCKTIME_THRESHOLD
+        ? tx.locktime <= Math.floor(Date.now() / 1000)
+        : policy.maxLockTimeHeight !== undefined && tx.locktime <= policy.maxLockTimeHeight;
+    if (!allowed) {
+      throw createBitcoinError(
+        "BTC_TX_TIMELOCKED",
+        "The deposit's nLockTime delays it (a height above policy.maxLockTimeHeight, or a future time).",
+        { locktime: tx.locktime, maxLockTimeHeight: policy.maxLockTimeHeight },
+      );
+    }
+  }
+  if (tx.version >= 2) {
+    // BIP-68: with the disable bit clear, the low 16 bits (blocks, or 512-second units) delay the input.
+    const index = tx.ins.findIndex(
+      (input) => (input.sequence & SEQUENCE_DISABLE_FLAG) === 0 && (input.sequence & 0xffff) !== 0,
+    );
+    if (index !== -1) {
+      throw createBitcoinError("BTC_TX_TIMELOCKED", "An input's nSequence sets a BIP-68 relative lock.", {
+        input: index,
+        sequence: tx.ins[index]!.sequence,
+      });
+    }
+  }
 }
 
 function readHtlcOutput(args: {
