@@ -30,8 +30,8 @@ export function createPermit2Wallet(params: { info: ChainInfo; tron: boolean }):
     type: tron ? "TRON" : "EVM",
     address,
     publicKeyHex: undefined,
-    // One TRX lot is one wei of engine gas in the sandbox: an `approve` costs ~5e13 lots, hence 10^8 TRX.
-    gasFunding: native ? { token: native, amount: tron ? "100000000" : "1" } : null,
+    // The sandbox counts one sun (10^-6 TRX) as 10^12 wei of engine gas: an `approve` costs well under 1 TRX.
+    gasFunding: native ? { token: native, amount: tron ? "100" : "1" } : null,
     async prepare({ token, amountLots }) {
       const allowance = await getPermit2Allowance({
         publicClient,

@@ -39,9 +39,9 @@ export function createPermit2Wallet(params: {
     type: tron ? "TRON" : "EVM",
     address,
     publicKeyHex: undefined,
-    // Gas for the one-time Permit2 allowance. The sandbox runs Tron's Permit2 on an EVM engine where one TRX lot
-    // (6 decimals) is one wei of gas money, so an `approve` costs about 5e13 lots: the faucet must give 10^8 TRX.
-    gasFunding: native ? { token: native[1], amount: tron ? "100000000" : "1" } : null,
+    // Gas for the one-time Permit2 allowance. The sandbox runs Tron's Permit2 on an EVM engine that counts one sun
+    // (10^-6 TRX) as 10^12 wei, so fees keep Tron's scale: an `approve` costs well under 1 TRX; 100 TRX is plenty.
+    gasFunding: native ? { token: native[1], amount: tron ? "100" : "1" } : null,
     async prepare({ token, amountLots }) {
       const allowance = await getPermit2Allowance({
         publicClient,
