@@ -578,4 +578,20 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     const hex = compileHex(chain, [advance, create!, transfer!, memo!]);
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_DURABLE_NONCE");
   });
+  it("a user-paid associated account create naming a foreign 'token program' (it sets the rent) -> SOL_INSTRUCTION_UNKNOWN", () => {
+    const [create, transfer, memo] = honestInstructions(chain);
+    const accounts = create!.accounts!;
+    const userPays = {
+      ...create,
+      accounts: [
+        { ...accounts[0]!, address: chain.userAddress },
+        ...accounts.slice(1, 5),
+        { ...accounts[5]!, address: chain.stranger },
+      ],
+    };
+    const hex = compileHex(chain, [userPays as Instruction, transfer!, memo!]);
+    expect(
+      codeOf(() => verifyCosignTransaction(params(hex, { maxNativeOutflowLamports: 1_000_000_000n }))),
+    ).toBe("SOL_INSTRUCTION_UNKNOWN");
+  });
 });

@@ -1,4 +1,4 @@
-import { TOKEN_2022_PROGRAM_ADDRESS } from "../constants.js";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../constants.js";
 import type { InstructionEffect, ResolvedInstruction } from "./effects.js";
 import { involves } from "./effects.js";
 
@@ -18,6 +18,10 @@ export function decodeAssociatedTokenInstruction(ix: ResolvedInstruction, user: 
   const tag = data.length === 0 ? 0 : data.length === 1 ? data[0] : undefined;
   if (tag === 0 || tag === 1) {
     if (accounts[0] !== user) return { kind: "none" };
+    // The account's size (so the rent the user pays) is whatever the named token program answers to
+    // GetAccountDataSize: any other program could ask for megabytes of rent into an account it owns.
+    if (accounts[5] !== TOKEN_PROGRAM_ADDRESS && accounts[5] !== TOKEN_2022_PROGRAM_ADDRESS)
+      return { kind: "unknown", reason: "user-paid associated account create for an unknown token program" };
     const rent = accounts[5] === TOKEN_2022_PROGRAM_ADDRESS ? TOKEN_2022_ACCOUNT_RENT : TOKEN_ACCOUNT_RENT;
     return { kind: "nativeOutflow", lamports: rent, instruction: "CreateAssociatedTokenAccount" };
   }
