@@ -206,6 +206,60 @@ describe("verifyHtlcPsbt", () => {
     ).toBe("BTC_INPUT_NOT_USERS");
   });
 
+  it.each<[string, (p: Psbt) => void]>([
+    ["a redeemScript on a P2WPKH input", (p) => p.updateInput(1, { redeemScript: p2wpkhOf(userKey) })],
+    ["a witnessScript on a P2WPKH input", (p) => (p.data.inputs[1]!.witnessScript = Uint8Array.of(0x51))],
+    ["a tapInternalKey on a P2WPKH input", (p) => (p.data.inputs[1]!.tapInternalKey = xOnly(resolverKey))],
+    ["a pre-filled final witness", (p) => (p.data.inputs[1]!.finalScriptWitness = Uint8Array.of(1, 0))],
+    ["a pre-filled key-path signature", (p) => (p.data.inputs[0]!.tapKeySig = new Uint8Array(64).fill(1))],
+    [
+      "a pre-filled stranger's partial signature",
+      (p) =>
+        (p.data.inputs[1]!.partialSig = [
+          { pubkey: strangerKey.publicKey, signature: Uint8Array.of(0x30, 0x06, 2, 1, 1, 2, 1, 1, 1) },
+        ]),
+    ],
+    [
+      "a tapBip32Derivation that asks for a script-path signature",
+      (p) =>
+        (p.data.inputs[0]!.tapBip32Derivation = [
+          {
+            masterFingerprint: new Uint8Array(4),
+            path: "m/86'/1'/0'/0/0",
+            pubkey: xOnly(userKey),
+            leafHashes: [new Uint8Array(32).fill(9)],
+          },
+        ]),
+    ],
+  ])("refuses a listed input with %s", (_name, edit) => {
+    expect(
+      codeOf({}, (d) => {
+        const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+        edit(psbt);
+        (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+      }),
+    ).toBe("BTC_INPUT_FIELD_NOT_ALLOWED");
+  });
+
+  it("accepts a key-path tapBip32Derivation on a listed P2TR input", () => {
+    expect(
+      codeOf({}, (d) => {
+        const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+        psbt.updateInput(0, {
+          tapBip32Derivation: [
+            {
+              masterFingerprint: new Uint8Array(4),
+              path: "m/86'/1'/0'/0/0",
+              pubkey: xOnly(userKey),
+              leafHashes: [],
+            },
+          ],
+        });
+        (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+      }),
+    ).toBe("ACCEPTED");
+  });
+
   it("refuses an unlisted foreign input that names the user's key in its derivation", () => {
     expect(
       codeOf(

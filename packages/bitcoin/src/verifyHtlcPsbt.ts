@@ -166,6 +166,26 @@ export function verifyHtlcPsbt(args: {
         script: bytesToHex(script),
       });
     }
+    // Nothing that would change what is signed or finalized: no scripts a p2wpkh spend does not use, no
+    // signatures or final witnesses already there, no request for a script-path signature.
+    const unexpected = [
+      input.redeemScript && "redeemScript",
+      input.witnessScript && "witnessScript",
+      input.partialSig?.length && "partialSig",
+      input.tapKeySig && "tapKeySig",
+      input.tapScriptSig?.length && "tapScriptSig",
+      input.finalScriptSig && "finalScriptSig",
+      input.finalScriptWitness && "finalScriptWitness",
+      kind === "p2wpkh" && input.tapInternalKey && "tapInternalKey",
+      input.tapBip32Derivation?.some((d) => d.leafHashes.length > 0) && "tapBip32Derivation.leafHashes",
+    ].filter((field): field is string => typeof field === "string");
+    if (unexpected.length > 0) {
+      throw createBitcoinError(
+        "BTC_INPUT_FIELD_NOT_ALLOWED",
+        "A listed input carries PSBT fields that a plain key spend does not have.",
+        { input: index, fields: unexpected },
+      );
+    }
     const sighash = input.sighashType;
     const allowed = kind === "p2tr" ? [SIGHASH_DEFAULT, SIGHASH_ALL] : [SIGHASH_ALL];
     if (sighash !== undefined && !allowed.includes(sighash)) {
