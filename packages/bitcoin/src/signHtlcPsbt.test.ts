@@ -188,6 +188,60 @@ describe("signHtlcPsbt", () => {
     ).toBe("BTC_TX_MODIFIED");
   });
 
+  it("refuses a wallet Taproot signature whose sighash byte is not the one its digest was made for", async () => {
+    // The wallet signs the SIGHASH_DEFAULT digest but appends SIGHASH_ALL (0x01): on chain that signature is
+    // checked against the ALL digest and fails, so the package must not accept it.
+    const deposit = buildDeposit();
+    const { crypto } = await import("bitcoinjs-lib");
+    const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", userKey.publicKey.slice(1)));
+    const wallet = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (base64: string) => {
+        const p = Psbt.fromBase64(base64);
+        p.signInput(0, tweaked);
+        p.signInput(1, userKey);
+        const sig = p.data.inputs[0]!.tapKeySig!;
+        p.data.inputs[0]!.tapKeySig = Uint8Array.from([...sig, 0x01]);
+        return p.toBase64();
+      },
+    };
+    // A wallet that signs what the PSBT asks for (SIGHASH_ALL, 65 bytes) is accepted and valid on chain.
+    const asksAll = buildDeposit({
+      inputs: [
+        { kind: "p2tr", value: 60_000n, sighashType: 0x01 },
+        { kind: "p2wpkh", value: 50_000n },
+      ],
+    });
+    const honest = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (base64: string) => {
+        const p = Psbt.fromBase64(base64);
+        p.signInput(0, tweaked, [0x01]);
+        p.signInput(1, userKey);
+        return p.toBase64();
+      },
+    };
+    const signed = await signHtlcPsbt({
+      ecc,
+      intent: asksAll.intent,
+      quote: asksAll.quote,
+      userPublicKey,
+      signer: honest,
+    });
+    expect(runInterpreter({ txHex: extract(signed.psbt), prevouts: asksAll.prevouts })).toEqual([null, null]);
+    // The independent interpreter refuses what the lying wallet returns.
+    const returned = Psbt.fromBase64(await wallet.signPsbt(deposit.psbt));
+    returned.finalizeAllInputs();
+    expect(
+      runInterpreter({ txHex: returned.extractTransaction().toHex(), prevouts: deposit.prevouts })[0],
+    ).not.toBeNull();
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer: wallet }),
+      ),
+    ).toBe("BTC_SIGHASH_NOT_ALLOWED");
+  });
+
   it("refuses a wallet that signs with SIGHASH_NONE", async () => {
     const deposit = buildDeposit();
     const wallet = {

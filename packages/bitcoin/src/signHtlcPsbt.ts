@@ -187,10 +187,14 @@ async function copyWalletSignatures(args: {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
           input: index,
         });
-      if (sig.length !== 64 && !(sig.length === 65 && sig[64] === SIGHASH_ALL)) {
+      // bitcoinjs checks a key-path signature against the digest of the PSBT's sighash type, ignoring the
+      // signature's own byte; on chain the byte decides. They must agree (64 bytes = DEFAULT, 65 = byte 64).
+      const expected = psbt.data.inputs[index]!.sighashType ?? SIGHASH_DEFAULT;
+      const implied = sig.length === 64 ? SIGHASH_DEFAULT : sig.length === 65 ? sig[64] : undefined;
+      if (implied !== expected || (implied !== SIGHASH_DEFAULT && implied !== SIGHASH_ALL)) {
         throw createBitcoinError(
           "BTC_SIGHASH_NOT_ALLOWED",
-          "The wallet signed with a sighash other than DEFAULT/ALL.",
+          "The wallet signed with a sighash other than DEFAULT/ALL, or other than the PSBT's.",
           {
             input: index,
           },
