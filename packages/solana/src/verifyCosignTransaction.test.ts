@@ -1,15 +1,24 @@
 import {
   type Address,
   address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
   createNoopSigner,
+  createTransactionMessage,
   generateKeyPairSigner,
   type Instruction,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransaction,
   some,
 } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
 import {
   getAdvanceNonceAccountInstruction,
   getAssignInstruction,
+  getCreateAccountInstruction,
   getTransferSolInstruction,
 } from "@solana-program/system";
 import {
@@ -18,7 +27,9 @@ import {
   getApproveInstruction,
   getBurnInstruction,
   getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstruction,
   getFreezeAccountInstruction,
+  getInitializeMint2Instruction,
   getMintToCheckedInstruction,
   getMintToInstruction,
   getSetAuthorityInstruction,
@@ -41,6 +52,7 @@ import {
   intentFor,
   memoInstruction,
   quoteFor,
+  send,
   tokenBalance,
   userSigner,
 } from "../test/fixture.js";
@@ -593,5 +605,65 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     expect(
       codeOf(() => verifyCosignTransaction(params(hex, { maxNativeOutflowLamports: 1_000_000_000n }))),
     ).toBe("SOL_INSTRUCTION_UNKNOWN");
+  });
+
+  it("the rent a user-paid Token-2022 associated account create is charged covers a transfer-fee mint's account (litesvm)", async () => {
+    const token2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+    const mint = await generateKeyPairSigner();
+    const space = 278n; // a mint with the TransferFeeConfig extension
+    // Token-2022 InitializeTransferFeeConfig (26, 0): no authorities, 10 bps, maximum fee 1.
+    const transferFeeConfig = new Uint8Array([26, 0, 0, 0, 10, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+    const setup = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(chain.resolver.address, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: chain.svm.latestBlockhash(), lastValidBlockHeight: 0n },
+          m,
+        ),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [
+            getCreateAccountInstruction({
+              payer: chain.resolver,
+              newAccount: mint,
+              lamports: lamports(chain.svm.minimumBalanceForRentExemption(space)),
+              space,
+              programAddress: token2022,
+            }),
+            {
+              programAddress: token2022,
+              accounts: [{ address: mint.address, role: 1 }],
+              data: transferFeeConfig,
+            },
+            getInitializeMint2Instruction(
+              { mint: mint.address, decimals: DECIMALS, mintAuthority: chain.resolver.address },
+              { programAddress: token2022 },
+            ),
+          ],
+          m,
+        ),
+    );
+    send(chain.svm, await signTransaction([chain.resolver.keyPair, mint.keyPair], compileTransaction(setup)));
+    const owner = (await generateKeyPairSigner()).address;
+    const [account] = await findAssociatedTokenPda({ owner, mint: mint.address, tokenProgram: token2022 });
+    const create = getCreateAssociatedTokenIdempotentInstruction({
+      payer: user(),
+      ata: account,
+      owner,
+      mint: mint.address,
+      tokenProgram: token2022,
+    });
+    const verified = verifyCosignTransaction(
+      params(tampered({ append: [create] }), { maxNativeOutflowLamports: 10n ** 9n }),
+    );
+    // Execute the create alone, signed by the user, and measure what the user paid.
+    const tx = VersionedTransaction.deserialize(hexToBytes(compileHex(chain, [create])));
+    tx.sign([chain.user]);
+    const before = chain.svm.getBalance(chain.userAddress)!;
+    await cosignAndSend(chain, bytesToHex(tx.serialize()));
+    const paid = before - chain.svm.getBalance(chain.userAddress)!;
+    expect(paid).toBeGreaterThan(2_074_080n); // more than a bare 170-byte Token-2022 account
+    expect(verified.nativeOutflowLamports).toBeGreaterThanOrEqual(paid);
   });
 });

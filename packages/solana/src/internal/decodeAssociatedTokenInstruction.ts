@@ -2,9 +2,14 @@ import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../constants.
 import type { InstructionEffect, ResolvedInstruction } from "./effects.js";
 import { involves } from "./effects.js";
 
-/** Rent-exempt minimum of an SPL Token account (165 bytes) and of a Token-2022 associated account (170 bytes). */
+/** Rent-exempt minimum of an SPL Token account (165 bytes): (128 + 165) bytes at 6,960 lamports each. */
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
-const TOKEN_2022_ACCOUNT_RENT = 2_074_080n;
+/**
+ * Upper bound of the rent of a Token-2022 associated account. Its size depends on the mint's extensions (170 bytes
+ * bare, 182 with a transfer fee, 195 with every account extension a mint can require today): bounded at 256 bytes,
+ * (128 + 256) * 6,960 lamports.
+ */
+const TOKEN_2022_ACCOUNT_RENT = 2_672_640n;
 
 /**
  * Decode an Associated Token Account instruction: Create (empty data or 0), CreateIdempotent (1), RecoverNested (2).
