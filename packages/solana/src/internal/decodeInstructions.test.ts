@@ -63,6 +63,13 @@ describe("decodeSystemInstruction (bytes written by hand from the System Program
     );
   });
 
+  it("refuses a CreateAccount of the user's own address that gives it data, even owned by the System Program", () => {
+    // A System-owned account with data can no longer send lamports (System Transfer needs an empty `from`) nor pay fees.
+    const create = (space: bigint) => [...u32(0), ...u64(1n), ...u64(space), ...new Array(32).fill(0)];
+    expect(system([OTHER, USER], create(10n)).kind).toBe("authorityGrant");
+    expect(system([OTHER, USER], create(0n)).kind).toBe("none"); // only funds the user's address
+  });
+
   it("ignores what does not involve the user, and calls malformed or unknown user instructions unknown", () => {
     expect(system([OTHER, OTHER], [...u32(2), ...u64(1n)]).kind).toBe("none");
     expect(system([USER, OTHER], [...u32(2), 1, 2]).kind).toBe("unknown");

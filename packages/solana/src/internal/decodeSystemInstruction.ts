@@ -6,7 +6,7 @@ import { readUintLE } from "./readInt.js";
  * Decode a System Program instruction (u32 little-endian index, u64 lamports) and say what it means for `user`:
  * lamports the user pays (Transfer, CreateAccount, CreateAccountWithSeed, TransferWithSeed with the user as base,
  * WithdrawNonceAccount with the user as authority) or the user's account handed to another owner (Assign,
- * AssignWithSeed, CreateAccount of the user's own address, AuthorizeNonceAccount).
+ * AssignWithSeed, CreateAccount of the user's own address with an owner or data, AuthorizeNonceAccount).
  */
 export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
   const { accounts, data } = ix;
@@ -22,8 +22,11 @@ export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): 
     case 0n: {
       // CreateAccount: [from, newAccount], lamports u64, space u64, owner
       if (accounts[1] === user) {
+        // Another owner takes the user's address over; data (even System-owned) leaves it unable to send
+        // lamports or pay fees for good. Only a plain funding (space 0, System owner) is harmless.
         const owner = data.length >= 52 ? data.subarray(20, 52) : undefined;
-        if (owner === undefined || owner.some((b) => b !== 0)) {
+        const space = readUintLE(data, 12, 8);
+        if (owner === undefined || owner.some((b) => b !== 0) || space !== 0n) {
           return { kind: "authorityGrant", instruction: "CreateAccount of the user's address" };
         }
       }
