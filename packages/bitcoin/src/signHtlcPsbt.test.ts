@@ -138,6 +138,49 @@ describe("signHtlcPsbt", () => {
     ).toBe("BTC_SIGNATURE_INVALID");
   });
 
+  it("refuses an external signer's high-S ECDSA signature, which nodes do not relay (LOW_S)", async () => {
+    const deposit = buildDeposit();
+    const { crypto } = await import("bitcoinjs-lib");
+    const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", userKey.publicKey.slice(1)));
+    const n = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
+    const highS = (sig: Uint8Array) => {
+      const s = n - BigInt(`0x${hex(sig.slice(32))}`);
+      return Uint8Array.from([...sig.slice(0, 32), ...Buffer.from(s.toString(16).padStart(64, "0"), "hex")]);
+    };
+    const signer = {
+      publicKey: userKey.publicKey,
+      sign: async (hash: Uint8Array) => highS(userKey.sign(hash)),
+      signSchnorr: async (hash: Uint8Array) => tweaked.signSchnorr(hash),
+    };
+    // bitcore's interpreter (with LOW_S) refuses such a signature.
+    const p = Psbt.fromBase64(deposit.psbt);
+    p.signInput(0, tweaked);
+    p.signInput(1, { publicKey: userKey.publicKey, sign: (hash: Uint8Array) => highS(userKey.sign(hash)) });
+    p.finalizeAllInputs();
+    expect(runInterpreter({ txHex: p.extractTransaction().toHex(), prevouts: deposit.prevouts })[1]).toMatch(
+      /LOW_S|HIGH_S/,
+    );
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer }),
+      ),
+    ).toBe("BTC_SIGNATURE_INVALID");
+  });
+
+  it("refuses an external signer that returns malformed Schnorr bytes with a typed error", async () => {
+    const deposit = buildDeposit();
+    const signer = {
+      publicKey: userKey.publicKey,
+      sign: async (hash: Uint8Array) => userKey.sign(hash),
+      signSchnorr: async () => new Uint8Array(10).fill(1),
+    };
+    expect(
+      await codeOf(
+        signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer }),
+      ),
+    ).toBe("BTC_SIGNATURE_INVALID");
+  });
+
   it("signs through a wallet's signPsbt and re-verifies what it returns", async () => {
     const deposit = buildDeposit();
     const seen: number[][] = [];

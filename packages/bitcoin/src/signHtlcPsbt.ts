@@ -46,7 +46,8 @@ export async function signHtlcPsbt(args: {
         valid = psbt.validateSignaturesOfInput(index, (pubkey, hash, signature) =>
           pubkey.length === 32
             ? ecc.verifySchnorr(hash, pubkey, signature)
-            : ecc.verify(hash, pubkey, signature),
+            : // strict: a high-S signature is valid by consensus but not relayed (BIP-62 LOW_S policy)
+              ecc.verify(hash, pubkey, signature, true),
         );
       } catch {
         valid = false;
@@ -83,11 +84,15 @@ export async function signHtlcPsbt(args: {
       const valid =
         made.length === 1 &&
         (!check ||
-          made.every(({ hash, signature }) =>
-            kind === "p2tr"
-              ? ecc.verifySchnorr(hash, publicKey, signature)
-              : ecc.verify(hash, publicKey, signature),
-          ));
+          made.every(({ hash, signature }) => {
+            try {
+              return kind === "p2tr"
+                ? ecc.verifySchnorr(hash, publicKey, signature)
+                : ecc.verify(hash, publicKey, signature, true);
+            } catch {
+              return false; // malformed signature bytes
+            }
+          }));
       if (!valid) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
           input: index,
