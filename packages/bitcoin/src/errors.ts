@@ -4,6 +4,7 @@ import { BaseError } from "@swapintent/client";
 export type BitcoinErrorCode =
   | "BTC_INTENT_NOT_HTLC"
   | "BTC_PSBT_INVALID"
+  | "BTC_POLICY_INVALID"
   | "BTC_PUBLIC_KEY_INVALID"
   | "BTC_INPUT_INDEX_INVALID"
   | "BTC_UTXO_MISSING"

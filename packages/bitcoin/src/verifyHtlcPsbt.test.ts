@@ -404,6 +404,47 @@ describe("verifyHtlcPsbt", () => {
     expect(verifyCsv(0xffff)().htlc.csvBlocks).toBe(0xffff);
   });
 
+  it("keeps the default caps when a policy field is explicitly undefined, and refuses mistyped policies", () => {
+    // 170,000 - 100,000 - 9,000 = 61,000 sat fee: above the default 50,000 cap.
+    const deposit = buildDeposit({
+      inputs: [
+        { kind: "p2tr", value: 100_000n },
+        { kind: "p2wpkh", value: 70_000n },
+      ],
+    });
+    const verify = (policy: Record<string, unknown>) => () =>
+      verifyHtlcPsbt({
+        ecc,
+        intent: deposit.intent,
+        quote: deposit.quote,
+        userPublicKey,
+        policy: policy as Parameters<typeof verifyHtlcPsbt>[0]["policy"],
+      });
+    expect(verify({ maxFeeLots: 100_000n, maxFeeRateSatPerVbyte: 1_000n })().feeLots).toBe(61_000n);
+    expect(verify({ maxFeeLots: undefined, maxFeeRateSatPerVbyte: 1_000n })).toThrow(
+      expect.objectContaining({ code: "BTC_FEE_TOO_HIGH" }),
+    );
+    const long = buildDeposit({ csv: 5000 });
+    expect(() =>
+      verifyHtlcPsbt({
+        ecc,
+        intent: long.intent,
+        quote: long.quote,
+        userPublicKey,
+        policy: { maxCsvBlocks: undefined } as unknown as Parameters<typeof verifyHtlcPsbt>[0]["policy"],
+      }),
+    ).toThrow(expect.objectContaining({ code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS" }));
+    for (const bad of [
+      { maxFeeLots: 10_000 },
+      { maxFeeRateSatPerVbyte: 200 },
+      { minCsvBlocks: "6" },
+      { maxCsvBlocks: Number.NaN },
+      { maxLockTimeHeight: -1 },
+    ]) {
+      expect(verify(bad)).toThrow(expect.objectContaining({ code: "BTC_POLICY_INVALID" }));
+    }
+  });
+
   it("refuses garbage, a non-htlc intent and a bad public key with their codes", () => {
     const deposit = buildDeposit();
     expect(() =>

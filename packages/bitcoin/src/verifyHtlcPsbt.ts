@@ -51,7 +51,7 @@ export function verifyHtlcPsbt(args: {
   policy?: Partial<HtlcPolicy>;
 }): VerifiedHtlcPsbt {
   const { ecc, intent } = args;
-  const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY, ...args.policy };
+  const policy = resolvePolicy(args.policy);
   if (intent.approvalMechanism !== "htlc") {
     throw createBitcoinError("BTC_INTENT_NOT_HTLC", "The intent is not a Bitcoin htlc intent.", {
       approvalMechanism: intent.approvalMechanism,
@@ -305,6 +305,35 @@ export function verifyHtlcPsbt(args: {
     estimatedVsize,
     userPublicKey: user.publicKey,
   };
+}
+
+/**
+ * Defaults for the fields the caller left out (an explicit `undefined` too: spreading it would switch a cap off),
+ * and a typed error for values that would make a check meaningless or throw.
+ */
+function resolvePolicy(given: Partial<HtlcPolicy> | undefined): HtlcPolicy {
+  const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if (value !== undefined) (policy as unknown as Record<string, unknown>)[key] = value;
+  }
+  const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  const valid =
+    isCount(policy.minCsvBlocks) &&
+    isCount(policy.maxCsvBlocks) &&
+    typeof policy.maxFeeLots === "bigint" &&
+    policy.maxFeeLots >= 0n &&
+    typeof policy.maxFeeRateSatPerVbyte === "bigint" &&
+    policy.maxFeeRateSatPerVbyte >= 0n &&
+    (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
+    (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string");
+  if (!valid) {
+    throw createBitcoinError(
+      "BTC_POLICY_INVALID",
+      "The policy has a field of the wrong type (counts are integers, fee caps bigint lots).",
+      { policy: Object.keys(given ?? {}) },
+    );
+  }
+  return policy;
 }
 
 function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): void {
