@@ -31,10 +31,12 @@ export type Permit2ErrorCode =
   | "PERMIT2_WITNESS_TYPE_STRING_MISMATCH"
   /** The spender differs from the escrow, or is the zero address or the Permit2 contract. */
   | "PERMIT2_SPENDER_MISMATCH"
-  /** The permitted token differs from the quote's source token (or is the native-token placeholder). */
+  /** The permitted token differs from the quote's source token or `expected.sourceToken` (or is the native-token placeholder). */
   | "PERMIT2_TOKEN_MISMATCH"
-  /** The permitted amount differs from the quote's source amount. */
+  /** The permitted amount differs from the quote's source amount, or from `expected.sourceAmountLots`. */
   | "PERMIT2_AMOUNT_MISMATCH"
+  /** The quote's source decimals differ from the decimals the wallet knows for the token (`expected.sourceDecimals`). */
+  | "PERMIT2_DECIMALS_MISMATCH"
   /** A nonce sent with the message differs from `params_to_sign.nonce`, or the nonce is out of range. */
   | "PERMIT2_NONCE_MISMATCH"
   /** The deadline differs from the intent's `deadline_secs`. */

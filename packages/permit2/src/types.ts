@@ -89,6 +89,18 @@ export interface Permit2Expectation {
   owner?: string;
   /** The escrow contract the wallet expects as spender, when it knows it. */
   spender?: string;
+  /**
+   * The source token the user chose, from the wallet's own state (either address form). The quote comes from the
+   * service: without this the permitted token is only checked against the quote.
+   */
+  sourceToken?: string;
+  /**
+   * The amount in lots the wallet computed itself from what the user typed and the token's decimals it knows. The
+   * quote's lots and decimals both come from the service, so an inflated pair would still display the typed amount.
+   */
+  sourceAmountLots?: bigint;
+  /** The source token's decimals as the wallet knows them; the quote's `sourceAmountDecimals` must match. */
+  sourceDecimals?: number;
   /** The address family the wallet expects; the signers set it. */
   chainType?: Permit2ChainType;
 }

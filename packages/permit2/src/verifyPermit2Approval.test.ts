@@ -561,6 +561,40 @@ const cases: Case[] = [
     fixture: { chain: "tron" },
     change: withQuote({ sourceToken: EVM.token }),
   },
+  {
+    // The service inflates the lots and the decimals together: the summary still reads "2.5", the permit moves 1000x.
+    name: "a quote whose lots and decimals are both inflated, against the amount the wallet computed itself",
+    code: "PERMIT2_AMOUNT_MISMATCH",
+    change: (p) => ({
+      ...withQuote({ sourceAmountLots: 2_500_000_000n, sourceAmountDecimals: 9 })(p),
+      expected: { ...p.expected, sourceAmountLots: 2_500_000n },
+    }),
+  },
+  {
+    name: "a quote whose decimals differ from the token's decimals the wallet knows",
+    code: "PERMIT2_DECIMALS_MISMATCH",
+    change: (p) => ({
+      ...withQuote({ sourceAmountLots: 2_500_000_000n, sourceAmountDecimals: 9 })(p),
+      expected: { ...p.expected, sourceDecimals: 6 },
+    }),
+  },
+  {
+    name: "a quote for another source token than the one the user chose",
+    code: "PERMIT2_TOKEN_MISMATCH",
+    change: (p) => ({
+      ...withQuote({ sourceToken: otherAddress })(p),
+      expected: { ...p.expected, sourceToken: EVM.token },
+    }),
+  },
+  {
+    name: "Tron: a quote for another source token than the one the user chose (given in hex)",
+    code: "PERMIT2_TOKEN_MISMATCH",
+    fixture: { chain: "tron" },
+    change: (p) => ({
+      ...withQuote({ sourceToken: TRON.user })(p),
+      expected: { ...p.expected, sourceToken: EVM.token },
+    }),
+  },
 ];
 
 describe("verifyPermit2Approval refuses each tampered input with its own code", () => {
@@ -573,6 +607,22 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     const base = parametersOf(fixture);
     const parameters = change ? change(base) : base;
     expect(codeOf(() => verifyPermit2Approval(parameters))).toBe(code);
+  });
+
+  it("accepts the user's own source token (either address form), amount and decimals when they match", () => {
+    for (const chain of ["evm", "tron"] as const) {
+      const base = parametersOf({ chain });
+      const result = verifyPermit2Approval({
+        ...base,
+        expected: {
+          ...base.expected,
+          sourceToken: EVM.token.toLowerCase(),
+          sourceAmountLots: 2_500_000n,
+          sourceDecimals: 6,
+        },
+      });
+      expect(result.summary.amountFormatted).toBe("2.5");
+    }
   });
 
   it("covers at least 12 distinct codes", () => {

@@ -64,7 +64,8 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * witness type with the fields intentId, secretHash, destChain, destToken, recipient, minDestAmount, maxDestAmount);
  * domain (only name `Permit2`, the wallet's chain id, `verifyingContract == permit2_contract_address`, canonical or
  * allowed); `witness_hash` recomputed; `witness_type_string` rebuilt; spender = escrow; token and amount = quote;
- * deadline = `deadline_secs`, in the future, not too far; witness amounts, recipient, destination chain and token,
+ * deadline = `deadline_secs`, in the future, not too far; the user's own `expected.sourceToken`,
+ * `expected.sourceAmountLots` and `expected.sourceDecimals` when given (the quote comes from the service); witness amounts, recipient, destination chain and token,
  * intent id and secret hash = quote and intent.
  *
  * @throws `BaseError<Permit2ErrorCode>` on the first check that fails.
@@ -220,6 +221,12 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       "Permit2 moves ERC-20 tokens only; the quote's source token is a native-token placeholder.",
       { token: quote.sourceToken },
     );
+  if (expected.sourceToken !== undefined && anyAddressTo20(expected.sourceToken) !== token)
+    throw createPermit2Error(
+      "PERMIT2_TOKEN_MISMATCH",
+      "The quote's source token is not the token the user chose.",
+      { expected: expected.sourceToken, actual: quote.sourceToken },
+    );
   const amount = quote.sourceAmountLots;
   if (typeof amount !== "bigint" || amount <= 0n || amount > MAX_UINT256)
     throw createPermit2Error(
@@ -228,6 +235,18 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       {
         amount,
       },
+    );
+  if (expected.sourceAmountLots !== undefined && expected.sourceAmountLots !== amount)
+    throw createPermit2Error(
+      "PERMIT2_AMOUNT_MISMATCH",
+      "The quote's source amount is not the amount the user asked for.",
+      { expected: expected.sourceAmountLots, actual: amount },
+    );
+  if (expected.sourceDecimals !== undefined && expected.sourceDecimals !== quote.sourceAmountDecimals)
+    throw createPermit2Error(
+      "PERMIT2_DECIMALS_MISMATCH",
+      "The quote's source decimals are not the token's decimals the wallet knows.",
+      { expected: expected.sourceDecimals, actual: quote.sourceAmountDecimals },
     );
   const nonce = params.nonce;
   if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT256)
