@@ -29,6 +29,8 @@ export type SolanaErrorCode =
   | "SOL_AUTHORITY_GRANT"
   /** A token transfer the user authorizes moves a mint other than the quote's source mint. */
   | "SOL_MINT_MISMATCH"
+  /** A user transfer's decimals (checked on chain against the mint) differ from the quote's `sourceAmountDecimals`, or a plain `Transfer` states none. */
+  | "SOL_DECIMALS_MISMATCH"
   /** The user's tokens go to an account that is not the expected escrow account. */
   | "SOL_DESTINATION_NOT_ALLOWED"
   /** Besides the escrow transfer, tokens leave the user (a second transfer or a burn). */

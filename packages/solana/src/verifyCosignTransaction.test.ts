@@ -666,4 +666,32 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     expect(paid).toBeGreaterThan(2_074_080n); // more than a bare 170-byte Token-2022 account
     expect(verified.nativeOutflowLamports).toBeGreaterThanOrEqual(paid);
   });
+
+  it("a quote whose lots and decimals are both inflated (the wallet would still display the typed amount) -> SOL_DECIMALS_MISMATCH", () => {
+    // The mint has 6 decimals (the token program checks TransferChecked's decimals against it); the quote says 9.
+    const inflated = AMOUNT * 1000n;
+    const hex = tampered({ transfer: [transferChecked({ amount: inflated })] });
+    const quote = { sourceToken: chain.mint as string, sourceAmountLots: inflated, sourceAmountDecimals: 9 };
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { quote })))).toBe("SOL_DECIMALS_MISMATCH");
+    // The honest pair passes.
+    const honest = compileHex(chain, honestInstructions(chain));
+    const honestQuote = { ...quoteFor(chain), sourceAmountDecimals: DECIMALS };
+    expect(verifyCosignTransaction(params(honest, { quote: honestQuote })).amountLots).toBe(AMOUNT);
+  });
+
+  it("with the quote's decimals given, a plain Transfer (which carries none) -> SOL_DECIMALS_MISMATCH", () => {
+    const hex = tampered({
+      transfer: [
+        getTransferInstruction({
+          source: chain.userAta,
+          destination: chain.escrowAta,
+          authority: user(),
+          amount: AMOUNT,
+        }),
+      ],
+    });
+    expect(verifyCosignTransaction(params(hex)).amountLots).toBe(AMOUNT); // no decimals given: tied by the escrow account
+    const quote = { ...quoteFor(chain), sourceAmountDecimals: DECIMALS };
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { quote })))).toBe("SOL_DECIMALS_MISMATCH");
+  });
 });

@@ -39,8 +39,11 @@ export interface LookupTableContents {
 export interface VerifyCosignTransactionParameters {
   /** The intent as `@swapintent/client` returned it; its `paramsToSign.transaction` is checked. */
   intent: Intent;
-  /** The quote the user accepted: the source mint and the exact amount in lots. */
-  quote: Pick<Quote, "sourceToken" | "sourceAmountLots">;
+  /**
+   * The quote the user accepted: the source mint and the exact amount in lots, and (when present) the decimals the
+   * amount was shown with, which every `TransferChecked` must state (the token program checks them against the mint).
+   */
+  quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & Partial<Pick<Quote, "sourceAmountDecimals">>;
   /** The user's address (base58 or `PublicKey`). */
   userAddress: string | PublicKey;
   /** Where the user's tokens must go (required; see {@link ExpectedEscrow}). */
@@ -89,7 +92,7 @@ export interface VerifiedTransaction extends CosignVerification {
  * code: a malformed transaction; the user not a required signer or the fee payer; an unresolved lookup table; a
  * program outside the allowed set; a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; any delegate approval,
  * authority change, close or reassignment of the user's accounts; tokens of another mint, to another destination,
- * or more than one outflow; an amount other than `sourceAmountLots`; lamports leaving the user beyond the cap; a
+ * or more than one outflow; decimals other than the quote's (when given); an amount other than `sourceAmountLots`; lamports leaving the user beyond the cap; a
  * missing or foreign memo.
  */
 export function verifyCosignTransaction(parameters: VerifyCosignTransactionParameters): CosignVerification {
@@ -108,6 +111,16 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   const expectedAmount = quote?.sourceAmountLots;
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
     throw new BaseError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.");
+  }
+  const expectedDecimals = quote.sourceAmountDecimals;
+  if (
+    expectedDecimals !== undefined &&
+    !(Number.isInteger(expectedDecimals) && expectedDecimals >= 0 && expectedDecimals <= 255)
+  ) {
+    throw new BaseError(
+      "SOL_INVALID_PARAMETERS",
+      "The quote's sourceAmountDecimals must be an integer 0..255.",
+    );
   }
   const user = normalizeAddress(parameters.userAddress, "userAddress");
   const expectedMint =
@@ -208,6 +221,17 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
           throw new BaseError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
             details: { instruction: index, expected: expectedMint, actual: effect.mint },
           });
+        }
+        // The quote's lots and decimals both come from the service; inflated together they still display the
+        // typed amount. TransferChecked's decimals are checked on chain against the mint, so they must agree.
+        if (expectedDecimals !== undefined && effect.decimals !== expectedDecimals) {
+          throw new BaseError(
+            "SOL_DECIMALS_MISMATCH",
+            effect.decimals === null
+              ? "A Transfer states no decimals; the quote's decimals cannot be checked against the mint."
+              : "The transfer's decimals (checked on chain against the mint) are not the quote's.",
+            { details: { instruction: index, expected: expectedDecimals, actual: effect.decimals } },
+          );
         }
         const escrow = escrowOf(effect.programAddress);
         // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches

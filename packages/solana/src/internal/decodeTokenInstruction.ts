@@ -44,6 +44,7 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
         destination: accounts[1]!,
         mint: null,
         amount,
+        decimals: null,
       };
     }
     case 12: {
@@ -60,6 +61,7 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
         destination: accounts[2]!,
         mint: accounts[1]!,
         amount,
+        decimals: data[9]!,
       };
     }
     case 7: // MintTo: [mint, destination, mintAuthority, ...signers]

@@ -10,6 +10,8 @@ export type InstructionEffect =
       destination: string;
       mint: string | null;
       amount: bigint;
+      /** The decimals a `TransferChecked` states (the token program checks them against the mint); null for `Transfer`. */
+      decimals: number | null;
     }
   /** SPL tokens of the user are burned. */
   | { kind: "tokenBurn"; mint: string; amount: bigint }
