@@ -53,4 +53,31 @@ describe("HTLC leaves", () => {
     ]);
     expect(parseHtlcLeaves({ claim: shortHash, refund: good.refund })).toBeNull();
   });
+
+  it("refuses lookalikes: another hash opcode, CLTV or CHECKSIGVERIFY, a pushed small number, a negative delay", () => {
+    const good = buildHtlcLeaves({
+      secretHash: SECRET_HASH,
+      resolverXOnly: xOnly(resolverKey),
+      userXOnly: xOnly(userKey),
+      csvBlocks: 144,
+    });
+    const claim = (hashOp: number) =>
+      script.compile([hashOp, SECRET_HASH, opcodes.OP_EQUALVERIFY, xOnly(resolverKey), opcodes.OP_CHECKSIG]);
+    const refund = (n: number | Uint8Array, lockOp: number, sigOp: number) =>
+      script.compile([n, lockOp, opcodes.OP_DROP, xOnly(userKey), sigOp]);
+    const { OP_CHECKSEQUENCEVERIFY: CSV, OP_CHECKSIG: CHECKSIG } = opcodes;
+    expect(parseHtlcLeaves({ claim: claim(opcodes.OP_HASH256), refund: good.refund })).toBeNull();
+    expect(parseHtlcLeaves({ claim: claim(opcodes.OP_RIPEMD160), refund: good.refund })).toBeNull();
+    const n144 = script.number.encode(144);
+    for (const bad of [
+      refund(n144, opcodes.OP_CHECKLOCKTIMEVERIFY, CHECKSIG),
+      refund(n144, CSV, opcodes.OP_CHECKSIGVERIFY),
+      refund(opcodes.OP_1NEGATE, CSV, CHECKSIG),
+      refund(script.number.encode(-144), CSV, CHECKSIG),
+      // 6 pushed as one data byte instead of OP_6 (both mean 6 to the interpreter)
+      Uint8Array.from([1, 6, CSV, opcodes.OP_DROP, 32, ...xOnly(userKey), CHECKSIG]),
+    ]) {
+      expect(parseHtlcLeaves({ claim: good.claim, refund: bad })).toBeNull();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { isSwapIntentError } from "@swapintent/client";
-import { Psbt } from "bitcoinjs-lib";
+import { Psbt, payments, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import {
@@ -194,6 +194,45 @@ describe("verifyHtlcPsbt", () => {
     ["a duplicated input index", { listed: [0, 0, 1] }, "BTC_INPUT_INDEX_INVALID"],
   ])("refuses %s", (_name, options, code) => {
     expect(codeOf(options)).toBe(code);
+  });
+
+  it("refuses tap-tree tricks: a hidden third leaf, a two-leaf tapTree for a three-leaf output, another leaf version", () => {
+    const { claim, refund } = buildDeposit().leaves;
+    const anyoneCanSpend = Uint8Array.of(0x51);
+    const threeLeafOutput = payments.p2tr({
+      internalPubkey: NUMS,
+      scriptTree: [{ output: claim }, [{ output: refund }, { output: anyoneCanSpend }]],
+    }).output!;
+    const withTree =
+      (leaves: { depth: number; leafVersion: number; script: Uint8Array }[], output?: Uint8Array) =>
+      (d: ReturnType<typeof buildDeposit>) => {
+        const psbt = Psbt.fromBase64(d.intent.paramsToSign.psbt);
+        if (output) {
+          // Rebuild the transaction with output 0 replaced (same value), keeping the PSBT fields.
+          const tx = Transaction.fromBuffer(psbt.data.globalMap.unsignedTx.toBuffer());
+          tx.outs[0]!.script = output;
+          const rebuilt = new Psbt();
+          rebuilt.setVersion(tx.version);
+          tx.ins.forEach((input, i) => {
+            rebuilt.addInput({ hash: input.hash, index: input.index, ...psbt.data.inputs[i]! });
+          });
+          for (const o of tx.outs) rebuilt.addOutput({ script: o.script, value: o.value });
+          rebuilt.data.outputs[0]!.tapInternalKey = NUMS;
+          rebuilt.data.outputs[0]!.tapTree = { leaves };
+          (d.intent.paramsToSign as { psbt: string }).psbt = rebuilt.toBase64();
+          return;
+        }
+        psbt.data.outputs[0]!.tapTree = { leaves };
+        (d.intent.paramsToSign as { psbt: string }).psbt = psbt.toBase64();
+      };
+    const leaf = (script: Uint8Array, depth = 1, leafVersion = 0xc0) => ({ depth, leafVersion, script });
+    expect(
+      codeOf({}, withTree([leaf(claim), leaf(refund, 2), leaf(anyoneCanSpend, 2)], threeLeafOutput)),
+    ).toBe("BTC_HTLC_SCRIPT_MISMATCH");
+    expect(codeOf({}, withTree([leaf(claim), leaf(refund)], threeLeafOutput))).toBe(
+      "BTC_HTLC_SCRIPT_MISMATCH",
+    );
+    expect(codeOf({}, withTree([leaf(claim, 1, 0xc2), leaf(refund)]))).toBe("BTC_HTLC_SCRIPT_MISMATCH");
   });
 
   it("refuses a P2TR input whose tapInternalKey is not the user's key", () => {
