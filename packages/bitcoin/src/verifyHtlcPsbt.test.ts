@@ -386,17 +386,32 @@ describe("verifyHtlcPsbt", () => {
     expect(codeOf({}, locked(2_100_000_000))).toBe("BTC_TX_TIMELOCKED");
     expect(codeOf({}, locked(900_000))).toBe("BTC_TX_TIMELOCKED");
     // A relative lock of 10 blocks, and of 10 x 512 seconds, on a version-2 transaction.
-    for (const sequence of [10, 0x400000 | 10]) {
+    // Version 0xffffffff counts as >= 2 for BIP-68 (the node compares it unsigned).
+    for (const [version, sequence] of [
+      [2, 10],
+      [2, 0x400000 | 10],
+      [0xffffffff, 10],
+    ] as const) {
       expect(
         codeOf(
           {},
           withTx((p) => {
-            p.setVersion(2);
+            p.setVersion(version);
             p.setInputSequence(1, sequence);
           }),
         ),
       ).toBe("BTC_TX_TIMELOCKED");
     }
+    // Version 1: BIP-68 does not apply.
+    expect(
+      codeOf(
+        {},
+        withTx((p) => {
+          p.setVersion(1);
+          p.setInputSequence(1, 10);
+        }),
+      ),
+    ).toBe("ACCEPTED");
     // Not enforced: every sequence final, so nLockTime is ignored by consensus.
     expect(
       codeOf(
