@@ -625,6 +625,21 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     }
   });
 
+  it.each(["address", "bool", "string", "bytes32", "uint256", "int8", "bytes"])(
+    "a witness struct named like the EIP-712 atomic type %s (ambiguous to encoders; `address` made hashing crash) -> PERMIT2_TYPES_INVALID",
+    (name) => {
+      const base = parametersOf();
+      const intent = structuredClone(base.intent) as VerifyPermit2ApprovalParameters["intent"] & {
+        paramsToSign: { additionalData: { types: Record<string, unknown[]> } };
+      };
+      const types = intent.paramsToSign.additionalData.types;
+      types[name] = types.SwapWitness!;
+      delete types.SwapWitness;
+      types.PermitWitnessTransferFrom![4] = { name: "witness", type: name };
+      expect(codeOf(() => verifyPermit2Approval({ ...base, intent }))).toBe("PERMIT2_TYPES_INVALID");
+    },
+  );
+
   it("covers at least 12 distinct codes", () => {
     expect(new Set(cases.map((c) => c.code)).size).toBeGreaterThanOrEqual(12);
   });

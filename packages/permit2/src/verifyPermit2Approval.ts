@@ -38,6 +38,11 @@ const WITNESS_FIELDS: Readonly<Record<string, string>> = {
   minDestAmount: "uint256",
   maxDestAmount: "uint256",
 };
+/**
+ * EIP-712 atomic type names. A struct named like one is ambiguous: encoders that look up structs first (ox, viem)
+ * would hash `address token` or `string recipient` fields as that struct, others refuse the name.
+ */
+const ATOMIC_TYPE_NAME = /^(address|bool|string|bytes([0-9]+)?|u?int([0-9]+)?)$/;
 const DOMAIN_FIELDS = [
   { name: "name", type: "string" },
   { name: "chainId", type: "uint256" },
@@ -466,6 +471,7 @@ function assertTypes(types: Record<string, unknown>): string {
   const witnessTypeName: string = witnessField.type;
   if (
     !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(witnessTypeName) ||
+    ATOMIC_TYPE_NAME.test(witnessTypeName) ||
     [PERMIT2_PRIMARY_TYPE, "TokenPermissions", "EIP712Domain"].includes(witnessTypeName)
   )
     throw invalid("The witness type name is not a valid struct name.", { witnessType: witnessTypeName });
