@@ -640,6 +640,29 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     },
   );
 
+  it("malformed decimals, clock, deadline bound or allow list (the summary and deadline checks relied on them) -> PERMIT2_PARAMS_INVALID, never an untyped error", () => {
+    const base = parametersOf();
+    const bad: Partial<Record<string, unknown>>[] = [
+      ...[-1, 1.5, Number.NaN, 1e100, "6", -1n].flatMap((d) => [
+        { quote: { ...base.quote, sourceAmountDecimals: d } },
+        { quote: { ...base.quote, destAmountDecimals: d } },
+      ]),
+      { nowMs: Number.NaN },
+      { nowMs: "x" },
+      { nowMs: -1n },
+      { maxDeadlineSecs: Number.NaN },
+      { maxDeadlineSecs: -1 },
+      { maxDeadlineSecs: -1n },
+      { allowedPermit2Addresses: "0x000000000022D473030F116dDEE9F6B43aC78BA3" },
+      { allowedPermit2Addresses: null },
+    ];
+    for (const change of bad)
+      expect(
+        codeOf(() => verifyPermit2Approval({ ...base, ...change } as VerifyPermit2ApprovalParameters)),
+        JSON.stringify(change, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)).slice(0, 80),
+      ).toBe("PERMIT2_PARAMS_INVALID");
+  });
+
   it("covers at least 12 distinct codes", () => {
     expect(new Set(cases.map((c) => c.code)).size).toBeGreaterThanOrEqual(12);
   });

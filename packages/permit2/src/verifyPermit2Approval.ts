@@ -106,6 +106,20 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     );
   if (!isObject(quote) || !isObject(expected))
     throw createPermit2Error("PERMIT2_PARAMS_INVALID", "quote and expected are required.");
+  // The summary formats amounts with these, and the deadline checks compare against these: garbage must not pass.
+  for (const field of ["sourceAmountDecimals", "destAmountDecimals"] as const) {
+    const decimals: unknown = quote[field];
+    if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > 255)
+      throw createPermit2Error("PERMIT2_PARAMS_INVALID", `quote.${field} is not an integer 0..255.`, {
+        [field]: typeof decimals === "bigint" ? `${decimals}` : decimals,
+      });
+  }
+  if (typeof nowMs !== "number" || !Number.isFinite(nowMs))
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "nowMs is not a finite number of milliseconds.");
+  if (typeof maxDeadlineSecs !== "number" || !Number.isFinite(maxDeadlineSecs) || maxDeadlineSecs < 0)
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "maxDeadlineSecs is not a non-negative number.");
+  if (!Array.isArray(allowedPermit2Addresses))
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "allowedPermit2Addresses is not an array.");
 
   // Address family and address forms.
   const kind = detectChainKind(params.permit2ContractAddress);
