@@ -694,4 +694,64 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     const quote = { ...quoteFor(chain), sourceAmountDecimals: DECIMALS };
     expect(codeOf(() => verifyCosignTransaction(params(hex, { quote })))).toBe("SOL_DECIMALS_MISMATCH");
   });
+
+  it("a bare sign of a transaction with a MintTo under the user's mint authority mints to the stranger on litesvm", async () => {
+    // A mint whose authority is the user (a wallet that issued a token), and a stranger's account for it.
+    const mint = await generateKeyPairSigner();
+    const space = 82n;
+    const [strangerAccount] = await findAssociatedTokenPda({
+      owner: chain.stranger,
+      mint: mint.address,
+      tokenProgram: address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+    });
+    const setup = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(chain.resolver.address, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: chain.svm.latestBlockhash(), lastValidBlockHeight: 0n },
+          m,
+        ),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [
+            getCreateAccountInstruction({
+              payer: chain.resolver,
+              newAccount: mint,
+              lamports: lamports(chain.svm.minimumBalanceForRentExemption(space)),
+              space,
+              programAddress: address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+            }),
+            getInitializeMint2Instruction({
+              mint: mint.address,
+              decimals: 0,
+              mintAuthority: chain.userAddress,
+            }),
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: chain.resolver,
+              ata: strangerAccount,
+              owner: chain.stranger,
+              mint: mint.address,
+            }),
+          ],
+          m,
+        ),
+    );
+    send(chain.svm, await signTransaction([chain.resolver.keyPair, mint.keyPair], compileTransaction(setup)));
+    const hex = tampered({
+      append: [
+        getMintToInstruction({
+          mint: mint.address,
+          token: strangerAccount,
+          mintAuthority: user(),
+          amount: 1_000_000n,
+        }),
+      ],
+    });
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_AUTHORITY_GRANT");
+    const tx = VersionedTransaction.deserialize(hexToBytes(hex));
+    tx.sign([chain.user]);
+    await cosignAndSend(chain, bytesToHex(tx.serialize()));
+    expect(tokenBalance(chain, strangerAccount)).toBe(1_000_000n);
+  });
 });
