@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signHtlcPsbt, signHtlcRefund } from "@swapintent/bitcoin";
@@ -547,5 +547,141 @@ describe("Bitcoin leg: durability", () => {
     expect(await second.balanceOf(p2wpkhAddress(other), "btc")).toBe(1_000n);
     expect(await second.inventory("btc")).toBe(inventory);
     await second.stop();
+  });
+});
+
+describe("Bitcoin leg: deposit PSBTs carry previous transactions for segwit v0 inputs", () => {
+  beforeEach(() => {
+    clock.now = T0;
+  });
+
+  /** Check each P2WPKH input's nonWitnessUtxo with bitcoinjs: it hashes to the outpoint and holds the witnessUtxo. */
+  function expectPreviousTransactions(psbtBase64: string) {
+    const psbt = Psbt.fromBase64(psbtBase64);
+    const p2wpkh = hex(payments.p2wpkh({ pubkey: user.publicKey }).output!);
+    psbt.data.inputs.forEach((input, i) => {
+      const txInput = psbt.txInputs[i]!;
+      if (hex(input.witnessUtxo!.script) !== p2wpkh) {
+        expect(input.nonWitnessUtxo).toBeUndefined();
+        return;
+      }
+      const previous = Transaction.fromBuffer(input.nonWitnessUtxo!);
+      expect(hex(previous.getHash())).toBe(hex(txInput.hash));
+      const out = previous.outs[txInput.index]!;
+      expect(hex(out.script)).toBe(hex(input.witnessUtxo!.script));
+      expect(out.value).toBe(input.witnessUtxo!.value);
+    });
+    // Valid now: no nLockTime, no BIP-68 relative lock (the disable flag is set in every sequence).
+    expect(psbt.locktime).toBe(0);
+    for (const txInput of psbt.txInputs) expect(txInput.sequence & 0x80000000).not.toBe(0);
+    return psbt;
+  }
+
+  it("a P2WPKH-only user spending two coins gets a PSBT the signer signs; the leg verifies and deposits it", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 70_000n });
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 50_000n });
+    const { intent } = makeIntent({ amount: 100_000n, source: p2wpkhAddress(user) });
+    const built = await leg.buildApproval(intent);
+    const params = built.paramsToSign as { psbt: string; inputs: number[] };
+    expect(params.inputs).toEqual([0, 1]);
+    const psbt = expectPreviousTransactions(params.psbt);
+    expect(psbt.data.inputs.every((input) => input.nonWitnessUtxo !== undefined)).toBe(true);
+
+    const signed = await userSigns(leg, intent, params);
+    expect(signed.verified.inputs.map((i) => i.kind)).toEqual(["p2wpkh", "p2wpkh"]);
+    const verified = await leg.verifyApproval(intent, built.legData, {
+      type: "psbt",
+      signedData: signed.psbt,
+    });
+    const deposit = await leg.deposit(intent, verified.legData);
+    expect(deposit.txHash).toBe(Psbt.fromBase64(signed.psbt).extractTransaction().getId());
+    expect(await leg.balanceOf(p2wpkhAddress(user), "btc")).toBe(
+      120_000n - 100_000n - signed.verified.feeLots,
+    );
+  });
+
+  it("without the previous transactions the signer refuses that PSBT (BTC_NON_WITNESS_UTXO_REQUIRED)", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 70_000n });
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 50_000n });
+    const { intent } = makeIntent({ amount: 100_000n, source: p2wpkhAddress(user) });
+    const built = await leg.buildApproval(intent);
+    const params = built.paramsToSign as { psbt: string; inputs: number[] };
+    const stripped = Psbt.fromBase64(params.psbt);
+    for (const input of stripped.data.inputs) delete input.nonWitnessUtxo;
+    await expect(
+      userSigns(leg, intent, { psbt: stripped.toBase64(), inputs: params.inputs }),
+    ).rejects.toMatchObject({ code: "BTC_NON_WITNESS_UTXO_REQUIRED" });
+  });
+
+  it("attaches no previous transaction to P2TR inputs (a P2TR-only PSBT is as small as before)", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 60_000n });
+    await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 70_000n });
+    await leg.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 5_000n });
+    const { intent } = makeIntent({ amount: 100_000n });
+    const built = await leg.buildApproval(intent);
+    const psbt = expectPreviousTransactions((built.paramsToSign as { psbt: string }).psbt);
+    expect(psbt.data.inputs).toHaveLength(2);
+    expect(psbt.data.inputs.some((input) => input.nonWitnessUtxo)).toBe(false);
+  });
+
+  it("keeps raw transactions (faucet and applied spends) across a restart; a coin without one is not selected", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "btc-leg-raw-"));
+    dirs.push(dir);
+    const first = makeLeg(dir);
+    await first.start();
+    const minted = await first.faucet({ address: p2wpkhAddress(user), token: "btc", amountLots: 70_000n });
+    // An applied spend (the resolver's delivery) creates the second coin.
+    const delivered = await first.deliver({
+      intentId: "raw",
+      token: "btc",
+      recipient: p2wpkhAddress(user),
+      amountLots: 50_000n,
+    });
+    await first.stop();
+
+    const second = makeLeg(dir);
+    await second.start();
+    const { intent } = makeIntent({ amount: 100_000n, source: p2wpkhAddress(user) });
+    const built = await second.buildApproval(intent);
+    const params = built.paramsToSign as { psbt: string; inputs: number[] };
+    const psbt = expectPreviousTransactions(params.psbt);
+    expect(
+      psbt.data.inputs.map((input) => Transaction.fromBuffer(input.nonWitnessUtxo!).getId()).sort(),
+    ).toEqual([minted.txHash, delivered.txHash].sort());
+    const signed = await userSigns(second, intent, params);
+    await second.verifyApproval(intent, built.legData, { type: "psbt", signedData: signed.psbt });
+    await second.stop();
+
+    // A ledger file whose `txs` lacks the delivery (or damaged bytes): it loads; that coin is left out.
+    const file = join(dir, "bitcoin-ledger.json");
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { txs: Record<string, string> };
+    delete stored.txs[delivered.txHash];
+    writeFileSync(file, JSON.stringify(stored));
+    clock.now += 3_601_000; // past the first intent's deadline: its coin reservations have ended
+    const third = makeLeg(dir);
+    await third.start();
+    expect(await third.balanceOf(p2wpkhAddress(user), "btc")).toBe(120_000n);
+    const small = makeIntent({ amount: 60_000n, source: p2wpkhAddress(user) });
+    const only = Psbt.fromBase64(
+      ((await third.buildApproval(small.intent)).paramsToSign as { psbt: string }).psbt,
+    );
+    expect(only.txInputs.map((i) => Buffer.from(i.hash).reverse().toString("hex"))).toEqual([minted.txHash]);
+    const big = makeIntent({ amount: 100_000n, source: p2wpkhAddress(user) });
+    expect((await catchLegRejection(third.buildApproval(big.intent))).code).toBe("INSUFFICIENT_BALANCE");
+    await third.stop();
+
+    // A file with no `txs` at all still loads.
+    delete (stored as { txs?: unknown }).txs;
+    writeFileSync(file, JSON.stringify(stored));
+    const fourth = makeLeg(dir);
+    await fourth.start();
+    expect(await fourth.balanceOf(p2wpkhAddress(user), "btc")).toBe(120_000n);
+    await fourth.stop();
   });
 });

@@ -276,12 +276,15 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       });
 
       // Coin selection: largest first, over both of the user's scripts, skipping coins another open intent's
-      // deposit PSBT already spends (reserved until that intent's deadline).
+      // deposit PSBT already spends (reserved until that intent's deadline). A P2WPKH coin is used only when the
+      // ledger holds its previous transaction: the signer refuses a multi-input deposit without a P2TR input
+      // unless every input carries `nonWitnessUtxo` (see docs/approvals.md, htlc).
       const candidates = [...l.utxosOf(hex(own.p2tr)), ...l.utxosOf(hex(own.p2wpkh))]
         .filter((u) => {
           const holder = l.reservedFor(u);
           return holder === undefined || holder === intent.intentId;
         })
+        .filter((u) => u.script === hex(own.p2tr) || l.rawTx(u.txid) !== undefined)
         .sort((a, b) => (a.value > b.value ? -1 : a.value < b.value ? 1 : 0));
       const baseWeight = TX_OVERHEAD_WU + P2TR_OUTPUT_WU + outputWeight(changeScript);
       const chosen: Utxo[] = [];
@@ -306,15 +309,21 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
         change = 0n;
       }
 
+      // nLockTime 0 and sequence 0xfffffffd (RBF, BIP-68 disabled): valid now, as the signer requires.
       const psbt = new Psbt();
       psbt.setVersion(2);
+      psbt.setLocktime(0);
       for (const u of chosen) {
         const isP2tr = u.script === hex(own.p2tr);
+        // Every segwit-v0 input carries its previous transaction (a P2WPKH signature commits only to its own
+        // amount); P2TR inputs don't need it (a Taproot signature commits to every input's amount and script).
+        const previous = isP2tr ? undefined : l.rawTx(u.txid);
         psbt.addInput({
           hash: u.txid,
           index: u.vout,
           sequence: 0xfffffffd,
           witnessUtxo: { script: fromHex(u.script), value: u.value },
+          ...(previous ? { nonWitnessUtxo: previous } : {}),
           ...(isP2tr ? { tapInternalKey: publicKey.slice(1, 33) } : {}),
         });
       }

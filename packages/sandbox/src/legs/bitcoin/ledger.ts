@@ -21,6 +21,10 @@ interface StoredState {
   faucetCounter: number;
   utxos: Record<string, { script: string; value: string; height: number; timeMs: number }>;
   spentBy: Record<string, string>;
+  /**
+   * Raw bytes (hex) of every transaction the ledger recorded — faucet mints and applied spends — keyed by txid.
+   * Deposit PSBTs attach them as `nonWitnessUtxo`. Every ledger file written so far stores them.
+   */
   txs: Record<string, string>;
   /** Transactions the leg made for a purpose, keyed `deliver:<intentId>` or `refund:<intentId>`. */
   purposes: Record<string, string>;
@@ -37,6 +41,11 @@ export interface UtxoLedger {
   get(outpoint: { txid: string; vout: number }): Utxo | undefined;
   spentBy(outpoint: { txid: string; vout: number }): string | undefined;
   hasTx(txid: string): boolean;
+  /**
+   * The raw bytes of a recorded transaction, or `undefined` when the ledger has none for `txid` or the stored
+   * bytes do not hash to `txid` (a damaged or hand-edited file).
+   */
+  rawTx(txid: string): Uint8Array | undefined;
   utxosOf(scriptHex: string): Utxo[];
   balanceOf(scriptHex: string): bigint;
   /** Apply a transaction whose inputs are all unspent ledger outputs (checked) and record its outputs. */
@@ -67,6 +76,7 @@ export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () =>
   if (file) {
     try {
       state = JSON.parse(readFileSync(file, "utf8")) as StoredState;
+      if (!state.txs) state.txs = {};
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
@@ -114,6 +124,16 @@ export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () =>
     get: (o) => (state.utxos[key(o)] ? toUtxo(key(o)) : undefined),
     spentBy: (o) => state.spentBy[key(o)],
     hasTx: (txid) => txid in state.txs,
+    rawTx: (txid) => {
+      const stored = state.txs[txid];
+      if (typeof stored !== "string") return undefined;
+      try {
+        const bytes = Uint8Array.from(Buffer.from(stored, "hex"));
+        return Transaction.fromBuffer(bytes).getId() === txid ? bytes : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     utxosOf: (scriptHex) =>
       Object.keys(state.utxos)
         .filter((k) => state.utxos[k]!.script === scriptHex)
