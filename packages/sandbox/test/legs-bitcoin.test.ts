@@ -573,7 +573,7 @@ describe("Bitcoin leg: deposit PSBTs carry previous transactions for segwit v0 i
     });
     // Valid now: no nLockTime, no BIP-68 relative lock (the disable flag is set in every sequence).
     expect(psbt.locktime).toBe(0);
-    for (const txInput of psbt.txInputs) expect(txInput.sequence & 0x80000000).not.toBe(0);
+    for (const txInput of psbt.txInputs) expect((txInput.sequence ?? 0) & 0x80000000).not.toBe(0);
     return psbt;
   }
 
