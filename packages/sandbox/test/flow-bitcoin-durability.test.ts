@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signHtlcPsbt } from "@swapintent/bitcoin";
+import { Psbt, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { afterAll, expect, it } from "vitest";
+import type { BitcoinLeg } from "../src/legs/bitcoin/index.js";
 import { createBitcoinUser, startFlowSandbox, waitForClaim, waitForOutcome } from "./support/flows.js";
 
 const dir = mkdtempSync(join(tmpdir(), "flow-btc-durable-"));
@@ -68,6 +70,66 @@ it("a Bitcoin deposit, the resolver's claim and every balance survive a sandbox 
     expect(sandbox.leg(4).info().resolverPublicKey).toBe(resolverKey);
     expect(await sandbox.leg(4).inventory("btc")).toBe(inventory);
     expect(await sandbox.leg(4).balanceOf(p2tr, "btc")).toBe(userBalance);
+  } finally {
+    await second.sandbox.close();
+  }
+});
+
+it("a P2WPKH user's coins keep their raw transactions across a restart: the two-input deposit after it is signed and Fulfilled", async () => {
+  const { key, p2wpkh, publicKey } = createBitcoinUser();
+  const recipient = "0x00000000000000000000000000000000000000b8";
+
+  const first = await start();
+  let minted: string;
+  let delivered: string;
+  try {
+    const leg = first.sandbox.leg(4) as BitcoinLeg;
+    // One coin from the faucet, one from an applied spend (a resolver delivery); neither alone covers 0.001 BTC.
+    minted = (await leg.faucet({ address: p2wpkh, token: "btc", amountLots: 60_000n })).txHash;
+    delivered = (
+      await leg.deliver({ intentId: "durable-p2wpkh", token: "btc", recipient: p2wpkh, amountLots: 55_000n })
+    ).txHash;
+  } finally {
+    await first.sandbox.close();
+  }
+
+  const second = await start();
+  try {
+    const { sandbox, client } = second;
+    const usdc = (sandbox.leg(1).info().tokens as Record<string, string>).USDC as string;
+    const quote = await client.getBestQuote({
+      sourceChain: 4,
+      sourceToken: "btc",
+      destChain: 1,
+      destToken: usdc,
+      amount: "0.001",
+      slippageBps: 50,
+    });
+    const intent = await client.createIntent({
+      quote,
+      refundAddress: p2wpkh,
+      userSourceAddress: p2wpkh,
+      userDestinationAddress: recipient,
+      userSourcePublicKey: publicKey,
+    });
+    if (intent.approvalMechanism !== "htlc") throw new Error("expected an htlc intent");
+    const psbt = Psbt.fromBase64((intent.paramsToSign as { psbt: string }).psbt);
+    expect(
+      psbt.data.inputs.map((input) => Transaction.fromBuffer(input.nonWitnessUtxo!).getId()).sort(),
+    ).toEqual([minted, delivered].sort());
+    const { approval, verified } = await signHtlcPsbt({
+      ecc,
+      intent,
+      quote,
+      userPublicKey: publicKey,
+      signer: key,
+    });
+    expect(verified.inputs).toHaveLength(2);
+    await client.submitApproval({ intentId: intent.intentId, approval });
+    expect((await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 45_000 })).status).toBe(
+      "Fulfilled",
+    );
+    expect(await sandbox.leg(4).balanceOf(p2wpkh, "btc")).toBe(115_000n - 100_000n - verified.feeLots);
   } finally {
     await second.sandbox.close();
   }

@@ -187,6 +187,20 @@ describe("Bitcoin leg: deposit, claim, deliver, refund", () => {
     const signed = await userSigns(leg, intent, built.paramsToSign);
     expect(signed.verified.htlc.csvBlocks).toBe(144);
     expect(signed.verified.inputs.map((i) => i.kind).sort()).toEqual(["p2tr", "p2wpkh"]);
+    // The P2WPKH input carries its previous transaction, the P2TR input none.
+    const unsigned = Psbt.fromBase64(params.psbt);
+    const p2wpkhScript = hex(payments.p2wpkh({ pubkey: user.publicKey }).output!);
+    expect(
+      unsigned.data.inputs.map((input) => [
+        hex(input.witnessUtxo!.script) === p2wpkhScript,
+        !!input.nonWitnessUtxo,
+      ]),
+    ).toEqual(
+      unsigned.data.inputs.map((input) => [
+        hex(input.witnessUtxo!.script) === p2wpkhScript,
+        hex(input.witnessUtxo!.script) === p2wpkhScript,
+      ]),
+    );
 
     const verified = await leg.verifyApproval(intent, built.legData, {
       type: "psbt",
