@@ -87,8 +87,13 @@ export interface Permit2Expectation {
   recipient: string;
   /** The address that will sign (shown in the summary; the signers check it against the signing account). */
   owner?: string;
-  /** The escrow contract the wallet expects as spender, when it knows it. */
-  spender?: string;
+  /**
+   * The escrow contract the wallet trusts as spender (either address form), from the wallet's own configuration,
+   * never from the service's response. Required: a service that could name any spender could name itself and pull
+   * the quoted amount straight through Permit2. `{ unchecked: true }` skips the check explicitly, for a wallet
+   * that has no independent source of the escrow address and accepts that risk.
+   */
+  spender: string | { unchecked: true };
   /**
    * The source token the user chose, from the wallet's own state (either address form). The quote comes from the
    * service: without this the permitted token is only checked against the quote.

@@ -609,6 +609,39 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     expect(codeOf(() => verifyPermit2Approval(parameters))).toBe(code);
   });
 
+  it("the service naming its own address as spender is refused: the wallet pins the escrow (PERMIT2_SPENDER_MISMATCH)", () => {
+    for (const chain of ["evm", "tron"] as const) {
+      const base = parametersOf({ chain });
+      if (base.intent.approvalMechanism !== "permit2") throw new Error("fixture is permit2");
+      const attacker = chain === "evm" ? otherAddress : TRON.user;
+      const tampered = {
+        ...base,
+        intent: {
+          ...base.intent,
+          paramsToSign: { ...base.intent.paramsToSign, escrowContractAddress: attacker },
+        },
+      };
+      expect(codeOf(() => verifyPermit2Approval(tampered))).toBe("PERMIT2_SPENDER_MISMATCH");
+    }
+  });
+
+  it("expected.spender is required: missing or not an address -> PERMIT2_PARAMS_INVALID; { unchecked: true } skips it explicitly", () => {
+    const base = parametersOf();
+    const { spender: _omitted, ...withoutSpender } = base.expected;
+    for (const spender of [undefined, "", "not-an-address", { unchecked: false }]) {
+      const expected = {
+        ...withoutSpender,
+        spender,
+      } as unknown as VerifyPermit2ApprovalParameters["expected"];
+      expect(codeOf(() => verifyPermit2Approval({ ...base, expected }))).toBe("PERMIT2_PARAMS_INVALID");
+    }
+    const result = verifyPermit2Approval({
+      ...base,
+      expected: { ...withoutSpender, spender: { unchecked: true } },
+    });
+    expect(result.typedData.message.spender.toLowerCase()).toBe(EVM.escrow.toLowerCase());
+  });
+
   it("accepts the user's own source token (either address form), amount and decimals when they match", () => {
     for (const chain of ["evm", "tron"] as const) {
       const base = parametersOf({ chain });

@@ -225,12 +225,23 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       "The spender is the zero address or the Permit2 contract itself.",
       { spender: params.escrowContractAddress },
     );
-  if (expected.spender !== undefined && anyAddressTo20(expected.spender) !== escrow)
+  const expectedSpender: unknown = expected.spender;
+  const spenderUnchecked =
+    typeof expectedSpender === "object" &&
+    expectedSpender !== null &&
+    (expectedSpender as { unchecked?: unknown }).unchecked === true;
+  if (!spenderUnchecked && (typeof expectedSpender !== "string" || anyAddressTo20(expectedSpender) === null))
+    throw createPermit2Error(
+      "PERMIT2_PARAMS_INVALID",
+      "expected.spender is required: pass the escrow contract the wallet trusts, or { unchecked: true } to skip the check.",
+      { spender: typeof expectedSpender === "string" ? expectedSpender : String(expectedSpender) },
+    );
+  if (typeof expectedSpender === "string" && anyAddressTo20(expectedSpender) !== escrow)
     throw createPermit2Error(
       "PERMIT2_SPENDER_MISMATCH",
       "The spender is not the escrow the wallet expects.",
       {
-        expected: expected.spender,
+        expected: expectedSpender,
         actual: params.escrowContractAddress,
       },
     );

@@ -121,7 +121,12 @@ describe("Bitcoin routes through HTTP, @swapintent/client and the signer package
     const { approval } = await signPermit2Approval({
       intent,
       quote,
-      expected: { chainId: info.chainId as number, recipient: btc.p2tr, owner: user.address },
+      expected: {
+        chainId: info.chainId as number,
+        recipient: btc.p2tr,
+        owner: user.address,
+        spender: info.escrowAddress as string,
+      },
       allowedPermit2Addresses: [info.permit2Address as string],
       signer: user,
     });

@@ -63,7 +63,11 @@ describe("permit2 swaps end to end with @swapintent/client + @swapintent/permit2
     const verified = verifyPermit2Approval({
       intent,
       quote,
-      expected: { chainId: source.info.chainId as number, recipient: tronRecipient },
+      expected: {
+        chainId: source.info.chainId as number,
+        recipient: tronRecipient,
+        spender: source.info.escrowAddress as string,
+      },
       allowedPermit2Addresses: [source.info.permit2Address as string],
     });
     await ensureAllowance(1, privateKey, usdc, verified.summary.amountLots);
@@ -71,7 +75,12 @@ describe("permit2 swaps end to end with @swapintent/client + @swapintent/permit2
     const { approval } = await signPermit2Approval({
       intent,
       quote,
-      expected: { chainId: source.info.chainId as number, recipient: tronRecipient, owner: user.address },
+      expected: {
+        chainId: source.info.chainId as number,
+        recipient: tronRecipient,
+        owner: user.address,
+        spender: source.info.escrowAddress as string,
+      },
       allowedPermit2Addresses: [source.info.permit2Address as string],
       signer: user,
     });
@@ -115,7 +124,12 @@ describe("permit2 swaps end to end with @swapintent/client + @swapintent/permit2
     const { approval, verified } = await signTronPermit2Approval({
       intent,
       quote,
-      expected: { chainId: source.info.chainId as number, recipient: evmRecipient, owner: user },
+      expected: {
+        chainId: source.info.chainId as number,
+        recipient: evmRecipient,
+        owner: user,
+        spender: source.info.escrowAddress as string,
+      },
       allowedPermit2Addresses: [source.info.permit2Address as string],
       privateKey,
     });

@@ -109,7 +109,12 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
     const common = {
       intent: clientIntent,
       quote,
-      expected: { chainId: 1337001, recipient: RECIPIENT, owner: user.address },
+      expected: {
+        chainId: 1337001,
+        recipient: RECIPIENT,
+        owner: user.address,
+        spender: info.escrowAddress as string,
+      },
       allowedPermit2Addresses: [info.permit2Address as string],
       nowMs: now,
     };
@@ -172,7 +177,7 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
     const signed = await signPermit2Approval({
       intent: clientIntent,
       quote,
-      expected: { chainId: 1337001, recipient: RECIPIENT },
+      expected: { chainId: 1337001, recipient: RECIPIENT, spender: info.escrowAddress as string },
       allowedPermit2Addresses: [info.permit2Address as string],
       nowMs: now,
       signer: ledgerLike,
@@ -206,7 +211,7 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
     const parameters = {
       intent: clientIntent,
       quote,
-      expected: { chainId: 1337001, recipient: RECIPIENT },
+      expected: { chainId: 1337001, recipient: RECIPIENT, spender: info.escrowAddress as string },
       allowedPermit2Addresses: [info.permit2Address as string],
       nowMs: now,
     };
@@ -243,7 +248,12 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
       const parameters = {
         intent: clientIntent,
         quote,
-        expected: { chainId: 1396788804, recipient: RECIPIENT, owner: user },
+        expected: {
+          chainId: 1396788804,
+          recipient: RECIPIENT,
+          owner: user,
+          spender: info.escrowAddress as string,
+        },
         allowedPermit2Addresses: [info.permit2Address as string],
         nowMs: now,
       };

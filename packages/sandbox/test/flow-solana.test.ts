@@ -166,7 +166,12 @@ describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
     const signed = await signPermit2Approval({
       intent,
       quote,
-      expected: { chainId: evmInfo.chainId as number, recipient, owner: account.address },
+      expected: {
+        chainId: evmInfo.chainId as number,
+        recipient,
+        owner: account.address,
+        spender: evmInfo.escrowAddress as string,
+      },
       allowedPermit2Addresses: [evmInfo.permit2Address as string],
       signer: account,
     });

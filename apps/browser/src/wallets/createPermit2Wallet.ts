@@ -16,6 +16,7 @@ export function createPermit2Wallet(params: { info: ChainInfo; tron: boolean }):
   const address = tron ? formatTronAddress({ address: account.address }) : account.address;
   const chainId = Number(readFact(info, "chainId"));
   const permit2 = readFact(info, "permit2Address");
+  const escrow = readFact(info, "escrowAddress");
   const to20 = (a: string) => (tron ? parseTronAddress({ address: a }) : (a as Address));
   const chain = defineChain({
     id: chainId,
@@ -51,7 +52,7 @@ export function createPermit2Wallet(params: { info: ChainInfo; tron: boolean }):
       const common = {
         intent,
         quote,
-        expected: { chainId, recipient, owner: address },
+        expected: { chainId, recipient, owner: address, spender: escrow },
         allowedPermit2Addresses: [permit2],
       };
       const signed = tron

@@ -24,6 +24,8 @@ export function createPermit2Wallet(params: {
   const address = tron ? formatTronAddress({ address: account.address }) : account.address;
   const chainId = Number(fact(info, "chainId"));
   const permit2 = fact(info, "permit2Address");
+  // The escrow the wallet trusts as Permit2 spender: from its own chain facts (here the sandbox's), never from the intent.
+  const escrow = fact(info, "escrowAddress");
   const toHex = (a: string) => (tron ? parseTronAddress({ address: a }) : (a as Address));
   const chain = defineChain({
     id: chainId,
@@ -61,7 +63,7 @@ export function createPermit2Wallet(params: {
       const common = {
         intent,
         quote,
-        expected: { chainId, recipient, owner: address },
+        expected: { chainId, recipient, owner: address, spender: escrow },
         allowedPermit2Addresses: [permit2],
       };
       if (dryRun) {
