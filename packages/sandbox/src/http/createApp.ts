@@ -2,10 +2,11 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { LegRejection, type SubmittedApproval } from "../legs/types.js";
+import type { SubmittedApproval } from "../legs/types.js";
 import { formatLots } from "../quotes/formatLots.js";
 import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
 import { addApproval } from "../service/addApproval.js";
+import { callLeg } from "../service/callLeg.js";
 import type { CatalogueToken, Core } from "../service/core.js";
 import { createIntent } from "../service/createIntent.js";
 import { createQuote } from "../service/createQuote.js";
@@ -331,21 +332,7 @@ function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono 
       });
     return { leg, token: found };
   };
-  const legCall = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof LegRejection)
-        throw createApiError({
-          status: 422,
-          code: error.code,
-          message: error.reason,
-          entity: "Other",
-          cause: error,
-        });
-      throw error;
-    }
-  };
+  const legCall = <T>(call: () => Promise<T>): Promise<T> => callLeg({ entity: "Other", call });
 
   routes.get("/chains", (c) => c.json(dev.chains()));
 

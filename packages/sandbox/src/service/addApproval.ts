@@ -1,5 +1,6 @@
 import { createApiError } from "../http/apiError.js";
-import { type Json, LegRejection, type SubmittedApproval } from "../legs/types.js";
+import type { Json, SubmittedApproval } from "../legs/types.js";
+import { callLeg } from "./callLeg.js";
 import type { Core } from "./core.js";
 import { toLegIntent } from "./toLegIntent.js";
 import { toStatusRecord } from "./toStatusRecord.js";
@@ -68,23 +69,14 @@ export async function addApproval({
       entity: "Network",
     });
 
-  let legData: Json;
-  try {
-    ({ legData } = await leg.verifyApproval(toLegIntent(row), row.legData, {
-      type: request.type,
-      signedData: request.signedData,
-    }));
-  } catch (error) {
-    if (error instanceof LegRejection)
-      throw createApiError({
-        status: 422,
-        code: error.code,
-        message: error.reason,
-        entity: "Approval",
-        cause: error,
-      });
-    throw error;
-  }
+  const { legData } = await callLeg({
+    entity: "Approval",
+    call: () =>
+      leg.verifyApproval(toLegIntent(row), row.legData, {
+        type: request.type,
+        signedData: request.signedData,
+      }),
+  });
   const result = await core.store.updateIntent({
     id: row.id,
     expectedStatus: "Initiated",

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { IntentRow } from "../db/intentRow.js";
 import { createApiError } from "../http/apiError.js";
-import { type Json, LegRejection } from "../legs/types.js";
+import type { Json } from "../legs/types.js";
+import { callLeg } from "./callLeg.js";
 import type { Core } from "./core.js";
 import { toLegIntent } from "./toLegIntent.js";
 
@@ -164,20 +165,7 @@ export async function createIntent({
     refundedAtMs: null,
   };
 
-  let built: { paramsToSign: Json; legData: Json };
-  try {
-    built = await sourceLeg.buildApproval(toLegIntent(row));
-  } catch (error) {
-    if (error instanceof LegRejection)
-      throw createApiError({
-        status: 422,
-        code: error.code,
-        message: error.reason,
-        entity: "Intent",
-        cause: error,
-      });
-    throw error;
-  }
+  const built = await callLeg({ entity: "Intent", call: () => sourceLeg.buildApproval(toLegIntent(row)) });
   const stored: IntentRow = {
     ...row,
     paramsToSign: built.paramsToSign,
