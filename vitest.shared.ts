@@ -14,6 +14,12 @@ export function swapintentProject(
     test: {
       name,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      // Type tests (`*.test-d.ts`): checked by tsc through vitest, counted with the other tests.
+      typecheck: {
+        enabled: true,
+        include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"],
+        tsconfig: "./tsconfig.json",
+      },
       testTimeout: overrides.testTimeout ?? 20_000,
       hookTimeout: overrides.hookTimeout ?? 120_000,
     },
