@@ -55,10 +55,19 @@ export type Permit2ErrorCode =
   | "PERMIT2_SECRET_HASH_MISMATCH"
   /** The witness intent id differs from the intent's id (UUID left-padded to bytes32). */
   | "PERMIT2_INTENT_ID_MISMATCH"
-  /** The witness destination chain differs from the quote's. */
+  /** The witness destination chain differs from the quote's, or the quote's from `expected.destination.network`. */
   | "PERMIT2_DEST_CHAIN_MISMATCH"
-  /** The witness destination token differs from the quote's. */
+  /** The witness destination token differs from the quote's, or the quote's from `expected.destination.token`. */
   | "PERMIT2_DEST_TOKEN_MISMATCH"
+  /** The quote's destination decimals differ from the decimals the wallet knows (`expected.destination.decimals`). */
+  | "PERMIT2_DEST_DECIMALS_MISMATCH"
+  /** The signed minimum destination amount is below the least the user accepts (`expected.destination.minAmountLots`). */
+  | "PERMIT2_MIN_AMOUNT_TOO_LOW"
+  /**
+   * A service string that would reach the signed data or the confirmation screen holds a control, bidi,
+   * zero-width or other invisible/format character, or is too long to show.
+   */
+  | "PERMIT2_TEXT_UNSAFE"
   /** The signing account is not the expected owner. */
   | "PERMIT2_OWNER_MISMATCH"
   /** The wallet returned a malformed signature, or one that does not recover to the owner. */

@@ -16,7 +16,10 @@ export {
 export { normalizeSignature } from "./normalizeSignature.js";
 export type {
   Permit2ApprovalSummary,
+  Permit2DestinationExpectation,
   Permit2Expectation,
+  Permit2FactSource,
+  Permit2FactSources,
   Permit2TypedData,
   VerifiedPermit2Approval,
   VerifyPermit2ApprovalParameters,

@@ -16,8 +16,11 @@ export { type ParseTronAddressParameters, parseTronAddress } from "./parseTronAd
 export type {
   Permit2ApprovalSummary,
   Permit2ChainType,
+  Permit2DestinationExpectation,
   Permit2Domain,
   Permit2Expectation,
+  Permit2FactSource,
+  Permit2FactSources,
   Permit2Message,
   Permit2TypedData,
   Permit2WitnessValues,

@@ -12,7 +12,10 @@ export {
 } from "./tron/signTronPermit2Approval.js";
 export type {
   Permit2ApprovalSummary,
+  Permit2DestinationExpectation,
   Permit2Expectation,
+  Permit2FactSource,
+  Permit2FactSources,
   Permit2TypedData,
   VerifiedPermit2Approval,
   VerifyPermit2ApprovalParameters,

@@ -30,7 +30,35 @@ export interface Permit2TypedData {
   message: Permit2Message;
 }
 
-/** What a wallet shows on its confirmation screen. Amounts in lots and formatted with the quote's decimals. */
+/**
+ * Where a fact on the confirmation screen comes from: `wallet` when it equals what the wallet passed from its own
+ * state (`expected`), `service` when only the service reported it (the quote or `params_to_sign`).
+ */
+export type Permit2FactSource = "wallet" | "service";
+
+/** Which summary facts the wallet confirmed itself and which only the service reported. */
+export interface Permit2FactSources {
+  /** `expected.sourceToken` was given and matched. */
+  sourceToken: Permit2FactSource;
+  /** `expected.sourceAmountLots` was given and matched. */
+  sourceAmount: Permit2FactSource;
+  /** `expected.sourceDecimals` was given and matched (else `amountFormatted` uses the service's decimals). */
+  sourceDecimals: Permit2FactSource;
+  /** `expected.spender` was an address and matched (`service` when `{ unchecked: true }`). */
+  spender: Permit2FactSource;
+  /**
+   * `expected.destination` was given and matched: destination network, token and decimals equal the wallet's, and
+   * the signed minimum is at least `expected.destination.minAmountLots`. Else every destination fact, and the
+   * formatted min/max amounts, are the service's word.
+   */
+  destination: Permit2FactSource;
+}
+
+/**
+ * What a wallet shows on its confirmation screen. Amounts in lots, and formatted with the decimals the summary
+ * says where they come from (`sources`). Every string in it passed the display-text check (no control, bidi or
+ * zero-width characters).
+ */
 export interface Permit2ApprovalSummary {
   chainType: Permit2ChainType;
   /** The chain id signed in the domain (masked to 32 bits on Tron). */
@@ -40,6 +68,8 @@ export interface Permit2ApprovalSummary {
   token: string;
   amountLots: bigint;
   amountFormatted: string;
+  /** The decimals `amountFormatted` uses (the wallet's when `sources.sourceDecimals` is `wallet`). */
+  sourceDecimals: number;
   /** The escrow contract that may pull the tokens. */
   spender: string;
   deadlineSecs: number;
@@ -49,6 +79,8 @@ export interface Permit2ApprovalSummary {
   minDestAmountFormatted: string;
   maxDestAmountLots: bigint;
   maxDestAmountFormatted: string;
+  /** The decimals the formatted destination amounts use (the wallet's when `sources.destination` is `wallet`). */
+  destDecimals: number;
   recipient: string;
   /** The service's network id of the destination. */
   destChain: number;
@@ -56,7 +88,12 @@ export interface Permit2ApprovalSummary {
   intentId: string;
   /** The owner the caller expects to sign, when given. */
   owner: string | null;
-  /** The same facts as short English lines, in display order. */
+  /** Which facts the wallet confirmed from its own state and which are the service's word. */
+  sources: Permit2FactSources;
+  /**
+   * The same facts as short English lines, in display order. A fact only the service reported says so on its
+   * line ("as the service reports it, not checked by the wallet").
+   */
   lines: string[];
 }
 
@@ -79,6 +116,24 @@ export interface VerifiedPermit2Approval {
   summary: Permit2ApprovalSummary;
 }
 
+/**
+ * The destination side as the wallet knows it from its own state (its network catalogue and token registry, and
+ * what the user agreed to receive), never from the service's quote.
+ */
+export interface Permit2DestinationExpectation {
+  /** The service's network id of the destination chain, as the wallet's own catalogue maps it. */
+  network: number;
+  /** The destination token as the wallet's registry spells it (contract address, mint, or `btc`). */
+  token: string;
+  /** The destination token's decimals from the wallet's registry; the quote's `destAmountDecimals` must match. */
+  decimals: number;
+  /**
+   * The least the user accepts to receive, in lots of `decimals` (for example the amount the wallet showed minus the
+   * slippage the user chose). The signed minimum (`witness.minDestAmount`) must be at least this.
+   */
+  minAmountLots: bigint;
+}
+
 /** What the signer must expect, from the wallet's own state (not from the service). */
 export interface Permit2Expectation {
   /** The wallet's chain id (EVM chain id; Tron: the network's chain id, compared masked to 32 bits). */
@@ -86,7 +141,7 @@ export interface Permit2Expectation {
   /** The destination address the user entered. */
   recipient: string;
   /** The address that will sign (shown in the summary; the signers check it against the signing account). */
-  owner?: string;
+  owner?: string | undefined;
   /**
    * The escrow contract the wallet trusts as spender (either address form), from the wallet's own configuration,
    * never from the service's response. Required: a service that could name any spender could name itself and pull
@@ -98,16 +153,23 @@ export interface Permit2Expectation {
    * The source token the user chose, from the wallet's own state (either address form). The quote comes from the
    * service: without this the permitted token is only checked against the quote.
    */
-  sourceToken?: string;
+  sourceToken?: string | undefined;
   /**
    * The amount in lots the wallet computed itself from what the user typed and the token's decimals it knows. The
    * quote's lots and decimals both come from the service, so an inflated pair would still display the typed amount.
    */
-  sourceAmountLots?: bigint;
+  sourceAmountLots?: bigint | undefined;
   /** The source token's decimals as the wallet knows them; the quote's `sourceAmountDecimals` must match. */
-  sourceDecimals?: number;
+  sourceDecimals?: number | undefined;
+  /**
+   * The destination network, token, decimals and the least the user accepts, from the wallet's own state.
+   * Without it the witness is only checked against the quote, so a service that lowers the destination decimals
+   * and the min/max lots together still reads the same on screen while the signed minimum is smaller; the summary
+   * then marks every destination fact as the service's word (`summary.sources.destination === "service"`).
+   */
+  destination?: Permit2DestinationExpectation | undefined;
   /** The address family the wallet expects; the signers set it. */
-  chainType?: Permit2ChainType;
+  chainType?: Permit2ChainType | undefined;
 }
 
 /** Parameters of `verifyPermit2Approval` (and of the signers, which verify first). */
@@ -118,9 +180,9 @@ export interface VerifyPermit2ApprovalParameters {
   quote: Quote;
   expected: Permit2Expectation;
   /** Permit2 deployments the caller accepts besides the canonical one (either address form). */
-  allowedPermit2Addresses?: readonly string[];
+  allowedPermit2Addresses?: readonly string[] | undefined;
   /** How far in the future the deadline may lie, in seconds (default one day). */
-  maxDeadlineSecs?: number;
+  maxDeadlineSecs?: number | undefined;
   /** The current time in unix milliseconds (default `Date.now()`). */
-  nowMs?: number;
+  nowMs?: number | undefined;
 }

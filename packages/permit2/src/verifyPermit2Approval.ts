@@ -14,10 +14,13 @@ import {
 } from "./constants.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
 import { anyAddressTo20, type ChainKind, detectChainKind, toAddress20 } from "./internal/addresses.js";
+import { assertDisplayText } from "./internal/assertDisplayText.js";
 import { createPermit2Error } from "./internal/fail.js";
 import type {
   Permit2ApprovalSummary,
+  Permit2DestinationExpectation,
   Permit2Domain,
+  Permit2FactSources,
   Permit2Message,
   Permit2TypedData,
   VerifiedPermit2Approval,
@@ -120,6 +123,7 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     throw createPermit2Error("PERMIT2_PARAMS_INVALID", "maxDeadlineSecs is not a non-negative number.");
   if (!Array.isArray(allowedPermit2Addresses))
     throw createPermit2Error("PERMIT2_PARAMS_INVALID", "allowedPermit2Addresses is not an array.");
+  const destination = parseDestinationExpectation(expected.destination);
 
   // Address family and address forms.
   const kind = detectChainKind(params.permit2ContractAddress);
@@ -145,7 +149,11 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
   // Domain.
   const domain = additional.domain;
   const extraDomainKeys = Object.keys(domain).filter((key) => !DOMAIN_FIELDS.some((f) => f.name === key));
-  if (extraDomainKeys.length > 0 || !("chainId" in domain) || !("verifyingContract" in domain))
+  if (
+    extraDomainKeys.length > 0 ||
+    !Object.hasOwn(domain, "chainId") ||
+    !Object.hasOwn(domain, "verifyingContract")
+  )
     throw createPermit2Error(
       "PERMIT2_DOMAIN_INVALID",
       "The domain must hold exactly name, chainId and verifyingContract.",
@@ -303,65 +311,9 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       maxDeadlineSecs,
     });
 
-  // Witness contents against intent and quote.
-  const intentIdBytes32 = uuidToBytes32(intent.intentId);
-  if (intentIdBytes32 === null || witness.intentId !== intentIdBytes32)
-    throw createPermit2Error("PERMIT2_INTENT_ID_MISMATCH", "The witness intent id is not this intent's id.", {
-      expected: intentIdBytes32 ?? intent.intentId,
-      actual: witness.intentId,
-    });
-  const secretHash = typeof intent.secretHash === "string" ? intent.secretHash.toLowerCase() : null;
-  if (witness.secretHash !== secretHash)
-    throw createPermit2Error("PERMIT2_SECRET_HASH_MISMATCH", "The witness secret hash is not the intent's.", {
-      expected: intent.secretHash,
-      actual: witness.secretHash,
-    });
-  if (
-    additional.secretHash !== undefined &&
-    (typeof additional.secretHash !== "string" || additional.secretHash.toLowerCase() !== secretHash)
-  )
-    throw createPermit2Error(
-      "PERMIT2_SECRET_HASH_MISMATCH",
-      "additional_data.secretHash is not the intent's secret hash.",
-      { expected: intent.secretHash, actual: additional.secretHash },
-    );
-  if (!Number.isSafeInteger(quote.destChain) || witness.destChain !== BigInt(quote.destChain))
-    throw createPermit2Error(
-      "PERMIT2_DEST_CHAIN_MISMATCH",
-      "The witness destination chain is not the quote's.",
-      {
-        expected: quote.destChain,
-        actual: witness.destChain,
-      },
-    );
-  if (!sameDestinationString(witness.destToken as string, quote.destToken))
-    throw createPermit2Error(
-      "PERMIT2_DEST_TOKEN_MISMATCH",
-      "The witness destination token is not the quote's.",
-      {
-        expected: quote.destToken,
-        actual: witness.destToken,
-      },
-    );
-  if (!sameDestinationString(witness.recipient as string, expected.recipient))
-    throw createPermit2Error(
-      "PERMIT2_RECIPIENT_MISMATCH",
-      "The witness recipient is not the destination address the user entered.",
-      { expected: expected.recipient, actual: witness.recipient },
-    );
-  if (witness.minDestAmount !== quote.minDestAmountLots)
-    throw createPermit2Error(
-      "PERMIT2_MIN_AMOUNT_MISMATCH",
-      "The witness minimum destination amount is not the quote's.",
-      { expected: quote.minDestAmountLots, actual: witness.minDestAmount },
-    );
-  if (witness.maxDestAmount !== quote.maxDestAmountLots)
-    throw createPermit2Error(
-      "PERMIT2_MAX_AMOUNT_MISMATCH",
-      "The witness maximum destination amount is not the quote's.",
-      { expected: quote.maxDestAmountLots, actual: witness.maxDestAmount },
-    );
-
+  // Witness contents against intent, quote and the wallet's own destination facts.
+  assertWitnessContents({ witness, intent, quote, additional, recipient: expected.recipient });
+  if (destination !== null) assertDestination({ destination, quote });
   // The typed data, in the chain's form and in the hashed form.
   const chainId = Number(signedChainId);
   const display = (address20: Hex, original: unknown): string =>
@@ -400,8 +352,85 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     intentId: intent.intentId,
     owner: expected.owner ?? null,
     witness,
+    sources: {
+      sourceToken: expected.sourceToken === undefined ? "service" : "wallet",
+      sourceAmount: expected.sourceAmountLots === undefined ? "service" : "wallet",
+      sourceDecimals: expected.sourceDecimals === undefined ? "service" : "wallet",
+      spender: spenderUnchecked ? "service" : "wallet",
+      destination: destination === null ? "service" : "wallet",
+    },
   });
   return { chainType: kind, typedData, hashedTypedData, digest, witnessHash, witnessTypeString, summary };
+}
+
+/** The witness's intent id, secret hash, destination chain and token, recipient and amounts = intent and quote. */
+function assertWitnessContents(input: {
+  witness: Record<string, bigint | string>;
+  intent: VerifyPermit2ApprovalParameters["intent"];
+  quote: VerifyPermit2ApprovalParameters["quote"];
+  additional: Record<string, unknown>;
+  recipient: string;
+}): void {
+  const { witness, intent, quote, additional } = input;
+  const expected = { recipient: input.recipient };
+  const intentIdBytes32 = uuidToBytes32(intent.intentId);
+  if (intentIdBytes32 === null || witness.intentId !== intentIdBytes32)
+    throw createPermit2Error("PERMIT2_INTENT_ID_MISMATCH", "The witness intent id is not this intent's id.", {
+      expected: intentIdBytes32 ?? intent.intentId,
+      actual: witness.intentId,
+    });
+  const secretHash = typeof intent.secretHash === "string" ? intent.secretHash.toLowerCase() : null;
+  if (witness.secretHash !== secretHash)
+    throw createPermit2Error("PERMIT2_SECRET_HASH_MISMATCH", "The witness secret hash is not the intent's.", {
+      expected: intent.secretHash,
+      actual: witness.secretHash,
+    });
+  if (
+    additional.secretHash !== undefined &&
+    (typeof additional.secretHash !== "string" || additional.secretHash.toLowerCase() !== secretHash)
+  )
+    throw createPermit2Error(
+      "PERMIT2_SECRET_HASH_MISMATCH",
+      "additional_data.secretHash is not the intent's secret hash.",
+      { expected: intent.secretHash, actual: additional.secretHash },
+    );
+  if (!Number.isSafeInteger(quote.destChain) || witness.destChain !== BigInt(quote.destChain))
+    throw createPermit2Error(
+      "PERMIT2_DEST_CHAIN_MISMATCH",
+      "The witness destination chain is not the quote's.",
+      {
+        expected: quote.destChain,
+        actual: witness.destChain,
+      },
+    );
+  if (typeof quote.destToken === "string") assertDisplayText(quote.destToken, "quote.destToken");
+  if (!sameDestinationString(witness.destToken as string, quote.destToken))
+    throw createPermit2Error(
+      "PERMIT2_DEST_TOKEN_MISMATCH",
+      "The witness destination token is not the quote's.",
+      {
+        expected: quote.destToken,
+        actual: witness.destToken,
+      },
+    );
+  if (!sameDestinationString(witness.recipient as string, expected.recipient))
+    throw createPermit2Error(
+      "PERMIT2_RECIPIENT_MISMATCH",
+      "The witness recipient is not the destination address the user entered.",
+      { expected: expected.recipient, actual: witness.recipient },
+    );
+  if (witness.minDestAmount !== quote.minDestAmountLots)
+    throw createPermit2Error(
+      "PERMIT2_MIN_AMOUNT_MISMATCH",
+      "The witness minimum destination amount is not the quote's.",
+      { expected: quote.minDestAmountLots, actual: witness.minDestAmount },
+    );
+  if (witness.maxDestAmount !== quote.maxDestAmountLots)
+    throw createPermit2Error(
+      "PERMIT2_MAX_AMOUNT_MISMATCH",
+      "The witness maximum destination amount is not the quote's.",
+      { expected: quote.maxDestAmountLots, actual: witness.maxDestAmount },
+    );
 }
 
 /**
@@ -497,6 +526,8 @@ function assertTypes(types: Record<string, unknown>): string {
   if (
     !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(witnessTypeName) ||
     ATOMIC_TYPE_NAME.test(witnessTypeName) ||
+    // `__proto__`, `constructor`, `toString`, ...: a lookup by such a key reaches Object.prototype, not `types`.
+    witnessTypeName in Object.prototype ||
     [PERMIT2_PRIMARY_TYPE, "TokenPermissions", "EIP712Domain"].includes(witnessTypeName)
   )
     throw invalid("The witness type name is not a valid struct name.", { witnessType: witnessTypeName });
@@ -521,6 +552,7 @@ function assertTypes(types: Record<string, unknown>): string {
         isObject(field) &&
         Object.keys(field).length === 2 &&
         typeof field.name === "string" &&
+        Object.hasOwn(WITNESS_FIELDS, field.name) &&
         WITNESS_FIELDS[field.name] === field.type,
     ) ||
     new Set(witnessFields.map((field: { name: string }) => field.name)).size !== expectedNames.length
@@ -573,6 +605,8 @@ function parseWitness(
     } else {
       if (typeof value !== "string")
         throw createPermit2Error("PERMIT2_WITNESS_INVALID", `witness.${name} is not a string.`, { value });
+      // Signed as text and shown by wallets' own typed-data screens and by the summary.
+      assertDisplayText(value, `witness.${name}`);
       out[name] = value;
     }
   }
@@ -670,6 +704,61 @@ function sameDestinationString(actual: string, expected: unknown): boolean {
   return bech32(actual) && bech32(expected) && actual.toLowerCase() === expected.toLowerCase();
 }
 
+/** Validates the wallet's `expected.destination` (its own facts); null when the wallet gave none. */
+function parseDestinationExpectation(value: unknown): Permit2DestinationExpectation | null {
+  if (value === undefined) return null;
+  const invalid = (shortMessage: string) =>
+    createPermit2Error("PERMIT2_PARAMS_INVALID", `expected.destination${shortMessage}`);
+  if (!isObject(value)) throw invalid(" is not an object.");
+  const { network, token, decimals, minAmountLots } = value;
+  if (!Number.isSafeInteger(network) || (network as number) < 0)
+    throw invalid(".network is not a non-negative integer.");
+  if (typeof token !== "string" || token.length === 0) throw invalid(".token is not a non-empty string.");
+  if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > 255)
+    throw invalid(".decimals is not an integer 0..255.");
+  if (typeof minAmountLots !== "bigint" || minAmountLots < 0n || minAmountLots > MAX_UINT256)
+    throw invalid(".minAmountLots is not a uint256 bigint.");
+  return { network: network as number, token, decimals: decimals as number, minAmountLots };
+}
+
+/**
+ * The quote's destination (already equal to the witness) against the wallet's own facts: network, token, decimals,
+ * and a signed minimum no smaller than the least the user accepts. Catches a service that lowers the destination
+ * decimals and the min/max lots together (the formatted amounts read the same, the signed minimum is smaller).
+ */
+function assertDestination(input: {
+  destination: Permit2DestinationExpectation;
+  quote: VerifyPermit2ApprovalParameters["quote"];
+}): void {
+  const { destination, quote } = input;
+  if (quote.destChain !== destination.network)
+    throw createPermit2Error(
+      "PERMIT2_DEST_CHAIN_MISMATCH",
+      "The destination network is not the one the wallet expects.",
+      { expected: destination.network, actual: quote.destChain },
+    );
+  if (!sameDestinationString(quote.destToken, destination.token))
+    throw createPermit2Error(
+      "PERMIT2_DEST_TOKEN_MISMATCH",
+      "The destination token is not the one the wallet expects.",
+      { expected: destination.token, actual: quote.destToken },
+    );
+  if (quote.destAmountDecimals !== destination.decimals)
+    throw createPermit2Error(
+      "PERMIT2_DEST_DECIMALS_MISMATCH",
+      "The quote's destination decimals are not the token's decimals the wallet knows.",
+      { expected: destination.decimals, actual: quote.destAmountDecimals },
+    );
+  if (quote.minDestAmountLots < destination.minAmountLots)
+    throw createPermit2Error(
+      "PERMIT2_MIN_AMOUNT_TOO_LOW",
+      "The signed minimum destination amount is below the least the user accepts.",
+      { expected: destination.minAmountLots, actual: quote.minDestAmountLots },
+    );
+}
+
+const SERVICE_MARK = " (as the service reports it, not checked by the wallet)";
+
 function buildSummary(input: {
   kind: ChainKind;
   chainId: number;
@@ -679,20 +768,30 @@ function buildSummary(input: {
   intentId: string;
   owner: string | null;
   witness: Record<string, bigint | string>;
+  sources: Permit2FactSources;
 }): Permit2ApprovalSummary {
-  const { kind, chainId, typedData, deadlineSecs, quote, intentId, owner } = input;
+  const { kind, chainId, typedData, deadlineSecs, quote, intentId, owner, sources } = input;
+  const mark = (source: "wallet" | "service") => (source === "service" ? SERVICE_MARK : "");
   const amountLots = typedData.message.permitted.amount;
-  const amountFormatted = Value.format(amountLots, quote.sourceAmountDecimals);
-  const minFormatted = Value.format(quote.minDestAmountLots, quote.destAmountDecimals);
-  const maxFormatted = Value.format(quote.maxDestAmountLots, quote.destAmountDecimals);
+  // Equal to the wallet's decimals when it passed them (checked above); otherwise the service's word.
+  const sourceDecimals = quote.sourceAmountDecimals;
+  const destDecimals = quote.destAmountDecimals;
+  const amountFormatted = Value.format(amountLots, sourceDecimals);
+  const minDestAmountLots = input.witness.minDestAmount as bigint;
+  const maxDestAmountLots = input.witness.maxDestAmount as bigint;
+  const minFormatted = Value.format(minDestAmountLots, destDecimals);
+  const maxFormatted = Value.format(maxDestAmountLots, destDecimals);
   const deadlineIso = new Date(deadlineSecs * 1000).toISOString();
   const token = typedData.message.permitted.token;
   const spender = typedData.message.spender;
   const recipient = input.witness.recipient as string;
   const destToken = input.witness.destToken as string;
+  const destChain = Number(input.witness.destChain as bigint);
   const lines = [
-    `Allow ${spender} to transfer ${amountFormatted} of token ${token} (${amountLots} lots)`,
-    `Receive at least ${minFormatted} (at most ${maxFormatted}) of ${destToken} on network ${quote.destChain}`,
+    `Allow ${spender}${mark(sources.spender)} to transfer ${amountFormatted}${mark(sources.sourceDecimals)} of token ${token}${mark(sources.sourceToken)} (${amountLots} lots${mark(sources.sourceAmount)})`,
+    sources.destination === "wallet"
+      ? `Receive at least ${minFormatted} (at most ${maxFormatted}) of ${destToken} on network ${destChain} (${minDestAmountLots} to ${maxDestAmountLots} lots of ${destDecimals} decimals)`
+      : `Receive at least ${minDestAmountLots} lots (at most ${maxDestAmountLots} lots) of ${destToken} on network ${destChain}, ${minFormatted} to ${maxFormatted} with ${destDecimals} decimals${SERVICE_MARK}`,
     `Recipient: ${recipient}`,
     `Valid until ${deadlineIso}`,
     `Permit2 ${typedData.domain.verifyingContract} on ${kind === "tron" ? "Tron" : "EVM"} chain ${chainId}`,
@@ -705,18 +804,21 @@ function buildSummary(input: {
     token,
     amountLots,
     amountFormatted,
+    sourceDecimals,
     spender,
     deadlineSecs,
     deadlineIso,
-    minDestAmountLots: quote.minDestAmountLots,
+    minDestAmountLots,
     minDestAmountFormatted: minFormatted,
-    maxDestAmountLots: quote.maxDestAmountLots,
+    maxDestAmountLots,
     maxDestAmountFormatted: maxFormatted,
+    destDecimals,
     recipient,
-    destChain: quote.destChain,
+    destChain,
     destToken,
     intentId,
     owner,
+    sources,
     lines,
   };
 }

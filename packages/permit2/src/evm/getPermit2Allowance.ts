@@ -14,9 +14,9 @@ export interface GetPermit2AllowanceParameters {
   /** The amount the permit transfers, in lots (`verified.typedData.message.permitted.amount`). */
   amount: bigint;
   /** The Permit2 contract (`verified.typedData.domain.verifyingContract`); default the canonical one. */
-  permit2Address?: Address;
+  permit2Address?: Address | undefined;
   /** The amount the suggested `approve` grants Permit2; default unlimited (the usual Permit2 setup), or pass `amount`. */
-  approveAmount?: bigint;
+  approveAmount?: bigint | undefined;
 }
 
 /** An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`. */

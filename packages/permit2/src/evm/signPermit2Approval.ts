@@ -24,7 +24,7 @@ export interface SignPermit2ApprovalParameters extends VerifyPermit2ApprovalPara
    */
   signer: Permit2EvmSigner | LocalAccount | WalletClient;
   /** With a `WalletClient` that has no account attached: the address to sign with. */
-  account?: Hex;
+  account?: Hex | undefined;
 }
 
 /** The result of {@link signPermit2Approval}. */

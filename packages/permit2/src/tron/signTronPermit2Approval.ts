@@ -42,10 +42,10 @@ export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters 
         /** A hex private key (with or without `0x`); signs offline with TronWeb's TIP-712 implementation. */
         privateKey: string;
         /** The `tronweb` module (`import * as tronweb from "tronweb"`); default: imported on first use. */
-        tronWeb?: TronWebModule;
-        signer?: never;
+        tronWeb?: TronWebModule | undefined;
+        signer?: undefined;
       }
-    | { signer: TronTypedDataSigner; privateKey?: never; tronWeb?: never }
+    | { signer: TronTypedDataSigner; privateKey?: undefined; tronWeb?: undefined }
   );
 
 /** The result of {@link signTronPermit2Approval}. */
