@@ -23,8 +23,10 @@ const user = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const nowMs = 1_800_000_000_000;
 
 function capture(chain: "evm" | "tron") {
-  const formatAddress = chain === "evm" ? (a: string) => a : (a: string) => formatTronAddress(a as `0x${string}`);
-  const intentId = chain === "evm" ? "3f1c9a52-7b4e-4d2a-9c61-0e8f5b7a2d14" : "9d2e4f10-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+  const formatAddress =
+    chain === "evm" ? (a: string) => a : (a: string) => formatTronAddress(a as `0x${string}`);
+  const intentId =
+    chain === "evm" ? "3f1c9a52-7b4e-4d2a-9c61-0e8f5b7a2d14" : "9d2e4f10-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
   const intent = {
     intentId,
     sourceToken: formatAddress(token),

@@ -47,7 +47,7 @@ export type Permit2ErrorCode =
   | "PERMIT2_DEADLINE_TOO_FAR"
   /** The witness minimum destination amount differs from the quote. */
   | "PERMIT2_MIN_AMOUNT_MISMATCH"
-  /** The witness maximum destination amount differs from the quote. */
+  /** The witness maximum destination amount differs from the quote, or lies below the minimum. */
   | "PERMIT2_MAX_AMOUNT_MISMATCH"
   /** The witness recipient differs from the destination address the user entered. */
   | "PERMIT2_RECIPIENT_MISMATCH"

@@ -128,6 +128,13 @@ describe("destination side pinned by the wallet (expected.destination)", () => {
     ).toBe("PERMIT2_MIN_AMOUNT_TOO_LOW");
   });
 
+  it("refuses a maximum below the minimum, witness and quote alike (found by the generative test): PERMIT2_MAX_AMOUNT_MISMATCH", () => {
+    const parameters = parametersOf({ witness: { maxDestAmount: "0" } }, { maxDestAmountLots: 0n });
+    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_MAX_AMOUNT_MISMATCH");
+    const equal = parametersOf({ witness: { maxDestAmount: "3900" } }, { maxDestAmountLots: 3_900n });
+    expect(verifyPermit2Approval(equal).summary.maxDestAmountLots).toBe(3_900n);
+  });
+
   it("refuses another destination network or token, even when witness and quote agree", () => {
     const otherChain = parametersOf({ witness: { destChain: "5" } }, { destChain: 5 });
     expect(codeOf(() => verifyPermit2Approval(otherChain))).toBe("PERMIT2_DEST_CHAIN_MISMATCH");

@@ -431,6 +431,12 @@ function assertWitnessContents(input: {
       "The witness maximum destination amount is not the quote's.",
       { expected: quote.maxDestAmountLots, actual: witness.maxDestAmount },
     );
+  if (quote.maxDestAmountLots < quote.minDestAmountLots)
+    throw createPermit2Error(
+      "PERMIT2_MAX_AMOUNT_MISMATCH",
+      "The maximum destination amount is below the minimum: no delivery can satisfy the permit.",
+      { min: quote.minDestAmountLots, max: quote.maxDestAmountLots },
+    );
 }
 
 /**
