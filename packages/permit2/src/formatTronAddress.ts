@@ -16,6 +16,14 @@ const hex21 = /^(0x)?41[0-9a-fA-F]{40}$/;
  * Encodes a 20-byte address as a base58check Tron address (`T…`): `0x41 ‖ address ‖ sha256(sha256(…))[0..4]`.
  *
  * @throws `BaseError` with code `TRON_ADDRESS_INVALID` when the input is not 20 bytes of hex (or `41` + 20 bytes).
+ *
+ * @example
+ * ```ts
+ * import { formatTronAddress } from "@swapintent/permit2";
+ *
+ * formatTronAddress({ address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" });
+ * // "TJhSSbZ8dVqtEiLYgva1WWcV4R4NkRCARH"
+ * ```
  */
 export function formatTronAddress({ address }: FormatTronAddressParameters): string {
   let body: string;

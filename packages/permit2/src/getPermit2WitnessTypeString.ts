@@ -16,6 +16,14 @@ export interface GetPermit2WitnessTypeStringParameters {
  * EIP-712's `encodeType` orders them.
  *
  * @throws `BaseError` with code `PERMIT2_TYPES_INVALID` when the primary type does not start like Permit2's.
+ *
+ * @example
+ * ```ts
+ * import { getPermit2WitnessTypeString } from "@swapintent/permit2";
+ *
+ * const witnessTypeString = getPermit2WitnessTypeString({ types: verified.typedData.types });
+ * // "SwapWitness witness)SwapWitness(bytes32 intentId,...)TokenPermissions(address token,uint256 amount)"
+ * ```
  */
 export function getPermit2WitnessTypeString({ types }: GetPermit2WitnessTypeStringParameters): string {
   const { EIP712Domain: _domain, ...structs } = types;

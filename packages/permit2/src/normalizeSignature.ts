@@ -14,6 +14,13 @@ const signaturePattern = /^(0x)?[0-9a-fA-F]{130}$/;
  * (0/1 or 27/28) the wallet returned. Permit2 and the service expect 27/28.
  *
  * @throws `BaseError` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex or `v` is not 0, 1, 27 or 28.
+ *
+ * @example
+ * ```ts
+ * import { normalizeSignature } from "@swapintent/permit2";
+ *
+ * const signature = normalizeSignature({ signature: await device.signTypedData(typedData) }); // v 0/1 -> 27/28
+ * ```
  */
 export function normalizeSignature({ signature }: NormalizeSignatureParameters): Hex {
   if (typeof signature !== "string" || !signaturePattern.test(signature))

@@ -18,6 +18,14 @@ const base58Pattern = /^[1-9A-HJ-NP-Za-km-z]+$/;
  * Validates the alphabet, the 25-byte length, the double-SHA-256 checksum and the `0x41` prefix.
  *
  * @throws `BaseError` with code `TRON_ADDRESS_INVALID` when any of those checks fails.
+ *
+ * @example
+ * ```ts
+ * import { parseTronAddress } from "@swapintent/permit2";
+ *
+ * parseTronAddress({ address: "TJhSSbZ8dVqtEiLYgva1WWcV4R4NkRCARH" });
+ * // "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+ * ```
  */
 export function parseTronAddress({ address }: ParseTronAddressParameters): Hex {
   if (typeof address !== "string" || !base58Pattern.test(address))

@@ -74,9 +74,33 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * allowed); `witness_hash` recomputed; `witness_type_string` rebuilt; spender = escrow; token and amount = quote;
  * deadline = `deadline_secs`, in the future, not too far; the user's own `expected.sourceToken`,
  * `expected.sourceAmountLots` and `expected.sourceDecimals` when given (the quote comes from the service); witness amounts, recipient, destination chain and token,
- * intent id and secret hash = quote and intent.
+ * intent id and secret hash = quote and intent; maximum not below minimum; `expected.destination` when given
+ * (network, token, decimals, and a signed minimum of at least `minAmountLots`); every service string that is
+ * signed as text or shown (witness strings, the quote's destination token) free of control, bidi and invisible
+ * characters (`PERMIT2_TEXT_UNSAFE`). The summary marks which facts the wallet confirmed (`summary.sources`).
  *
  * @throws `BaseError<Permit2ErrorCode>` on the first check that fails.
+ *
+ * @example
+ * ```ts
+ * import { verifyPermit2Approval } from "@swapintent/permit2";
+ *
+ * // Before the wallet prompt: check the intent, show `summary.lines`, then sign `typedData` (or use a signer).
+ * const verified = verifyPermit2Approval({
+ *   intent, // from client.createIntent
+ *   quote, // the quote the user accepted
+ *   expected: {
+ *     chainId: 1,
+ *     recipient: userDestinationAddress,
+ *     spender: escrowFromWalletConfig,
+ *     sourceToken: usdcAddress,
+ *     sourceAmountLots: 2_500_000n,
+ *     sourceDecimals: 6,
+ *     destination: { network: 5, token: solUsdcMint, decimals: 6, minAmountLots: 2_480_000n },
+ *   },
+ * });
+ * console.log(verified.summary.lines.join("\n"));
+ * ```
  */
 export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameters): VerifiedPermit2Approval {
   const {

@@ -8,6 +8,14 @@ import { type GetPermit2AllowanceParameters, getPermit2Allowance } from "./getPe
  * @returns The current allowance.
  * @throws `BaseError` with code `PERMIT2_ALLOWANCE_INSUFFICIENT`; `details.approveTransaction` holds the
  * `approve` transaction request to send first (`details.allowance`, `details.required` the numbers).
+ *
+ * @example
+ * ```ts
+ * import { assertPermit2Allowance } from "@swapintent/permit2/evm";
+ *
+ * // Throws PERMIT2_ALLOWANCE_INSUFFICIENT (details.approveTransaction) before the user signs a permit that cannot run.
+ * const allowance = await assertPermit2Allowance({ publicClient, owner, token, amount, permit2Address });
+ * ```
  */
 export async function assertPermit2Allowance(parameters: GetPermit2AllowanceParameters): Promise<bigint> {
   const result = await getPermit2Allowance(parameters);

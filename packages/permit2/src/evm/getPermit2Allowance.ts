@@ -39,6 +39,20 @@ export type Permit2AllowanceResult =
  * An insufficient allowance is a result, not an error (see `assertPermit2Allowance` for the throwing form).
  *
  * @throws `BaseError` with code `PERMIT2_ALLOWANCE_READ_FAILED` when the RPC read fails (cause attached).
+ *
+ * @example
+ * ```ts
+ * import { getPermit2Allowance } from "@swapintent/permit2/evm";
+ *
+ * const result = await getPermit2Allowance({
+ *   publicClient,
+ *   owner: account.address,
+ *   token: verified.typedData.message.permitted.token as `0x${string}`,
+ *   amount: verified.typedData.message.permitted.amount,
+ *   permit2Address: verified.typedData.domain.verifyingContract as `0x${string}`,
+ * });
+ * if (!result.sufficient) await walletClient.sendTransaction({ account, ...result.approveTransaction });
+ * ```
  */
 export async function getPermit2Allowance(
   parameters: GetPermit2AllowanceParameters,

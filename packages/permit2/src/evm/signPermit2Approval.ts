@@ -54,6 +54,21 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
  * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
  * `expected.owner`), `PERMIT2_CHAIN_ID_MISMATCH` (a wallet client on another chain), `PERMIT2_SIGNING_FAILED`
  * (the wallet refused or failed, original error as `cause`), `PERMIT2_SIGNATURE_INVALID`.
+ *
+ * @example
+ * ```ts
+ * import { signPermit2Approval } from "@swapintent/permit2/evm";
+ * import { privateKeyToAccount } from "viem/accounts";
+ *
+ * const { approval, verified } = await signPermit2Approval({
+ *   intent,
+ *   quote,
+ *   expected: { chainId: 1, recipient, spender: escrowFromWalletConfig, destination },
+ *   allowedPermit2Addresses: [], // the canonical Permit2 needs no entry
+ *   signer: privateKeyToAccount(privateKey), // or a WalletClient, or { address, signTypedData }
+ * });
+ * await client.submitApproval({ intentId: intent.intentId, approval });
+ * ```
  */
 export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,

@@ -67,6 +67,21 @@ export interface SignTronPermit2ApprovalResult {
  *
  * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH`, `TRONWEB_UNAVAILABLE`,
  * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`.
+ *
+ * @example
+ * ```ts
+ * import { signTronPermit2Approval } from "@swapintent/permit2/tron";
+ *
+ * const { approval } = await signTronPermit2Approval({
+ *   intent,
+ *   quote,
+ *   expected: { chainId: 728126428, recipient, spender: escrowBase58FromWalletConfig, destination },
+ *   signer: {
+ *     address: window.tronWeb.defaultAddress.base58,
+ *     signTypedData: (domain, types, message) => window.tronWeb.trx._signTypedData(domain, types, message),
+ *   },
+ * });
+ * ```
  */
 export async function signTronPermit2Approval(
   parameters: SignTronPermit2ApprovalParameters,
