@@ -27,6 +27,7 @@ import { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
 import { CANONICAL_PERMIT2_ADDRESS, DEFAULT_MAX_DEADLINE_SECS, TRON_CHAIN_ID_MASK } from "./constants.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
 import { anyAddressTo20 } from "./internal/addresses.js";
+import { UNSAFE_TEXT } from "./internal/unsafeText.js";
 import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
 import type {
   Permit2Expectation,
@@ -39,7 +40,6 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const TIMEOUT_MS = Math.max(60_000, RUNS * 60);
 const PERMIT2_CODES = new Set<string>(PERMIT2_ERROR_CODES);
-const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/u;
 
 type Chain = "evm" | "tron";
 type Base = (typeof sandbox)["evm"];
@@ -456,6 +456,10 @@ async function checkCase(chain: Chain, parameters: VerifyPermit2ApprovalParamete
     if (!isSwapIntentError(error) || !PERMIT2_CODES.has(error.code))
       throw new Error(`refused without a permit2 code: ${String(error)}`, { cause: error });
     expect(calls).toBe(0);
+    // The error prints no service text raw: one message line per detail, none with an unsafe character.
+    const lines = error.message.split("\n");
+    expect(lines).toHaveLength(1 + Object.keys(error.details).length);
+    for (const line of lines) expect(UNSAFE_TEXT.test(line)).toBe(false);
     tally.refused++;
     return;
   }

@@ -253,7 +253,7 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
     ).toBe(ok);
   });
 
-  it("never echoes the raw string in the error: details hold an escaped form", () => {
+  it("never echoes the raw string in the error: details and message hold an escaped form", () => {
     const forged = "btc\u202eevil";
     try {
       verifyPermit2Approval(parametersOf({ witness: { destToken: forged } }, { destToken: forged }, null));
@@ -263,7 +263,22 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
         "witness.destToken holds a control, bidi or invisible character (U+202E).",
       );
       expect(JSON.stringify(error.details)).not.toContain("\u202e");
-      expect(error.details.escaped).toBe('"btc\\u202eevil"');
+      expect(error.message).not.toContain("\u202e");
+      expect(error.details.value).toBe("btc\\u{202E}evil");
+      return;
+    }
+    throw new Error("expected a refusal");
+  });
+
+  it("escapes service strings in every error's details and message, whatever the code", () => {
+    const forged = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512\nValid until 2099";
+    try {
+      verifyPermit2Approval(parametersOf({ tamper: (p) => void (p.escrowContractAddress = forged) }));
+    } catch (error) {
+      if (!isSwapIntentError(error, "PERMIT2_ADDRESS_INVALID")) throw error;
+      expect(error.details.value).toBe("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512\\u{A}Valid until 2099");
+      // One line per detail after the first: no line came from the service.
+      expect(error.message.split("\n")).toHaveLength(1 + Object.keys(error.details).length);
       return;
     }
     throw new Error("expected a refusal");

@@ -1,0 +1,34 @@
+/**
+ * Characters that can forge or hide text on a screen: controls (C0, DEL, C1: line breaks, tabs, escapes), format
+ * characters (bidi overrides and isolates, zero-width space/joiners, word joiner, BOM, soft hyphen, tag
+ * characters), line and paragraph separators, surrogates, private-use and unassigned code points, and the Hangul
+ * fillers and braille blank that render as nothing.
+ */
+export const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u2800\u3164\uFFA0]/u;
+const UNSAFE_TEXT_ALL = new RegExp(UNSAFE_TEXT.source, "gu");
+
+/**
+ * `value` with every string inside it (arrays and plain objects walked) made safe to print: each character of
+ * {@link UNSAFE_TEXT} becomes `\u{…}`. Error details keep service values this way, so `error.message` (which
+ * lists the details) cannot carry a forged line either.
+ */
+export function escapeUnsafeText(value: unknown, depth = 0): unknown {
+  if (typeof value === "string")
+    return value.replace(
+      UNSAFE_TEXT_ALL,
+      (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase()}}`,
+    );
+  if (depth > 4 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => escapeUnsafeText(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, escapeUnsafeText(key) as string, {
+      value: escapeUnsafeText(item, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
+}
