@@ -273,7 +273,10 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
   it("escapes service strings in every error's details and message, whatever the code", () => {
     const forged = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512\nValid until 2099";
     try {
-      verifyPermit2Approval(parametersOf({ tamper: (p) => void (p.escrowContractAddress = forged) }));
+      const tamper: FixtureOptions["tamper"] = (p) => {
+        p.escrowContractAddress = forged;
+      };
+      verifyPermit2Approval(parametersOf({ tamper }));
     } catch (error) {
       if (!isSwapIntentError(error, "PERMIT2_ADDRESS_INVALID")) throw error;
       expect(error.details.value).toBe("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512\\u{A}Valid until 2099");
