@@ -17,6 +17,17 @@ const parameters = {
   allowedPermit2Addresses: fixture.allowedPermit2Addresses,
   nowMs: fixture.nowMs,
 };
+/** The same with every fact the wallet can pass, so the destination and text checks all run. */
+const pinned = {
+  ...parameters,
+  expected: {
+    ...fixture.expected,
+    sourceToken: fixture.quote.sourceToken,
+    sourceAmountLots: fixture.quote.sourceAmountLots,
+    sourceDecimals: 6,
+    destination: { network: 4, token: "btc", decimals: 8, minAmountLots: 3_900n },
+  },
+};
 const bare = fixture.evmTypedData as unknown as TypedDataDefinition;
 
 describe("permit2 signing", () => {
@@ -26,5 +37,9 @@ describe("permit2 signing", () => {
 
   bench("signPermit2Approval (verify + sign)", async () => {
     await signPermit2Approval({ ...parameters, signer: account });
+  });
+
+  bench("signPermit2Approval with every wallet fact (source and destination pinned)", async () => {
+    await signPermit2Approval({ ...pinned, signer: account });
   });
 });
