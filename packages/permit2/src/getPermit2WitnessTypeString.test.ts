@@ -37,4 +37,41 @@ describe("getPermit2WitnessTypeString", () => {
     })();
     expect(isSwapIntentError(error, "PERMIT2_TYPES_INVALID")).toBe(true);
   });
+
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
+    "refuses a type named or referenced as %s with PERMIT2_TYPES_INVALID (was an untyped TypeError)",
+    (name) => {
+      const { types } = buildPermit2Fixture().evmTypedData;
+      // Through JSON text, as a service sends it: `__proto__` becomes an own key.
+      const renamed = JSON.parse(JSON.stringify(types).replaceAll('"SwapWitness"', JSON.stringify(name)));
+      const referencedOnly = JSON.parse(JSON.stringify(types).replace('"SwapWitness":', '"Other":'));
+      referencedOnly.PermitWitnessTransferFrom[4].type = name;
+      for (const candidate of [renamed, referencedOnly]) {
+        const error = (() => {
+          try {
+            getPermit2WitnessTypeString({ types: candidate });
+          } catch (e) {
+            return e;
+          }
+        })();
+        expect(isSwapIntentError(error, "PERMIT2_TYPES_INVALID")).toBe(true);
+      }
+    },
+  );
+
+  it.each([
+    ["a struct that is not a list", { SwapWitness: "x" }],
+    ["a field without a type", { SwapWitness: [{ name: "a" }] }],
+    ["a null field", { SwapWitness: [null] }],
+  ])("refuses %s with PERMIT2_TYPES_INVALID", (_, change) => {
+    const { types } = buildPermit2Fixture().evmTypedData;
+    const error = (() => {
+      try {
+        getPermit2WitnessTypeString({ types: { ...types, ...(change as object) } as typeof types });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isSwapIntentError(error, "PERMIT2_TYPES_INVALID")).toBe(true);
+  });
 });

@@ -26,13 +26,18 @@ export interface GetPermit2WitnessTypeStringParameters {
  * ```
  */
 export function getPermit2WitnessTypeString({ types }: GetPermit2WitnessTypeStringParameters): string {
-  const { EIP712Domain: _domain, ...structs } = types;
-  if (!structs[PERMIT2_PRIMARY_TYPE])
+  const structs = structsOf(types);
+  if (!Object.hasOwn(structs, PERMIT2_PRIMARY_TYPE))
     throw createPermit2Error("PERMIT2_TYPES_INVALID", `types has no ${PERMIT2_PRIMARY_TYPE}.`);
-  const encoded = TypedData.encodeType({
-    primaryType: PERMIT2_PRIMARY_TYPE,
-    types: structs as TypedData.TypedData,
-  });
+  let encoded: string;
+  try {
+    encoded = TypedData.encodeType({
+      primaryType: PERMIT2_PRIMARY_TYPE,
+      types: structs as TypedData.TypedData,
+    });
+  } catch (cause) {
+    throw createPermit2Error("PERMIT2_TYPES_INVALID", "types cannot be EIP-712 encoded.", {}, cause);
+  }
   if (!encoded.startsWith(PERMIT2_WITNESS_TYPE_STUB))
     throw createPermit2Error(
       "PERMIT2_TYPES_INVALID",
@@ -42,4 +47,29 @@ export function getPermit2WitnessTypeString({ types }: GetPermit2WitnessTypeStri
       },
     );
   return encoded.slice(PERMIT2_WITNESS_TYPE_STUB.length);
+}
+
+/**
+ * The struct types without `EIP712Domain`. A struct named, or a field typed, like an `Object.prototype` member
+ * (`__proto__`, `constructor`, `toString`, ...) is refused: looking it up would reach the prototype, not `types`.
+ */
+function structsOf(types: GetPermit2WitnessTypeStringParameters["types"]): Record<string, unknown> {
+  const invalid = (name: string) =>
+    createPermit2Error("PERMIT2_TYPES_INVALID", "A type is named like an Object.prototype member.", { name });
+  const structs: Record<string, unknown> = {};
+  for (const [name, fields] of Object.entries(types)) {
+    if (name === "EIP712Domain") continue;
+    if (name in Object.prototype) throw invalid(name);
+    if (!Array.isArray(fields))
+      throw createPermit2Error("PERMIT2_TYPES_INVALID", "A struct type is not a list of fields.", { name });
+    for (const field of fields as unknown[]) {
+      const type = (field as { type?: unknown } | null)?.type;
+      if (typeof type !== "string")
+        throw createPermit2Error("PERMIT2_TYPES_INVALID", "A field has no type.", { name });
+      const base = type.replace(/(\[[0-9]*\])+$/, "");
+      if (base in Object.prototype) throw invalid(base);
+    }
+    structs[name] = fields;
+  }
+  return structs;
 }
