@@ -1,7 +1,7 @@
-import { isSwapIntentError } from "@swapintent/client";
 import { encodeBase58, getBytes, sha256 } from "ethers";
 import { TronWeb } from "tronweb";
 import { describe, expect, it } from "vitest";
+import { codeOf } from "../test/codeOf.js";
 import { formatTronAddress } from "./formatTronAddress.js";
 import { parseTronAddress } from "./parseTronAddress.js";
 
@@ -11,16 +11,6 @@ function base58check(payloadHex: string): string {
   const checksum = getBytes(sha256(sha256(payload))).slice(0, 4);
   const all = new Uint8Array([...payload, ...checksum]);
   return encodeBase58(all);
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (isSwapIntentError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
 }
 
 const hex20 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";

@@ -4,6 +4,7 @@
  */
 import { isSwapIntentError, type Quote } from "@swapintent/client";
 import { describe, expect, it, vi } from "vitest";
+import { codeOf } from "../test/codeOf.js";
 import {
   buildPermit2Fixture,
   DEST_TOKEN,
@@ -56,16 +57,6 @@ function buildFixture(options: FixtureOptions) {
       },
     });
   }
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (isSwapIntentError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal, but verification passed");
 }
 
 /** Runs both signers with spies as the key; returns the codes and how often a key was asked to sign. */

@@ -1,8 +1,9 @@
-import { type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
+import type { Intent, Quote } from "@swapintent/client";
 import { TypedDataEncoder } from "ethers";
 import { utils as tronUtils } from "tronweb";
 import { hashTypedData } from "viem";
 import { describe, expect, it } from "vitest";
+import { codeOf } from "../test/codeOf.js";
 import {
   buildPermit2Fixture,
   DEADLINE_SECS,
@@ -34,16 +35,6 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (isSwapIntentError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal, but verification passed");
 }
 
 describe("verifyPermit2Approval on EVM", () => {
