@@ -103,6 +103,113 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * ```
  */
 export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameters): VerifiedPermit2Approval {
+  const { intent, quote, expected, params, additional, destination, nowMs, maxDeadlineSecs, allowed } =
+    readParameters(parameters);
+
+  // Address family and address forms.
+  const kind = detectChainKind(params.permit2ContractAddress);
+  if (kind === null)
+    throw createPermit2Error(
+      "PERMIT2_ADDRESS_INVALID",
+      "permit2_contract_address is neither an EVM nor a Tron address.",
+      { value: params.permit2ContractAddress },
+    );
+  if (expected.chainType !== undefined && expected.chainType !== kind)
+    throw createPermit2Error(
+      "PERMIT2_CHAIN_TYPE_MISMATCH",
+      `The permit is for a ${kind} chain, the wallet expects ${expected.chainType}.`,
+      { expected: expected.chainType, actual: kind },
+    );
+  const permit2 = toAddress20(kind, params.permit2ContractAddress, "permit2_contract_address");
+  const escrow = toAddress20(kind, params.escrowContractAddress, "escrow_contract_address");
+  const token = toAddress20(kind, quote.sourceToken, "quote.sourceToken");
+
+  const witnessTypeName = assertTypes(additional.types as Record<string, unknown>);
+  const signedChainId = assertDomain({
+    domain: additional.domain as Record<string, unknown>,
+    kind,
+    expectedChainId: expected.chainId,
+    permit2,
+    permit2ContractAddress: params.permit2ContractAddress,
+    allowed,
+  });
+
+  // Witness: values, hash, type string.
+  const types = copyTypes(additional.types as Record<string, unknown>);
+  const witness = parseWitness(types[witnessTypeName]!, additional.witness as Record<string, unknown>);
+  const witnessHash = hashWitness(witnessTypeName, types, witness);
+  const sentWitnessHash = additional.witnessHash as string;
+  if (witnessHash !== sentWitnessHash.toLowerCase())
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_HASH_MISMATCH",
+      "witness_hash is not the hash of the witness it was sent with.",
+      { expected: witnessHash, actual: sentWitnessHash },
+    );
+  const witnessTypeString = getPermit2WitnessTypeString({ types });
+  if (witnessTypeString !== additional.witnessTypeString)
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
+      "witness_type_string does not match the witness types.",
+      { expected: witnessTypeString, actual: additional.witnessTypeString },
+    );
+
+  const { amount, spenderUnchecked } = assertSourceSide({
+    escrow,
+    permit2,
+    token,
+    expected,
+    quote,
+    escrowContractAddress: params.escrowContractAddress,
+  });
+  const { nonce, deadlineSecs } = assertNonceAndDeadline({
+    nonce: params.nonce,
+    deadlineSecs: intent.deadlineSecs,
+    nowMs,
+    maxDeadlineSecs,
+  });
+  assertSentMessage(additional, kind, { token, amount, escrow, nonce, deadline: BigInt(deadlineSecs) });
+
+  // Witness contents against intent, quote and the wallet's own destination facts.
+  assertWitnessContents({ witness, intent, quote, additional, recipient: expected.recipient });
+  if (destination !== null) assertDestination({ destination, quote });
+
+  const chainId = Number(signedChainId);
+  const { typedData, hashedTypedData, digest } = buildTypedData({
+    kind,
+    chainId,
+    permit2: [permit2, params.permit2ContractAddress],
+    token: [token, quote.sourceToken],
+    escrow: [escrow, params.escrowContractAddress],
+    amount,
+    nonce,
+    deadlineSecs,
+    witness,
+    types,
+    witnessTypeString,
+    witnessHash,
+  });
+  const summary = buildSummary({
+    kind,
+    chainId,
+    typedData,
+    deadlineSecs,
+    quote,
+    intentId: intent.intentId,
+    owner: expected.owner ?? null,
+    witness,
+    sources: {
+      sourceToken: expected.sourceToken === undefined ? "service" : "wallet",
+      sourceAmount: expected.sourceAmountLots === undefined ? "service" : "wallet",
+      sourceDecimals: expected.sourceDecimals === undefined ? "service" : "wallet",
+      spender: spenderUnchecked ? "service" : "wallet",
+      destination: destination === null ? "service" : "wallet",
+    },
+  });
+  return { chainType: kind, typedData, hashedTypedData, digest, witnessHash, witnessTypeString, summary };
+}
+
+/** The parameters with defaults, each checked for shape (`PERMIT2_MECHANISM_MISMATCH`, `PERMIT2_PARAMS_INVALID`). */
+function readParameters(parameters: VerifyPermit2ApprovalParameters) {
   const {
     intent,
     quote,
@@ -111,7 +218,6 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     maxDeadlineSecs = DEFAULT_MAX_DEADLINE_SECS,
     nowMs = Date.now(),
   } = parameters;
-
   if (!isObject(intent) || intent.approvalMechanism !== "permit2")
     throw createPermit2Error("PERMIT2_MECHANISM_MISMATCH", "The intent does not use a permit2 approval.", {
       approvalMechanism: isObject(intent) ? intent.approvalMechanism : undefined,
@@ -148,30 +254,27 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
   if (!Array.isArray(allowedPermit2Addresses))
     throw createPermit2Error("PERMIT2_PARAMS_INVALID", "allowedPermit2Addresses is not an array.");
   const destination = parseDestinationExpectation(expected.destination);
+  const allowed = new Set(
+    allowedPermit2Addresses.map((a) => anyAddressTo20(a)).filter((a): a is Hex => a !== null),
+  );
+  return { intent, quote, expected, params, additional, destination, nowMs, maxDeadlineSecs, allowed };
+}
 
-  // Address family and address forms.
-  const kind = detectChainKind(params.permit2ContractAddress);
-  if (kind === null)
-    throw createPermit2Error(
-      "PERMIT2_ADDRESS_INVALID",
-      "permit2_contract_address is neither an EVM nor a Tron address.",
-      { value: params.permit2ContractAddress },
-    );
-  if (expected.chainType !== undefined && expected.chainType !== kind)
-    throw createPermit2Error(
-      "PERMIT2_CHAIN_TYPE_MISMATCH",
-      `The permit is for a ${kind} chain, the wallet expects ${expected.chainType}.`,
-      { expected: expected.chainType, actual: kind },
-    );
-  const permit2 = toAddress20(kind, params.permit2ContractAddress, "permit2_contract_address");
-  const escrow = toAddress20(kind, params.escrowContractAddress, "escrow_contract_address");
-  const token = toAddress20(kind, quote.sourceToken, "quote.sourceToken");
-
-  // Types.
-  const witnessTypeName = assertTypes(additional.types);
-
-  // Domain.
-  const domain = additional.domain;
+/**
+ * The domain holds exactly name `Permit2`, the wallet's chain id (Tron: masked) and the Permit2 contract, which is
+ * canonical or allowed. Returns the chain id as signed.
+ */
+function assertDomain(input: {
+  domain: Record<string, unknown>;
+  kind: ChainKind;
+  expectedChainId: unknown;
+  permit2: Hex;
+  permit2ContractAddress: unknown;
+  allowed: ReadonlySet<Hex>;
+}): bigint {
+  const { domain, kind, permit2, allowed } = input;
+  const expected = { chainId: input.expectedChainId };
+  const params = { permit2ContractAddress: input.permit2ContractAddress };
   const extraDomainKeys = Object.keys(domain).filter((key) => !DOMAIN_FIELDS.some((f) => f.name === key));
   if (
     extraDomainKeys.length > 0 ||
@@ -221,36 +324,26 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       "domain.verifyingContract differs from permit2_contract_address.",
       { verifyingContract: domain.verifyingContract, permit2ContractAddress: params.permit2ContractAddress },
     );
-  const allowed = new Set(
-    allowedPermit2Addresses.map((a) => anyAddressTo20(a)).filter((a): a is Hex => a !== null),
-  );
   if (permit2 !== CANONICAL_PERMIT2_ADDRESS.toLowerCase() && !allowed.has(permit2))
     throw createPermit2Error(
       "PERMIT2_CONTRACT_NOT_ALLOWED",
       "The Permit2 contract is neither the canonical deployment nor one the caller allowed.",
       { permit2ContractAddress: params.permit2ContractAddress },
     );
+  return signedChainId;
+}
 
-  // Witness: values, hash, type string.
-  const types = copyTypes(additional.types);
-  const witnessFields = types[witnessTypeName]!;
-  const witness = parseWitness(witnessFields, additional.witness);
-  const witnessHash = hashWitness(witnessTypeName, types, witness);
-  if (witnessHash !== additional.witnessHash.toLowerCase())
-    throw createPermit2Error(
-      "PERMIT2_WITNESS_HASH_MISMATCH",
-      "witness_hash is not the hash of the witness it was sent with.",
-      { expected: witnessHash, actual: additional.witnessHash },
-    );
-  const witnessTypeString = getPermit2WitnessTypeString({ types });
-  if (witnessTypeString !== additional.witnessTypeString)
-    throw createPermit2Error(
-      "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
-      "witness_type_string does not match the witness types.",
-      { expected: witnessTypeString, actual: additional.witnessTypeString },
-    );
-
-  // Spender, token, amount, nonce, deadline.
+/** Spender = escrow (and the wallet's), token and amount = quote (and the wallet's), source decimals = wallet's. */
+function assertSourceSide(input: {
+  escrow: Hex;
+  permit2: Hex;
+  token: Hex;
+  expected: VerifyPermit2ApprovalParameters["expected"];
+  quote: VerifyPermit2ApprovalParameters["quote"];
+  escrowContractAddress: unknown;
+}): { amount: bigint; spenderUnchecked: boolean } {
+  const { escrow, permit2, token, expected, quote } = input;
+  const params = { escrowContractAddress: input.escrowContractAddress };
   if (escrow === ZERO_ADDRESS || escrow === permit2)
     throw createPermit2Error(
       "PERMIT2_SPENDER_MISMATCH",
@@ -310,6 +403,19 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       "The quote's source decimals are not the token's decimals the wallet knows.",
       { expected: expected.sourceDecimals, actual: quote.sourceAmountDecimals },
     );
+  return { amount, spenderUnchecked };
+}
+
+/** The nonce is a uint256; the deadline a positive integer, in the future, at most `maxDeadlineSecs` away. */
+function assertNonceAndDeadline(input: {
+  nonce: unknown;
+  deadlineSecs: unknown;
+  nowMs: number;
+  maxDeadlineSecs: number;
+}): { nonce: bigint; deadlineSecs: number } {
+  const { nowMs, maxDeadlineSecs } = input;
+  const params = { nonce: input.nonce };
+  const intent = { deadlineSecs: input.deadlineSecs as number };
   const nonce = params.nonce;
   if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT256)
     throw createPermit2Error("PERMIT2_NONCE_MISMATCH", "The nonce is not a uint256.", { nonce });
@@ -322,7 +428,6 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
         deadlineSecs,
       },
     );
-  assertSentMessage(additional, kind, { token, amount, escrow, nonce, deadline: BigInt(deadlineSecs) });
   if (deadlineSecs * 1000 <= nowMs)
     throw createPermit2Error("PERMIT2_DEADLINE_PASSED", "The permit deadline has passed.", {
       deadlineSecs,
@@ -334,12 +439,32 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
       nowMs,
       maxDeadlineSecs,
     });
+  return { nonce, deadlineSecs };
+}
 
-  // Witness contents against intent, quote and the wallet's own destination facts.
-  assertWitnessContents({ witness, intent, quote, additional, recipient: expected.recipient });
-  if (destination !== null) assertDestination({ destination, quote });
-  // The typed data, in the chain's form and in the hashed form.
-  const chainId = Number(signedChainId);
+/** The typed data in the chain's form (for the wallet) and in the hashed form, and the digest of the latter. */
+function buildTypedData(input: {
+  kind: ChainKind;
+  chainId: number;
+  /** Each address as [20 bytes, the form the service sent]. */
+  permit2: [Hex, unknown];
+  token: [Hex, unknown];
+  escrow: [Hex, unknown];
+  amount: bigint;
+  nonce: bigint;
+  deadlineSecs: number;
+  witness: Record<string, bigint | string>;
+  types: Record<string, TypedDataField[]>;
+  witnessTypeString: string;
+  witnessHash: Hex;
+}): { typedData: Permit2TypedData; hashedTypedData: Permit2TypedData; digest: Hex } {
+  const { kind, chainId, amount, nonce, deadlineSecs, witness, types, witnessTypeString, witnessHash } =
+    input;
+  const [permit2, permit2ContractAddress] = input.permit2;
+  const [token, sourceToken] = input.token;
+  const [escrow, escrowContractAddress] = input.escrow;
+  const params = { permit2ContractAddress, escrowContractAddress };
+  const quote = { sourceToken };
   const display = (address20: Hex, original: unknown): string =>
     kind === "evm" ? Address.checksum(address20) : (original as string);
   const build = (form: "display" | "hashed"): Permit2TypedData => {
@@ -366,25 +491,7 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     typeString: PERMIT2_WITNESS_TYPE_STUB + witnessTypeString,
     witnessHash,
   });
-
-  const summary = buildSummary({
-    kind,
-    chainId,
-    typedData,
-    deadlineSecs,
-    quote,
-    intentId: intent.intentId,
-    owner: expected.owner ?? null,
-    witness,
-    sources: {
-      sourceToken: expected.sourceToken === undefined ? "service" : "wallet",
-      sourceAmount: expected.sourceAmountLots === undefined ? "service" : "wallet",
-      sourceDecimals: expected.sourceDecimals === undefined ? "service" : "wallet",
-      spender: spenderUnchecked ? "service" : "wallet",
-      destination: destination === null ? "service" : "wallet",
-    },
-  });
-  return { chainType: kind, typedData, hashedTypedData, digest, witnessHash, witnessTypeString, summary };
+  return { typedData, hashedTypedData, digest };
 }
 
 /** The witness's intent id, secret hash, destination chain and token, recipient and amounts = intent and quote. */
