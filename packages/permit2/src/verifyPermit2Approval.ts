@@ -273,8 +273,7 @@ function assertDomain(input: {
   allowed: ReadonlySet<Hex>;
 }): bigint {
   const { domain, kind, permit2, allowed } = input;
-  const expected = { chainId: input.expectedChainId };
-  const params = { permit2ContractAddress: input.permit2ContractAddress };
+  const { expectedChainId: walletChainIdSent, permit2ContractAddress } = input;
   const extraDomainKeys = Object.keys(domain).filter((key) => !DOMAIN_FIELDS.some((f) => f.name === key));
   if (
     extraDomainKeys.length > 0 ||
@@ -292,7 +291,7 @@ function assertDomain(input: {
       actual: domain.name,
     });
   const domainChainId = parseUint(domain.chainId);
-  const expectedChainId = parseUint(expected.chainId);
+  const expectedChainId = parseUint(walletChainIdSent);
   if (domainChainId === null || domainChainId === 0n)
     throw createPermit2Error("PERMIT2_DOMAIN_INVALID", "The domain chainId is not a positive integer.", {
       chainId: domain.chainId,
@@ -309,7 +308,7 @@ function assertDomain(input: {
       "PERMIT2_CHAIN_ID_MISMATCH",
       "The permit is for another chain than the wallet's.",
       {
-        expected: expected.chainId,
+        expected: walletChainIdSent,
         actual: domain.chainId,
       },
     );
@@ -322,13 +321,13 @@ function assertDomain(input: {
     throw createPermit2Error(
       "PERMIT2_VERIFYING_CONTRACT_MISMATCH",
       "domain.verifyingContract differs from permit2_contract_address.",
-      { verifyingContract: domain.verifyingContract, permit2ContractAddress: params.permit2ContractAddress },
+      { verifyingContract: domain.verifyingContract, permit2ContractAddress },
     );
   if (permit2 !== CANONICAL_PERMIT2_ADDRESS.toLowerCase() && !allowed.has(permit2))
     throw createPermit2Error(
       "PERMIT2_CONTRACT_NOT_ALLOWED",
       "The Permit2 contract is neither the canonical deployment nor one the caller allowed.",
-      { permit2ContractAddress: params.permit2ContractAddress },
+      { permit2ContractAddress },
     );
   return signedChainId;
 }
@@ -343,12 +342,12 @@ function assertSourceSide(input: {
   escrowContractAddress: unknown;
 }): { amount: bigint; spenderUnchecked: boolean } {
   const { escrow, permit2, token, expected, quote } = input;
-  const params = { escrowContractAddress: input.escrowContractAddress };
+  const { escrowContractAddress } = input;
   if (escrow === ZERO_ADDRESS || escrow === permit2)
     throw createPermit2Error(
       "PERMIT2_SPENDER_MISMATCH",
       "The spender is the zero address or the Permit2 contract itself.",
-      { spender: params.escrowContractAddress },
+      { spender: escrowContractAddress },
     );
   const expectedSpender: unknown = expected.spender;
   const spenderUnchecked =
@@ -367,7 +366,7 @@ function assertSourceSide(input: {
       "The spender is not the escrow the wallet expects.",
       {
         expected: expectedSpender,
-        actual: params.escrowContractAddress,
+        actual: escrowContractAddress,
       },
     );
   if (token === NATIVE_PLACEHOLDER || token === ZERO_ADDRESS)
@@ -413,14 +412,10 @@ function assertNonceAndDeadline(input: {
   nowMs: number;
   maxDeadlineSecs: number;
 }): { nonce: bigint; deadlineSecs: number } {
-  const { nowMs, maxDeadlineSecs } = input;
-  const params = { nonce: input.nonce };
-  const intent = { deadlineSecs: input.deadlineSecs as number };
-  const nonce = params.nonce;
+  const { nonce, deadlineSecs, nowMs, maxDeadlineSecs } = input;
   if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT256)
     throw createPermit2Error("PERMIT2_NONCE_MISMATCH", "The nonce is not a uint256.", { nonce });
-  const deadlineSecs = intent.deadlineSecs;
-  if (!Number.isSafeInteger(deadlineSecs) || deadlineSecs <= 0)
+  if (typeof deadlineSecs !== "number" || !Number.isSafeInteger(deadlineSecs) || deadlineSecs <= 0)
     throw createPermit2Error(
       "PERMIT2_DEADLINE_MISMATCH",
       "The intent's deadline is not a positive integer.",
@@ -460,11 +455,9 @@ function buildTypedData(input: {
 }): { typedData: Permit2TypedData; hashedTypedData: Permit2TypedData; digest: Hex } {
   const { kind, chainId, amount, nonce, deadlineSecs, witness, types, witnessTypeString, witnessHash } =
     input;
-  const [permit2, permit2ContractAddress] = input.permit2;
-  const [token, sourceToken] = input.token;
-  const [escrow, escrowContractAddress] = input.escrow;
-  const params = { permit2ContractAddress, escrowContractAddress };
-  const quote = { sourceToken };
+  const [permit2, permit2AsSent] = input.permit2;
+  const [token, tokenAsSent] = input.token;
+  const [escrow, escrowAsSent] = input.escrow;
   const display = (address20: Hex, original: unknown): string =>
     kind === "evm" ? Address.checksum(address20) : (original as string);
   const build = (form: "display" | "hashed"): Permit2TypedData => {
@@ -473,11 +466,11 @@ function buildTypedData(input: {
     const domainOut: Permit2Domain = {
       name: "Permit2",
       chainId,
-      verifyingContract: addr(permit2, params.permit2ContractAddress),
+      verifyingContract: addr(permit2, permit2AsSent),
     };
     const message: Permit2Message = {
-      permitted: { token: addr(token, quote.sourceToken), amount },
-      spender: addr(escrow, params.escrowContractAddress),
+      permitted: { token: addr(token, tokenAsSent), amount },
+      spender: addr(escrow, escrowAsSent),
       nonce,
       deadline: BigInt(deadlineSecs),
       witness: { ...witness },
@@ -503,7 +496,7 @@ function assertWitnessContents(input: {
   recipient: string;
 }): void {
   const { witness, intent, quote, additional } = input;
-  const expected = { recipient: input.recipient };
+  const { recipient } = input;
   const intentIdBytes32 = uuidToBytes32(intent.intentId);
   if (intentIdBytes32 === null || witness.intentId !== intentIdBytes32)
     throw createPermit2Error("PERMIT2_INTENT_ID_MISMATCH", "The witness intent id is not this intent's id.", {
@@ -544,11 +537,11 @@ function assertWitnessContents(input: {
         actual: witness.destToken,
       },
     );
-  if (!sameDestinationString(witness.recipient as string, expected.recipient))
+  if (!sameDestinationString(witness.recipient as string, recipient))
     throw createPermit2Error(
       "PERMIT2_RECIPIENT_MISMATCH",
       "The witness recipient is not the destination address the user entered.",
-      { expected: expected.recipient, actual: witness.recipient },
+      { expected: recipient, actual: witness.recipient },
     );
   if (witness.minDestAmount !== quote.minDestAmountLots)
     throw createPermit2Error(
