@@ -6,19 +6,19 @@ import type { Page, SwapHistoryItem } from "../types.js";
 /** Whose swaps to list: `wallet` (one or more addresses), `retailId`, or both. At least one is required. */
 export interface SwapHistoryFilter {
   /** Wallet address(es); sent as repeated `wallet=` parameters. */
-  wallet?: string | readonly string[];
+  wallet?: string | readonly string[] | undefined;
   /** Retail user identifier; sent as `retail_id`. */
-  retailId?: string;
+  retailId?: string | undefined;
   /** `true`: only swaps not yet in a terminal state. */
-  active?: boolean;
+  active?: boolean | undefined;
 }
 
 /** Parameters of {@link getSwapHistory}. */
 export interface GetSwapHistoryParams extends SwapHistoryFilter, CallOptions {
   /** Page size, 1..100 (the service's default is 20). */
-  limit?: number;
+  limit?: number | undefined;
   /** Swaps to skip, >= 0. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { getSwapHistory, type SwapHistoryFilter } from "./getSwapHistory.js";
 /** Parameters of {@link iterateSwapHistory}. */
 export interface IterateSwapHistoryParams extends SwapHistoryFilter, CallOptions {
   /** Swaps per request, 1..100. Default 100. */
-  pageSize?: number;
+  pageSize?: number | undefined;
 }
 
 /**

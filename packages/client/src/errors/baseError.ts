@@ -21,7 +21,7 @@ export class BaseError<TCode extends string = string> extends Error {
   constructor(
     code: TCode,
     shortMessage: string,
-    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { details?: Record<string, unknown> | undefined; cause?: unknown } = {},
   ) {
     const details = options.details ?? {};
     const detailLines = Object.entries(details).map(([k, v]) => `  ${k}: ${formatDetail(v)}`);

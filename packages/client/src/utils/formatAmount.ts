@@ -7,13 +7,13 @@ export interface FormatAmountParams {
   value: bigint;
   decimals: number;
   /** Keep at most this many fractional digits, cutting toward zero (never rounding up). Default: all. */
-  maxFractionDigits?: number;
+  maxFractionDigits?: number | undefined;
   /** Pad to at least this many fractional digits. Default 0. */
-  minFractionDigits?: number;
+  minFractionDigits?: number | undefined;
   /** Inserted between groups of three integer digits. Default `","`; `""` for none. */
-  groupSeparator?: string;
+  groupSeparator?: string | undefined;
   /** Default `"."`. */
-  decimalSeparator?: string;
+  decimalSeparator?: string | undefined;
 }
 
 /**

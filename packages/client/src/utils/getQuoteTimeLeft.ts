@@ -6,7 +6,7 @@ export function getQuoteTimeLeft({
   now = Date.now(),
 }: {
   quote: Pick<Quote, "expiryMs">;
-  now?: number;
+  now?: number | undefined;
 }): number {
   return Math.max(0, quote.expiryMs - now);
 }
