@@ -132,7 +132,7 @@ describe("server text in errors is bounded and scrubbed", () => {
     const forms = [apiKey, encodeURIComponent(apiKey), JSON.stringify(apiKey).slice(1, -1)];
     const body = `${forms.join(" ")} ${"y".repeat(fiveMb)}`;
     origin.handle(() => ({ status: 422, headers: { "content-type": "text/plain" }, body }));
-    const error = await rejection(client().getBestQuote({ ...quoteParams() }));
+    const error = await rejection(client().getNetworks());
     expect(error.code).toBe("UNPROCESSABLE");
     const text = String(error.details.body);
     expect(text.startsWith("[redacted] [redacted] [redacted] yyy")).toBe(true);
@@ -185,17 +185,6 @@ describe("server text in errors is bounded and scrubbed", () => {
     expect(error.details.serverMessage).toBe("[redacted] [redacted] [redacted]");
   });
 });
-
-function quoteParams() {
-  return {
-    sourceChain: 1,
-    sourceToken: "0xA0b8",
-    destChain: 5,
-    destToken: "So11",
-    amount: "1.5",
-    slippageBps: 50,
-  };
-}
 
 /** A server that streams `totalBytes` of JSON-ish text in 64 KiB chunks, honouring backpressure, and counts what it wrote. */
 async function startStreamingServer(totalBytes: number, declareLength: boolean) {

@@ -35,6 +35,16 @@ async function failure(promise: Promise<unknown>) {
   throw new Error("expected the call to fail");
 }
 
+/** The `details.field` of the INVALID_OPTIONS error `make` throws, or what went otherwise. */
+function fieldOf(make: () => unknown) {
+  try {
+    make();
+  } catch (error) {
+    return isSwapIntentError(error, "INVALID_OPTIONS") ? error.details.field : "wrong code";
+  }
+  return "no error";
+}
+
 const quoteParams = {
   sourceChain: 1,
   sourceToken: "0xA0b8",
@@ -454,14 +464,6 @@ describe("options", () => {
   });
 
   it("refuses unusable options with INVALID_OPTIONS", () => {
-    const fieldOf = (make: () => unknown) => {
-      try {
-        make();
-      } catch (error) {
-        return isSwapIntentError(error, "INVALID_OPTIONS") ? error.details.field : "wrong code";
-      }
-      return "no error";
-    };
     expect(fieldOf(() => createClient({ baseUrl: "not a url" }))).toBe("baseUrl");
     expect(fieldOf(() => createClient({ baseUrl: "ftp://host" }))).toBe("baseUrl");
     expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: "" }))).toBe("apiKey");
@@ -481,15 +483,6 @@ describe("options", () => {
 });
 
 describe("credentials are stated at construction", () => {
-  const fieldOf = (make: () => unknown) => {
-    try {
-      make();
-    } catch (error) {
-      return isSwapIntentError(error, "INVALID_OPTIONS") ? error.details.field : "wrong code";
-    }
-    return "no error";
-  };
-
   it("an undefined apiKey (an unset environment variable) is refused, naming apiKey", () => {
     const env: Record<string, string | undefined> = {};
     expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: env.SWAPINTENT_API_KEY }))).toBe(
