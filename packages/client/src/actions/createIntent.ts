@@ -48,6 +48,10 @@ const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: s
  * quote and create again (a quote id can be used once).
  *
  * @throws `QUOTE_EXPIRED` when the given quote object is past its expiry; `INVALID_INPUT` naming the field.
+ *
+ * @example
+ * const intent = await createIntent(client, { quote, userSourceAddress: "0xUser…", refundAddress: "0xUser…", userDestinationAddress: "7xKX…" });
+ * if (intent.approvalMechanism === "permit2") console.log(intent.paramsToSign.witnessHash);
  */
 export async function createIntent(client: BaseClient, params: CreateIntentParams): Promise<Intent> {
   const quote = params.quote;

@@ -24,6 +24,10 @@ export interface GetSwapHistoryParams extends SwapHistoryFilter, CallOptions {
 /**
  * Reads one page of swap history (`GET /affiliate/v1/swaps/history`) by wallet(s) and/or retail id.
  * Also the way to find out whether a timed-out `createIntent` happened: look for the intent by wallet.
+ *
+ * @example
+ * const open = await getSwapHistory(client, { wallet: "0xUser…", active: true, limit: 20 });
+ * console.log(open.total, open.items.map((item) => item.status));
  */
 export async function getSwapHistory(
   client: BaseClient,

@@ -20,7 +20,12 @@ export interface GetTokensParams extends TokenFilter, CallOptions {
   offset?: number | undefined;
 }
 
-/** Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages. */
+/**
+ * Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages.
+ *
+ * @example
+ * const page = await getTokens(client, { networkId: 1, q: "usdc", limit: 10 });
+ */
 export async function getTokens(client: BaseClient, params: GetTokensParams = {}): Promise<Page<Token>> {
   const query: [string, string][] = [];
   if (params.limit !== undefined) {

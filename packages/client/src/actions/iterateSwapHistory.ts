@@ -13,6 +13,9 @@ export interface IterateSwapHistoryParams extends SwapHistoryFilter, CallOptions
 /**
  * Yields every swap history item, page after page, until `total` is reached or a page comes back empty.
  * The filter is checked before the first request.
+ *
+ * @example
+ * for await (const item of iterateSwapHistory(client, { wallet: ["0xA…", "0xB…"] })) console.log(item.intentId);
  */
 export async function* iterateSwapHistory(
   client: BaseClient,

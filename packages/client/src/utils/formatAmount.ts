@@ -20,6 +20,9 @@ export interface FormatAmountParams {
  * Formats lots for display, exactly (no floating point): digit grouping, trailing zeros trimmed, optional
  * truncation. `formatAmount({ value: 1234567890000n, decimals: 6, maxFractionDigits: 2 })` is `"1,234,567.89"`.
  * Truncation cuts toward zero, so a shown balance is never more than the real one.
+ *
+ * @example
+ * formatAmount({ value: quote.minDestAmountLots, decimals: quote.destAmountDecimals, maxFractionDigits: 4 }); // "1,234.5678"
  */
 export function formatAmount({
   value,

@@ -9,7 +9,12 @@ export interface IsQuoteExpiredParams {
   marginMs?: number | undefined;
 }
 
-/** True when the quote is past its `expiry` (or within `marginMs` of it). */
+/**
+ * True when the quote is past its `expiry` (or within `marginMs` of it).
+ *
+ * @example
+ * if (isQuoteExpired({ quote, marginMs: 5_000 })) quote = await client.getBestQuote(params);
+ */
 export function isQuoteExpired({ quote, now = Date.now(), marginMs = 0 }: IsQuoteExpiredParams): boolean {
   return now + marginMs >= quote.expiryMs;
 }
