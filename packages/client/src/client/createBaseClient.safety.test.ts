@@ -6,8 +6,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { intentId, networksWire, quoteId } from "../../test/fixtures.js";
+import { intentId, networksWire, permit2IntentWire, quoteId } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createClient } from "./createClient.js";
@@ -155,11 +156,55 @@ describe("server text in errors is bounded and scrubbed", () => {
     expect(JSON.stringify(error.details)).not.toContain("sk_live_7Gq");
   });
 
-  it("the onResponse hook sees the body with the key redacted", async () => {
-    origin.handle(() => ({ status: 401, body: { code: 401, message: `bad key ${apiKey}` } }));
+  it("a non-JSON 2xx body that starts with the key: neither the error nor its cause chain holds it", async () => {
+    origin.handle(() => ({ headers: { "content-type": "application/json" }, body: `${apiKey} not json` }));
+    const error = await rejection(client().getNetworks());
+    expect(error.code).toBe("RESPONSE_INVALID");
+    expect(error.details.body).toBe("[redacted] not json");
+    expect(inspect(error, { depth: 10 })).not.toContain("sk_live_7Gq");
+  });
+
+  it("server-chosen field names and values quoted in a RESPONSE_INVALID are scrubbed and bounded", async () => {
+    const longName = `${apiKey}${"k".repeat(5000)}`;
+    origin.handle((request) =>
+      request.path === "/affiliate/v1/networks"
+        ? { body: networksWire }
+        : {
+            body: {
+              ...permit2IntentWire(),
+              approval_mechanism: `${apiKey}${"m".repeat(fiveMb)}`,
+            },
+          },
+    );
+    const unknownMechanism = await rejection(client().createIntent(intentParams));
+    expect(unknownMechanism.code).toBe("RESPONSE_INVALID");
+    expect(unknownMechanism.shortMessage.length).toBeLessThan(1100);
+    expect(inspect(unknownMechanism, { depth: 10 })).not.toContain("sk_live_7Gq");
+
+    const wire = permit2IntentWire() as { params_to_sign: { additional_data: { types: unknown } } };
+    wire.params_to_sign.additional_data.types = { [longName]: "not a field list" };
+    origin.handle((request) =>
+      request.path === "/affiliate/v1/networks" ? { body: networksWire } : { body: wire },
+    );
+    const badRecord = await rejection(client().createIntent(intentParams));
+    expect(badRecord.code).toBe("RESPONSE_INVALID");
+    const issues = badRecord.details.issues as Array<{ path: string }>;
+    expect(issues[0]?.path.startsWith("additional_data.types.[redacted]kkk")).toBe(true);
+    expect(issues[0]?.path.length).toBeLessThan(260);
+    expect(inspect(badRecord, { depth: 10 })).not.toContain("sk_live_7Gq");
+  });
+
+  it("the onResponse hook sees the body and the headers with the key redacted", async () => {
+    origin.handle(() => ({
+      status: 401,
+      headers: { "x-echo": `you sent ${apiKey}` },
+      body: { code: 401, message: `bad key ${apiKey}` },
+    }));
     const events: ResponseEvent[] = [];
     await rejection(client({ hooks: { onResponse: (e) => events.push(e) } }).getNetworks());
+    expect(events[0]?.headers["x-echo"]).toBe("you sent [redacted]");
     expect(events[0]?.body).toContain("bad key [redacted]");
+
     expect(JSON.stringify(events)).not.toContain("sk_live_7Gq");
   });
 

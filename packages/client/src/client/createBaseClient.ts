@@ -208,7 +208,7 @@ async function sendAttempt<T>(
       method,
       url,
       status: response.status,
-      headers: redact(responseHeaders),
+      headers: redact(responseHeaders, secrets),
       body: scrubText(text, secrets),
       attempt,
       durationMs: Date.now() - started,
@@ -291,9 +291,14 @@ function isRedirect(response: Response): boolean {
   return response.type === "opaqueredirect" || response.redirected || redirectStatuses.has(response.status);
 }
 
+/**
+ * Parses a 2xx body. Every server-controlled text that reaches the error (the raw body, a field name in an
+ * issue path, a value quoted in the message) is scrubbed of `secrets` and bounded; the original error is not
+ * kept as `cause`, since it holds that text unscrubbed (V8's JSON `SyntaxError` quotes the input, too).
+ */
 function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly string[]): T {
   const { method, path } = request;
-  const rawBody = () => scrubText(text, secrets, maxServerTextLength);
+  const clean = (value: string, max = maxServerTextLength) => scrubText(value, secrets, max);
   let json: unknown;
   if (text.trim() === "") {
     if (!request.allowEmptyBody)
@@ -302,28 +307,39 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
   } else {
     try {
       json = JSON.parse(text);
-    } catch (error) {
-      throw invalidResponse("The response body is not valid JSON.", { method, path, body: rawBody() }, error);
+    } catch {
+      throw invalidResponse("The response body is not valid JSON.", { method, path, body: clean(text) });
     }
   }
   try {
     return request.parse(json);
   } catch (error) {
-    if (isSwapIntentError(error, "RESPONSE_INVALID")) {
-      throw invalidResponse(error.shortMessage, { ...error.details, method, path, body: rawBody() }, error);
-    }
-    throw error;
+    if (!isSwapIntentError(error, "RESPONSE_INVALID")) throw error;
+    const issues = Array.isArray(error.details.issues)
+      ? (error.details.issues as Array<{ path: string; message: string }>).map((issue) => ({
+          path: clean(issue.path, 200),
+          message: issue.message,
+        }))
+      : undefined;
+    throw invalidResponse(clean(error.shortMessage), {
+      ...error.details,
+      ...(issues === undefined ? {} : { issues }),
+      method,
+      path,
+      body: clean(text),
+    });
   }
 }
 
-function invalidResponse(message: string, details: Record<string, unknown>, cause?: unknown) {
-  return new BaseError("RESPONSE_INVALID", message, { details, cause });
+function invalidResponse(message: string, details: Record<string, unknown>) {
+  return new BaseError("RESPONSE_INVALID", message, { details });
 }
 
-function redact(headers: Record<string, string>): Record<string, string> {
+/** Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' values. */
+function redact(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    copy[key] = credentialHeaders.has(key.toLowerCase()) ? redacted : value;
+    copy[key] = credentialHeaders.has(key.toLowerCase()) ? redacted : scrubText(value, secrets);
   }
   return copy;
 }
