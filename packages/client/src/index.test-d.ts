@@ -59,7 +59,8 @@ declare const env: Record<string, string | undefined>;
 
 describe("createClient", () => {
   it("accepts the README line with an environment variable that may be unset", () => {
-    const client = createClient({ baseUrl: "https://swap.example", apiKey: env.SWAPINTENT_API_KEY });
+    const client = createClient({ baseUrl: "https://swap.example", apiKey: process.env.SWAPINTENT_API_KEY });
+    createClient({ baseUrl: "https://swap.example", apiKey: env.SWAPINTENT_API_KEY });
     expectTypeOf(client).toEqualTypeOf<SwapIntentClient>();
     expectTypeOf(client).toExtend<BaseClient>();
     expectTypeOf(createBaseClient).parameter(0).toEqualTypeOf<ClientOptions>();
