@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readPkcs1FromSpki } from "./readPkcs1FromSpki.js";
+import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "./readPkcs1FromSpki.js";
 
 const rsa = (modulusLength: number, publicExponent = 65537) =>
   generateKeyPairSync("rsa", { modulusLength, publicExponent }).publicKey;
@@ -38,5 +38,16 @@ describe("readPkcs1FromSpki", () => {
     unused[bitStringAt + 3] = 1;
     expect(() => readPkcs1FromSpki(unused)).toThrow("unused bits");
     expect(() => readPkcs1FromSpki(new Uint8Array([]))).toThrow("truncated DER");
+  });
+
+  it("assertRsaPublicKeyDer accepts node's PKCS#1 export and refuses other structures", () => {
+    const pkcs1 = new Uint8Array(rsa(1024).export({ type: "pkcs1", format: "der" }));
+    expect(assertRsaPublicKeyDer(pkcs1)).toBe(pkcs1);
+    const spki = new Uint8Array(rsa(1024).export({ type: "spki", format: "der" }));
+    expect(() => assertRsaPublicKeyDer(spki)).toThrow("expected the modulus and exponent INTEGERs");
+    expect(() => assertRsaPublicKeyDer(new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x05]))).toThrow(
+      "truncated DER",
+    );
+    expect(() => assertRsaPublicKeyDer(new Uint8Array([0x04, 0x00]))).toThrow("RSAPublicKey SEQUENCE");
   });
 });

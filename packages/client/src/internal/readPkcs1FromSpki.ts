@@ -45,8 +45,21 @@ export function readPkcs1FromSpki(spki: Uint8Array<ArrayBuffer>): Uint8Array<Arr
   if (bits.tag !== 0x03 || bits.end !== outer.end)
     throw new Error("expected the subjectPublicKey BIT STRING");
   if (spki[bits.start] !== 0) throw new Error("the BIT STRING has unused bits");
-  const pkcs1 = spki.subarray(bits.start + 1, bits.end);
-  const inner = readTlv(pkcs1, 0, pkcs1.length);
-  if (inner.tag !== 0x30 || inner.end !== pkcs1.length) throw new Error("expected the RSAPublicKey SEQUENCE");
+  return assertRsaPublicKeyDer(spki.subarray(bits.start + 1, bits.end));
+}
+
+/**
+ * Returns `pkcs1` when it is a DER `RSAPublicKey`: one SEQUENCE of exactly two INTEGERs (modulus, exponent).
+ *
+ * @throws `Error` otherwise.
+ */
+export function assertRsaPublicKeyDer(pkcs1: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const sequence = readTlv(pkcs1, 0, pkcs1.length);
+  if (sequence.tag !== 0x30 || sequence.end !== pkcs1.length)
+    throw new Error("expected the RSAPublicKey SEQUENCE");
+  const modulus = readTlv(pkcs1, sequence.start, sequence.end);
+  const exponent = readTlv(pkcs1, modulus.end, sequence.end);
+  if (modulus.tag !== 0x02 || exponent.tag !== 0x02 || exponent.end !== sequence.end)
+    throw new Error("expected the modulus and exponent INTEGERs");
   return pkcs1;
 }

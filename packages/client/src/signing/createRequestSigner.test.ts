@@ -87,6 +87,19 @@ describe("request signing", () => {
     }
   });
 
+  it("a PKCS#1 PEM that does not hold an RSAPublicKey fails with INVALID_OPTIONS before anything is sent", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const garbage = "-----BEGIN RSA PUBLIC KEY-----\nMAMCAQU=\n-----END RSA PUBLIC KEY-----";
+    const error = await rejection(
+      createClient({
+        baseUrl: server.url,
+        requestSigning: { privateKey: privatePem, publicKey: garbage },
+      }).getNetworks(),
+    );
+    expect(error).toMatchObject({ code: "INVALID_OPTIONS", details: { field: "requestSigning.publicKey" } });
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("a non-RSA public key (EC) fails with INVALID_OPTIONS before anything is sent", async () => {
     server.handle(() => ({ body: networksWire }));
     const ecPem = generateKeyPairSync("ec", { namedCurve: "P-256" })

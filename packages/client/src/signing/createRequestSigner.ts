@@ -1,5 +1,5 @@
 import { BaseError } from "../errors/baseError.js";
-import { readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
+import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
 
 /**
  * Keys for request signing (design §2): an RSA key pair; the service knows the public key.
@@ -120,12 +120,12 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
   return { privateKey, keyId };
 }
 
-/** base64(SHA-256(PKCS#1 DER)) of an RSA public key given as a `CryptoKey` or SPKI PEM. */
+/** base64(SHA-256(PKCS#1 DER)) of an RSA public key given as a `CryptoKey`, SPKI PEM or PKCS#1 PEM. */
 async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
   let pkcs1: Uint8Array<ArrayBuffer>;
   try {
     if (typeof publicKey === "string" && publicKey.includes("-----BEGIN RSA PUBLIC KEY-----")) {
-      pkcs1 = new Uint8Array(fromPem(publicKey, "RSA PUBLIC KEY"));
+      pkcs1 = assertRsaPublicKeyDer(new Uint8Array(fromPem(publicKey, "RSA PUBLIC KEY")));
     } else {
       const spki =
         typeof publicKey === "string"
@@ -134,10 +134,14 @@ async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
       pkcs1 = readPkcs1FromSpki(new Uint8Array(spki));
     }
   } catch (error) {
-    throw new BaseError("INVALID_OPTIONS", "`requestSigning.publicKey` is not an RSA SPKI public key.", {
-      details: { field: "requestSigning.publicKey" },
-      cause: error,
-    });
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`requestSigning.publicKey` is not an RSA public key (SPKI or PKCS#1).",
+      {
+        details: { field: "requestSigning.publicKey" },
+        cause: error,
+      },
+    );
   }
   return toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", pkcs1)));
 }
