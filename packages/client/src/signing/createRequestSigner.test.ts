@@ -87,31 +87,23 @@ describe("request signing", () => {
     }
   });
 
-  it("a PKCS#1 PEM that does not hold an RSAPublicKey fails with INVALID_OPTIONS before anything is sent", async () => {
-    server.handle(() => ({ body: networksWire }));
-    const garbage = "-----BEGIN RSA PUBLIC KEY-----\nMAMCAQU=\n-----END RSA PUBLIC KEY-----";
-    const error = await rejection(
-      createClient({
-        baseUrl: server.url,
-        requestSigning: { privateKey: privatePem, publicKey: garbage },
-      }).getNetworks(),
-    );
-    expect(error).toMatchObject({ code: "INVALID_OPTIONS", details: { field: "requestSigning.publicKey" } });
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it("a non-RSA public key (EC) fails with INVALID_OPTIONS before anything is sent", async () => {
+  it("a public key that is not an RSA key (EC SPKI, a PKCS#1 PEM without an RSAPublicKey) fails with INVALID_OPTIONS before anything is sent", async () => {
     server.handle(() => ({ body: networksWire }));
     const ecPem = generateKeyPairSync("ec", { namedCurve: "P-256" })
       .publicKey.export({ type: "spki", format: "pem" })
       .toString();
-    const error = await rejection(
-      createClient({
+    const notRsaPkcs1 = "-----BEGIN RSA PUBLIC KEY-----\nMAMCAQU=\n-----END RSA PUBLIC KEY-----";
+    for (const publicKey of [ecPem, notRsaPkcs1]) {
+      const client = createClient({
         baseUrl: server.url,
-        requestSigning: { privateKey: privatePem, publicKey: ecPem },
-      }).getNetworks(),
-    );
-    expect(error).toMatchObject({ code: "INVALID_OPTIONS", details: { field: "requestSigning.publicKey" } });
+        requestSigning: { privateKey: privatePem, publicKey },
+      });
+      const error = await rejection(client.getNetworks());
+      expect(error).toMatchObject({
+        code: "INVALID_OPTIONS",
+        details: { field: "requestSigning.publicKey" },
+      });
+    }
     expect(server.requests).toHaveLength(0);
   });
 
