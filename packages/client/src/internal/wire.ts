@@ -1,8 +1,8 @@
 /**
- * Wire schemas (zod/mini) and their mapping to domain types. Every response passes through here:
+ * Wire schemas (valibot) and their mapping to domain types. Every response passes through here:
  * a body that fails its schema becomes `RESPONSE_INVALID` (the transport adds the raw body).
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import { BaseError } from "../errors/baseError.js";
 import type {
   Intent,
@@ -19,126 +19,125 @@ import type {
 
 /** Builds the schemas on first use, so importing this module costs nothing until a response is parsed. */
 function buildSchemas() {
-  const int = z.int();
-  const nonNegativeInt = z.int().check(z.nonnegative());
+  const str = v.string();
+  const int = v.pipe(v.number(), v.safeInteger());
+  const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+  const digits = v.pipe(str, v.regex(/^[0-9]+$/, "expected an integer decimal string"));
   /** Lots: a decimal integer string (tolerated: a non-negative safe integer number). Decimals are rejected. */
-  const lots = z.union([
-    z.string().check(z.regex(/^[0-9]+$/, "expected an integer decimal string")),
-    nonNegativeInt,
-  ]);
-  const isoDate = z
-    .string()
-    .check(z.refine((value) => !Number.isNaN(Date.parse(value)), "expected an ISO 8601 date"));
-  const nullableString = z.nullish(z.string());
-  const hex32 = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
+  const lots = v.union([digits, nonNegativeInt]);
+  const isoDate = v.pipe(
+    str,
+    v.check((value) => !Number.isNaN(Date.parse(value)), "expected an ISO 8601 date"),
+  );
+  const nullableString = v.nullish(str);
+  const hex32 = v.pipe(str, v.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
 
-  const quoteSchema = z.object({
-    id: z.string(),
+  const quoteSchema = v.object({
+    id: str,
     source_chain: int,
-    source_token: z.string(),
+    source_token: str,
     dest_chain: int,
-    dest_token: z.string(),
+    dest_token: str,
     intermediate_token: nullableString,
-    intermediate_token_amount_min: z.nullish(lots),
-    intermediate_token_amount_max: z.nullish(lots),
-    intermediate_token_decimals: z.nullish(nonNegativeInt),
+    intermediate_token_amount_min: v.nullish(lots),
+    intermediate_token_amount_max: v.nullish(lots),
+    intermediate_token_decimals: v.nullish(nonNegativeInt),
     source_amount_lots: lots,
     source_amount_decimals: nonNegativeInt,
     min_dest_amount_lots: lots,
     max_dest_amount_lots: lots,
     dest_amount_decimals: nonNegativeInt,
-    slippage_bps: z.union([
-      z.string().check(z.regex(/^[0-9]+$/, "expected an integer string")),
-      nonNegativeInt,
-    ]),
+    slippage_bps: lots,
     expiry: nonNegativeInt,
-    swap_type: z.string(),
+    swap_type: str,
   });
 
-  const typedDataField = z.object({ name: z.string(), type: z.string() });
-  const permit2Schema = z.object({
-    escrow_contract_address: z.string(),
-    permit2_contract_address: z.string(),
-    resolver_deposit_address: z.string(),
+  const typedDataField = v.object({ name: str, type: str });
+  const unknownRecord = v.record(str, v.unknown());
+  const permit2Schema = v.object({
+    escrow_contract_address: str,
+    permit2_contract_address: str,
+    resolver_deposit_address: str,
     nonce: lots,
-    additional_data: z.object({
-      domain: z.record(z.string(), z.unknown()),
-      types: z.record(z.string(), z.array(typedDataField)),
-      witness: z.record(z.string(), z.unknown()),
-      secretHash: z.optional(z.string()),
-      witness_type_string: z.string(),
+    additional_data: v.object({
+      domain: unknownRecord,
+      types: v.record(str, v.array(typedDataField)),
+      witness: unknownRecord,
+      secretHash: v.optional(str),
+      witness_type_string: str,
       witness_hash: hex32,
     }),
   });
-  const htlcSchema = z.object({ psbt: z.string(), inputs: z.array(nonNegativeInt) });
-  const cosignSchema = z.object({ transaction: z.string() });
-  const intentSchema = z.object({
-    intent_id: z.string(),
+  const htlcSchema = v.object({ psbt: str, inputs: v.array(nonNegativeInt) });
+  const cosignSchema = v.object({ transaction: str });
+  const intentSchema = v.object({
+    intent_id: str,
     deadline_secs: nonNegativeInt,
     secret_hash: hex32,
-    approval_mechanism: z.string(),
-    params_to_sign: z.unknown(),
+    approval_mechanism: str,
+    params_to_sign: v.unknown(),
   });
 
-  const metadataSchema = z.object({
-    id: z.optional(z.string()),
+  const nullableDate = v.nullish(isoDate);
+  const metadataSchema = v.object({
+    id: v.optional(str),
     proxy_address: nullableString,
     user_deposit_tx: nullableString,
     fulfill_tx: nullableString,
     swap_tx: nullableString,
-    created_at: z.nullish(isoDate),
-    user_deposited_at: z.nullish(isoDate),
-    kyc_requested_at: z.nullish(isoDate),
-    fulfilled_at: z.nullish(isoDate),
-    swapped_at: z.nullish(isoDate),
-    refunded_at: z.nullish(isoDate),
+    created_at: nullableDate,
+    user_deposited_at: nullableDate,
+    kyc_requested_at: nullableDate,
+    fulfilled_at: nullableDate,
+    swapped_at: nullableDate,
+    refunded_at: nullableDate,
   });
   const statusShape = {
-    intent_id: z.string(),
-    status: z.string(),
+    intent_id: str,
+    status: str,
     swap_metadata: metadataSchema,
     source_amount_decimals: nonNegativeInt,
     source_amount_lots: lots,
     source_chain: int,
-    source_token: z.string(),
+    source_token: str,
     dest_amount_decimals: nonNegativeInt,
     dest_chain: int,
-    dest_token: z.string(),
+    dest_token: str,
     min_dest_amount_lots: lots,
     max_dest_amount_lots: lots,
   };
-  const statusSchema = z.object(statusShape);
-  const historyItemSchema = z.object({ ...statusShape, kyc_link: nullableString });
-  const historyPageSchema = z.object({
-    items: z.array(historyItemSchema),
+  const statusSchema = v.object(statusShape);
+  const historyItemSchema = v.object({ ...statusShape, kyc_link: nullableString });
+  const historyPageSchema = v.object({
+    items: v.array(historyItemSchema),
     limit: nonNegativeInt,
     offset: nonNegativeInt,
     total: nonNegativeInt,
   });
 
-  const networkSchema = z.object({
+  const networkSchema = v.object({
     id: int,
-    name: z.string(),
-    type: z.string(),
-    supports_optimized_swap: z.boolean(),
-    icon_url: z.string(),
-    supports_custom_tokens: z.boolean(),
+    name: str,
+    type: str,
+    supports_optimized_swap: v.boolean(),
+    icon_url: str,
+    supports_custom_tokens: v.boolean(),
   });
-  const networksSchema = z.array(networkSchema);
-  const tokenSchema = z.object({
+  const networksSchema = v.array(networkSchema);
+  const tokenSchema = v.object({
     network_id: int,
-    name: z.string(),
-    contract_address: z.string(),
-    symbol: z.string(),
-    icon_url: z.string(),
+    name: str,
+    contract_address: str,
+    symbol: str,
+    icon_url: str,
     wrapped_token_address: nullableString,
   });
-  const tokensPageSchema = z.object({
-    data: z.array(tokenSchema),
-    pagination: z.object({
+  const tokensPageSchema = v.object({
+    data: v.array(tokenSchema),
+    pagination: v.object({
       limit: nonNegativeInt,
       offset: nonNegativeInt,
-      pages: z.optional(nonNegativeInt),
+      pages: v.optional(nonNegativeInt),
       total: nonNegativeInt,
     }),
   });
@@ -163,12 +162,15 @@ const schemas = (): Schemas => {
   return built;
 };
 
-function check<S extends z.ZodMiniType>(schema: S, json: unknown, what: string): z.output<S> {
-  const result = z.safeParse(schema, json);
-  if (result.success) return result.data;
-  const issues = result.error.issues.slice(0, 10).map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: describeIssue(issue),
+/** Issue texts say what was expected, never the value received (a server string could be huge or hold a secret). */
+const parseConfig = { message: describeIssue };
+
+function check<S extends v.GenericSchema>(schema: S, json: unknown, what: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, json, parseConfig);
+  if (result.success) return result.output;
+  const issues = result.issues.slice(0, 10).map((issue) => ({
+    path: v.getDotPath(issue) ?? "",
+    message: issue.message,
   }));
   const first = issues[0];
   throw new BaseError(
@@ -180,20 +182,16 @@ function check<S extends z.ZodMiniType>(schema: S, json: unknown, what: string):
   );
 }
 
-/** zod/mini ships no message locale (it says "Invalid input"); say what was expected instead. */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.message !== "Invalid input") return issue.message;
-  switch (issue.code) {
-    case "invalid_type":
-      return `expected ${issue.expected}`;
-    case "invalid_union":
-      return `expected ${issue.errors.map((branch) => (branch[0]?.code === "invalid_type" ? branch[0].expected : "another form")).join(" or ")}`;
-    case "too_small":
-      return `expected at least ${issue.minimum}`;
-    case "too_big":
-      return `expected at most ${issue.maximum}`;
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  if (issue.type === "object" && issue.received === "undefined" && issue.expected?.startsWith('"'))
+    return "missing";
+  switch (issue.type) {
+    case "safe_integer":
+      return "expected an integer";
+    case "min_value":
+      return `expected at least ${issue.requirement}`;
     default:
-      return issue.code;
+      return `expected ${(issue.expected ?? "another form").replace(/[()]/g, "").replaceAll(" | ", " or ")}`;
   }
 }
 
@@ -300,7 +298,7 @@ export function parseIntent(json: unknown): Intent {
   }
 }
 
-function toMetadata(m: z.output<Schemas["metadataSchema"]>): SwapMetadata {
+function toMetadata(m: v.InferOutput<Schemas["metadataSchema"]>): SwapMetadata {
   return {
     id: m.id ?? "",
     proxyAddress: m.proxy_address ?? null,
@@ -316,7 +314,7 @@ function toMetadata(m: z.output<Schemas["metadataSchema"]>): SwapMetadata {
   };
 }
 
-function toSwapStatus(s: z.output<Schemas["statusSchema"]>): SwapStatus {
+function toSwapStatus(s: v.InferOutput<Schemas["statusSchema"]>): SwapStatus {
   return {
     intentId: s.intent_id,
     status: toIntentStatus(s.status),

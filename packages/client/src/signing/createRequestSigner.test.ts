@@ -1,4 +1,4 @@
-import { createHash, createVerify, generateKeyPairSync } from "node:crypto";
+import { createHash, createPublicKey, createVerify, generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intentId, networksWire, quoteWire, statusWire, tokensPageWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
@@ -9,7 +9,10 @@ import type { RequestEvent } from "../client/types.js";
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 const publicPem = publicKey.export({ type: "spki", format: "pem" }).toString();
-const publicDer = publicKey.export({ type: "spki", format: "der" });
+/** The key id as the service operator's published code derives it: SHA-256 over node's PKCS#1 export. */
+const operatorKeyId = createHash("sha256")
+  .update(createPublicKey(privateKey).export({ type: "pkcs1", format: "der" }))
+  .digest("base64");
 
 let server: TestServer;
 beforeAll(async () => {
@@ -33,12 +36,75 @@ function signingClient() {
 }
 
 describe("request signing", () => {
-  it("x-api-key is base64 of SHA-256 over the SPKI DER public key", async () => {
+  it("x-api-key is base64 of SHA-256 over the PKCS#1 DER public key (node:crypto's pkcs1 export), not the SPKI", async () => {
     server.handle(() => ({ body: networksWire }));
     await signingClient().getNetworks();
-    expect(server.requests[0]?.headers["x-api-key"]).toBe(
-      createHash("sha256").update(publicDer).digest("base64"),
-    );
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(operatorKeyId);
+    const spkiHash = createHash("sha256")
+      .update(publicKey.export({ type: "spki", format: "der" }))
+      .digest("base64");
+    expect(operatorKeyId).not.toBe(spkiHash);
+  });
+
+  it("a PKCS#1 PEM public key gives the same key id", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const pkcs1Pem = publicKey.export({ type: "pkcs1", format: "pem" }).toString();
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: { privateKey: privatePem, publicKey: pkcs1Pem },
+    }).getNetworks();
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(operatorKeyId);
+  });
+
+  it("sends an issued keyId exactly as given, with or without the public key", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const keyId = "partner-7f3a/issued+id=";
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: { privateKey: privatePem, keyId },
+    }).getNetworks();
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: { privateKey: privatePem, publicKey: publicPem, keyId },
+    }).getNetworks();
+    expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual([keyId, keyId]);
+    expect(verify(server.requests[0] as ReceivedRequest, "GET:/affiliate/v1/networks::")).toBe(true);
+  });
+
+  it("refuses at construction a signing setup with neither publicKey nor keyId, or an empty keyId", () => {
+    for (const [requestSigning, field] of [
+      [{ privateKey: privatePem }, "requestSigning.publicKey"],
+      [{ privateKey: privatePem, keyId: "" }, "requestSigning.keyId"],
+      [{ privateKey: privatePem, publicKey: publicPem, keyId: "" }, "requestSigning.keyId"],
+    ] as const) {
+      let caught: unknown;
+      try {
+        createClient({ baseUrl: server.url, requestSigning });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: "INVALID_OPTIONS", details: { field } });
+    }
+  });
+
+  it("a public key that is not an RSA key (EC SPKI, a PKCS#1 PEM without an RSAPublicKey) fails with INVALID_OPTIONS before anything is sent", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const ecPem = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .publicKey.export({ type: "spki", format: "pem" })
+      .toString();
+    const notRsaPkcs1 = "-----BEGIN RSA PUBLIC KEY-----\nMAMCAQU=\n-----END RSA PUBLIC KEY-----";
+    for (const publicKey of [ecPem, notRsaPkcs1]) {
+      const client = createClient({
+        baseUrl: server.url,
+        requestSigning: { privateKey: privatePem, publicKey },
+      });
+      const error = await rejection(client.getNetworks());
+      expect(error).toMatchObject({
+        code: "INVALID_OPTIONS",
+        details: { field: "requestSigning.publicKey" },
+      });
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it("signs a GET without query as GET:PATH:: with a unix-seconds timestamp and no nonce", async () => {
@@ -140,8 +206,12 @@ describe("request signing", () => {
     server.handle(() => ({ body: statusWire("Initiated") }));
     await createClient({ baseUrl: server.url, requestSigning: pair }).getIntentStatus({ intentId });
     const request = server.requests[0] as ReceivedRequest;
-    const spki = new Uint8Array(await crypto.subtle.exportKey("spki", pair.publicKey));
-    expect(request.headers["x-api-key"]).toBe(createHash("sha256").update(spki).digest("base64"));
+    const spki = Buffer.from(await crypto.subtle.exportKey("spki", pair.publicKey));
+    const pkcs1 = createPublicKey({ key: spki, format: "der", type: "spki" }).export({
+      type: "pkcs1",
+      format: "der",
+    });
+    expect(request.headers["x-api-key"]).toBe(createHash("sha256").update(pkcs1).digest("base64"));
     const ok = await crypto.subtle.verify(
       "RSASSA-PKCS1-v1_5",
       pair.publicKey,

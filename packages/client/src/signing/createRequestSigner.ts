@@ -1,11 +1,22 @@
 import { BaseError } from "../errors/baseError.js";
+import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
 
-/** Keys for request signing (design §2): an RSA key pair; the service knows the public key. */
+/**
+ * Keys for request signing (design §2): an RSA key pair; the service knows the public key.
+ * Give `publicKey` (the key id is derived from it) or `keyId` (the id the service issued), or both (then `keyId` is sent).
+ */
 export interface RequestSigningOptions {
   /** RSASSA-PKCS1-v1_5 / SHA-256 private key: a WebCrypto `CryptoKey` with usage `sign`, or PKCS#8 PEM text. */
   privateKey: CryptoKey | string;
-  /** The matching public key: a WebCrypto `CryptoKey` or SPKI PEM text. Its SPKI DER hash is sent as `x-api-key`. */
-  publicKey: CryptoKey | string;
+  /**
+   * The matching public key: a WebCrypto `CryptoKey` (extractable), SPKI PEM text (`-----BEGIN PUBLIC KEY-----`)
+   * or PKCS#1 PEM text (`-----BEGIN RSA PUBLIC KEY-----`).
+   * The default key id, sent as `x-api-key`, is base64(SHA-256(PKCS#1 `RSAPublicKey` DER of this key)), as the
+   * service operator's published code derives it.
+   */
+  publicKey?: CryptoKey | string | undefined;
+  /** The key id the service issued, sent as `x-api-key` exactly as given (no hashing). Overrides the derived id. */
+  keyId?: string | undefined;
 }
 
 /** Computes the signing headers for one attempt of one request. */
@@ -20,15 +31,37 @@ const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
  * Creates the signer behind `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
  * so it runs unchanged in Node 20 and browsers. Per attempt it returns:
  *
- * - `x-api-key`: base64 (standard alphabet, padded) of SHA-256 over the public key's SPKI DER bytes;
+ * - `x-api-key`: `keyId` when given; otherwise base64 (standard alphabet, padded) of SHA-256 over the public key's
+ *   PKCS#1 `RSAPublicKey` DER bytes (the BIT STRING content of its SPKI; what node's
+ *   `createPublicKey(privateKey).export({ type: "pkcs1", format: "der" })` returns);
  * - `x-api-signature`: base64 of the RSASSA-PKCS1-v1_5 / SHA-256 signature over the UTF-8 bytes of the canonical
  *   string `METHOD:PATH:QUERY:BODY` (see `formatCanonicalRequest`);
  * - `x-api-timestamp`: unix seconds at signing;
  * - `x-api-nonce`: a fresh random UUID, on every POST (a retried POST is signed again with a new nonce).
  *
  * Keys are imported once, lazily, on the first signed request.
+ *
+ * @throws `INVALID_OPTIONS` at once when neither `publicKey` nor a non-empty `keyId` is given.
+ *
+ * @example
+ * const sign = createRequestSigner({ signing: { privateKey: pkcs8Pem, publicKey: spkiPem } });
+ * const headers = await sign({ method: "GET", canonical: "GET:/affiliate/v1/networks::" });
  */
 export function createRequestSigner({ signing }: { signing: RequestSigningOptions }): RequestSigner {
+  if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
+    throw new BaseError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
+      details: { field: "requestSigning.keyId" },
+    });
+  }
+  if (signing.keyId === undefined && signing.publicKey === undefined) {
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`requestSigning` needs `publicKey` (to derive the key id) or `keyId`.",
+      {
+        details: { field: "requestSigning.publicKey" },
+      },
+    );
+  }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
   return async ({ method, canonical }) => {
     keys ??= importKeys(signing);
@@ -83,20 +116,34 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
       cause: error,
     });
   }
-  let spki: ArrayBuffer;
-  try {
-    spki =
-      typeof signing.publicKey === "string"
-        ? fromPem(signing.publicKey, "PUBLIC KEY")
-        : await crypto.subtle.exportKey("spki", signing.publicKey);
-  } catch (error) {
-    throw new BaseError("INVALID_OPTIONS", "`requestSigning.publicKey` is not an SPKI public key.", {
-      details: { field: "requestSigning.publicKey" },
-      cause: error,
-    });
-  }
-  const keyId = toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", spki)));
+  const keyId = signing.keyId ?? (await deriveKeyId(signing.publicKey as CryptoKey | string));
   return { privateKey, keyId };
+}
+
+/** base64(SHA-256(PKCS#1 DER)) of an RSA public key given as a `CryptoKey`, SPKI PEM or PKCS#1 PEM. */
+async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
+  let pkcs1: Uint8Array<ArrayBuffer>;
+  try {
+    if (typeof publicKey === "string" && publicKey.includes("-----BEGIN RSA PUBLIC KEY-----")) {
+      pkcs1 = assertRsaPublicKeyDer(new Uint8Array(fromPem(publicKey, "RSA PUBLIC KEY")));
+    } else {
+      const spki =
+        typeof publicKey === "string"
+          ? fromPem(publicKey, "PUBLIC KEY")
+          : await crypto.subtle.exportKey("spki", publicKey);
+      pkcs1 = readPkcs1FromSpki(new Uint8Array(spki));
+    }
+  } catch (error) {
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`requestSigning.publicKey` is not an RSA public key (SPKI or PKCS#1).",
+      {
+        details: { field: "requestSigning.publicKey" },
+        cause: error,
+      },
+    );
+  }
+  return toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", pkcs1)));
 }
 
 function fromPem(pem: string, label: string): ArrayBuffer {
