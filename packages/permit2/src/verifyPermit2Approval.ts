@@ -273,7 +273,7 @@ function assertDomain(input: {
   allowed: ReadonlySet<Hex>;
 }): bigint {
   const { domain, kind, permit2, allowed } = input;
-  const { expectedChainId: walletChainIdSent, permit2ContractAddress } = input;
+  const { expectedChainId: expectedChainIdInput, permit2ContractAddress } = input;
   const extraDomainKeys = Object.keys(domain).filter((key) => !DOMAIN_FIELDS.some((f) => f.name === key));
   if (
     extraDomainKeys.length > 0 ||
@@ -291,7 +291,7 @@ function assertDomain(input: {
       actual: domain.name,
     });
   const domainChainId = parseUint(domain.chainId);
-  const expectedChainId = parseUint(walletChainIdSent);
+  const expectedChainId = parseUint(expectedChainIdInput);
   if (domainChainId === null || domainChainId === 0n)
     throw createPermit2Error("PERMIT2_DOMAIN_INVALID", "The domain chainId is not a positive integer.", {
       chainId: domain.chainId,
@@ -308,7 +308,7 @@ function assertDomain(input: {
       "PERMIT2_CHAIN_ID_MISMATCH",
       "The permit is for another chain than the wallet's.",
       {
-        expected: walletChainIdSent,
+        expected: expectedChainIdInput,
         actual: domain.chainId,
       },
     );
