@@ -590,7 +590,7 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     const hex = compileHex(chain, [advance, create!, transfer!, memo!]);
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_DURABLE_NONCE");
   });
-  it("a user-paid associated account create naming a foreign 'token program' (it sets the rent) -> SOL_INSTRUCTION_UNKNOWN", () => {
+  it("a user-paid associated account create naming a foreign 'token program' (it sets the rent) -> SOL_PROGRAM_NOT_ALLOWED, or SOL_INSTRUCTION_UNKNOWN when the caller allows that program", () => {
     const [create, transfer, memo] = honestInstructions(chain);
     const accounts = create!.accounts!;
     const userPays = {
@@ -604,6 +604,13 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     const hex = compileHex(chain, [userPays as Instruction, transfer!, memo!]);
     expect(
       codeOf(() => verifyCosignTransaction(params(hex, { maxNativeOutflowLamports: 1_000_000_000n }))),
+    ).toBe("SOL_PROGRAM_NOT_ALLOWED");
+    expect(
+      codeOf(() =>
+        verifyCosignTransaction(
+          params(hex, { maxNativeOutflowLamports: 1_000_000_000n, allowedPrograms: [chain.stranger] }),
+        ),
+      ),
     ).toBe("SOL_INSTRUCTION_UNKNOWN");
   });
 

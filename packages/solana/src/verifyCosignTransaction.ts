@@ -1,25 +1,21 @@
 import type { PublicKey } from "@solana/web3.js";
 import { BaseError, type Intent, type Quote } from "@swapintent/client";
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
-  COMPUTE_BUDGET_PROGRAM_ADDRESS,
   DEFAULT_ALLOWED_PROGRAMS,
-  MEMO_PROGRAM_ADDRESS,
-  MEMO_V1_PROGRAM_ADDRESS,
   NATIVE_SOL_ADDRESS,
-  SYSTEM_PROGRAM_ADDRESS,
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
-import { decodeAssociatedTokenInstruction } from "./internal/decodeAssociatedTokenInstruction.js";
-import { decodeSystemInstruction } from "./internal/decodeSystemInstruction.js";
-import { decodeTokenInstruction } from "./internal/decodeTokenInstruction.js";
 import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
-import { type InstructionEffect, involves, type ResolvedInstruction } from "./internal/effects.js";
-import { normalizeAddress } from "./internal/parsePublicKey.js";
-import { readUintLE } from "./internal/readInt.js";
+import type { ResolvedInstruction } from "./internal/effects.js";
+import { normalizeAddress, parsePublicKey } from "./internal/parsePublicKey.js";
+import {
+  type InstructionContext,
+  type InstructionTally,
+  tallyInstruction,
+} from "./internal/tallyInstruction.js";
 
 /**
  * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
@@ -163,96 +159,36 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     );
   }
   const keys = [...staticKeys, ...resolveLookups(message.addressTableLookups, parameters.lookupTables ?? [])];
+  if (new Set(keys).size !== keys.length) {
+    throw new BaseError(
+      "SOL_TX_DECODE_FAILED",
+      "The transaction loads an account twice (through a lookup table).",
+      {
+        details: { accounts: keys.length },
+      },
+    );
+  }
 
-  const programs: string[] = [];
-  const memos: string[] = [];
-  let nativeOutflow = 0n;
-  let toEscrow = 0n;
-  let destination: string | undefined;
-  const strangers: { destination: string; amount: bigint; instruction: number }[] = [];
-
+  const state: InstructionTally = {
+    programs: [],
+    memos: [],
+    nativeOutflow: 0n,
+    toEscrow: 0n,
+    destination: undefined,
+    strangers: [],
+  };
+  const context: InstructionContext = {
+    user,
+    userBytes: parsePublicKey(user, "userAddress").toBytes(),
+    allowed,
+    expectedMint,
+    expectedDecimals,
+    escrowOf,
+  };
   message.compiledInstructions.forEach((compiled, index) => {
-    const ix = resolveInstruction(keys, compiled, index);
-    if (!allowed.has(ix.programAddress)) {
-      throw new BaseError("SOL_PROGRAM_NOT_ALLOWED", "The transaction calls a program that is not allowed.", {
-        details: { program: ix.programAddress, instruction: index },
-      });
-    }
-    if (!programs.includes(ix.programAddress)) programs.push(ix.programAddress);
-    // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
-    // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
-    if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
-      throw new BaseError(
-        "SOL_DURABLE_NONCE",
-        "The transaction uses a durable nonce: it would stay valid indefinitely.",
-        { details: { instruction: index } },
-      );
-    }
-    const effect = describeInstruction(ix, user);
-    switch (effect.kind) {
-      case "none":
-        return;
-      case "memo":
-        memos.push(effect.text);
-        return;
-      case "unknown":
-        throw new BaseError(
-          "SOL_INSTRUCTION_UNKNOWN",
-          "An instruction involving the user could not be verified.",
-          {
-            details: { program: ix.programAddress, instruction: index, reason: effect.reason },
-          },
-        );
-      case "authorityGrant":
-        throw new BaseError(
-          "SOL_AUTHORITY_GRANT",
-          "An instruction grants, changes or ends authority over the user's account.",
-          { details: { instruction: index, kind: effect.instruction } },
-        );
-      case "nativeOutflow":
-        nativeOutflow += effect.lamports;
-        return;
-      case "tokenBurn":
-        throw new BaseError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
-          details: { instruction: index, mint: effect.mint, amount: effect.amount },
-        });
-      case "tokenTransfer": {
-        if (effect.mint !== null && effect.mint !== expectedMint) {
-          throw new BaseError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
-            details: { instruction: index, expected: expectedMint, actual: effect.mint },
-          });
-        }
-        // The quote's lots and decimals both come from the service; inflated together they still display the
-        // typed amount. TransferChecked's decimals are checked on chain against the mint, so they must agree.
-        if (expectedDecimals !== undefined && effect.decimals !== expectedDecimals) {
-          throw new BaseError(
-            "SOL_DECIMALS_MISMATCH",
-            effect.decimals === null
-              ? "A Transfer states no decimals; the quote's decimals cannot be checked against the mint."
-              : "The transfer's decimals (checked on chain against the mint) are not the quote's.",
-            { details: { instruction: index, expected: expectedDecimals, actual: effect.decimals } },
-          );
-        }
-        const escrow = escrowOf(effect.programAddress);
-        // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
-        // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
-        if (effect.mint === null && escrow === undefined) {
-          throw new BaseError(
-            "SOL_MINT_MISMATCH",
-            "A Transfer without a mint cannot be tied to the quote's source mint when the escrow is unchecked.",
-            { details: { instruction: index, expected: expectedMint, actual: null } },
-          );
-        }
-        if (escrow === undefined || effect.destination === escrow) {
-          toEscrow += effect.amount;
-          destination ??= effect.destination;
-        } else {
-          strangers.push({ destination: effect.destination, amount: effect.amount, instruction: index });
-        }
-        return;
-      }
-    }
+    tallyInstruction(state, resolveInstruction(keys, compiled, index), index, context);
   });
+  const { programs, memos, nativeOutflow, toEscrow, destination, strangers } = state;
 
   const stranger = strangers[0];
   if (stranger !== undefined) {
@@ -285,8 +221,9 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     });
   }
   if (parameters.checkMemo !== false) {
-    const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`.toLowerCase();
-    if (!memos.some((memo) => memo.toLowerCase() === expectedMemo)) {
+    // Exact bytes: the chain records the memo as it is, so no case folding, BOM stripping or normalization.
+    const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
+    if (!memos.includes(expectedMemo)) {
       throw new BaseError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
         details: { expected: expectedMemo, memos },
       });
@@ -389,27 +326,4 @@ function resolveInstruction(
   };
 }
 
-const utf8 = new TextDecoder("utf-8");
 const DEFAULT_PROGRAM_SET: ReadonlySet<string> = new Set(DEFAULT_ALLOWED_PROGRAMS);
-
-function describeInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
-  switch (ix.programAddress) {
-    case SYSTEM_PROGRAM_ADDRESS:
-      return decodeSystemInstruction(ix, user);
-    case TOKEN_PROGRAM_ADDRESS:
-    case TOKEN_2022_PROGRAM_ADDRESS:
-      return decodeTokenInstruction(ix, user);
-    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
-      return decodeAssociatedTokenInstruction(ix, user);
-    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
-      return { kind: "none" };
-    case MEMO_PROGRAM_ADDRESS:
-    case MEMO_V1_PROGRAM_ADDRESS:
-      return { kind: "memo", text: utf8.decode(ix.data) };
-    default:
-      // A program the caller allowed: opaque. It may run only if it cannot reach the user's accounts.
-      return involves(ix.accounts, user)
-        ? { kind: "unknown", reason: "instruction of a caller-allowed program that involves the user" }
-        : { kind: "none" };
-  }
-}
