@@ -116,8 +116,9 @@ const tally: Record<string, { tried: number; refused: number; accepted: number; 
 const byCode: Record<string, number> = {};
 let property = "";
 const count = (field: "tried" | "refused" | "accepted" | "executed") => {
-  const entry = (tally[property] ??= { tried: 0, refused: 0, accepted: 0, executed: 0 });
+  const entry = tally[property] ?? { tried: 0, refused: 0, accepted: 0, executed: 0 };
   entry[field]++;
+  tally[property] = entry;
 };
 
 interface AccountState {
