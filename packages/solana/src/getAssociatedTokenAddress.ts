@@ -9,7 +9,7 @@ export interface GetAssociatedTokenAddressParameters {
   /** The token mint (base58). */
   mint: string;
   /** SPL Token (default) or Token-2022. */
-  tokenProgram?: string;
+  tokenProgram?: string | undefined;
 }
 
 const cache = new Map<string, string>();

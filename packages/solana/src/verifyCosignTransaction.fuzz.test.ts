@@ -65,6 +65,8 @@ import {
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
+/** Each property's time limit grows with the run count (about 15 ms a mutation on a shared 2-core machine). */
+const TIMEOUT = Math.max(60_000, RUNS * 100);
 
 /** Every code of the package (the record makes the compiler check that the list is complete). */
 const CODES: Record<SolanaErrorCode, true> = {
@@ -344,7 +346,7 @@ function withTransaction(hex: string): VerifyCosignTransactionParameters {
 
 const runOptions = () => ({ seed: SEED, numRuns: RUNS, endOnFailure: true });
 
-describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, () => {
+describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { timeout: TIMEOUT }, () => {
   it("any byte of the transaction: set, insert or delete (1-4 edits)", async () => {
     property = "bytes";
     const edit = fc.record({

@@ -39,19 +39,21 @@ export interface VerifyCosignTransactionParameters {
    * The quote the user accepted: the source mint and the exact amount in lots, and (when present) the decimals the
    * amount was shown with, which every `TransferChecked` must state (the token program checks them against the mint).
    */
-  quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & Partial<Pick<Quote, "sourceAmountDecimals">>;
+  quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & {
+    sourceAmountDecimals?: Quote["sourceAmountDecimals"] | undefined;
+  };
   /** The user's address (base58 or `PublicKey`). */
   userAddress: string | PublicKey;
   /** Where the user's tokens must go (required; see {@link ExpectedEscrow}). */
   escrow: ExpectedEscrow;
   /** Programs allowed beyond the defaults (System, SPL Token, Token-2022, Associated Token, Compute Budget, Memo). */
-  allowedPrograms?: readonly string[];
+  allowedPrograms?: readonly string[] | undefined;
   /** Lamports that may leave the user (transfers, accounts the user funds). Default `0n`. */
-  maxNativeOutflowLamports?: bigint;
+  maxNativeOutflowLamports?: bigint | undefined;
   /** Contents of the lookup tables the transaction uses; without them a transaction with lookups is refused. */
-  lookupTables?: readonly LookupTableContents[];
+  lookupTables?: readonly LookupTableContents[] | undefined;
   /** Require the memo `swapintent:<intent_id>:<secret_hash>` (default true). */
-  checkMemo?: boolean;
+  checkMemo?: boolean | undefined;
 }
 
 /** What {@link verifyCosignTransaction} found: the facts a wallet can show the user. */
