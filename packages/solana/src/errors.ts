@@ -1,3 +1,4 @@
+import { BaseError } from "@swapintent/client";
 /**
  * Every failure code of `@swapintent/solana`. Each is raised as a `BaseError` from `@swapintent/client`
  * whose `code` is one of these strings.
@@ -58,3 +59,13 @@ export type SolanaErrorCode =
   | "SOL_WALLET_MESSAGE_CHANGED"
   /** A signature returned by a wallet or an external signer does not verify over the message. */
   | "SOL_SIGNATURE_INVALID";
+
+/**
+ * Internal: the `BaseError` constructor with its code parameter narrowed to {@link SolanaErrorCode}, so the compiler
+ * refuses a code that is not in the union. At run time it is `BaseError` itself.
+ */
+export const SolanaError: new (
+  code: SolanaErrorCode,
+  shortMessage: string,
+  options?: { details?: Record<string, unknown>; cause?: unknown },
+) => BaseError<SolanaErrorCode> = BaseError;

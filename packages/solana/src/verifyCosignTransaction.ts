@@ -1,5 +1,5 @@
 import type { PublicKey } from "@solana/web3.js";
-import { BaseError, type Intent, type Quote } from "@swapintent/client";
+import type { Intent, Quote } from "@swapintent/client";
 import {
   DEFAULT_ALLOWED_PROGRAMS,
   NATIVE_SOL_ADDRESS,
@@ -7,6 +7,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
+import { SolanaError } from "./errors.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
 import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
 import type { ResolvedInstruction } from "./internal/effects.js";
@@ -102,20 +103,23 @@ export function verifyCosignTransaction(parameters: VerifyCosignTransactionParam
 export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): VerifiedTransaction {
   const { intent, quote } = parameters;
   if (intent?.approvalMechanism !== "cosign") {
-    throw new BaseError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
+    throw new SolanaError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
       details: { approvalMechanism: intent?.approvalMechanism },
     });
   }
   const expectedAmount = quote?.sourceAmountLots;
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
-    throw new BaseError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.");
+    throw new SolanaError(
+      "SOL_INVALID_PARAMETERS",
+      "The quote's sourceAmountLots must be a positive bigint.",
+    );
   }
   const expectedDecimals = quote.sourceAmountDecimals;
   if (
     expectedDecimals !== undefined &&
     !(Number.isInteger(expectedDecimals) && expectedDecimals >= 0 && expectedDecimals <= 255)
   ) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_INVALID_PARAMETERS",
       "The quote's sourceAmountDecimals must be an integer 0..255.",
     );
@@ -135,7 +139,10 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   }
   const cap = parameters.maxNativeOutflowLamports ?? 0n;
   if (typeof cap !== "bigint" || cap < 0n) {
-    throw new BaseError("SOL_INVALID_PARAMETERS", "maxNativeOutflowLamports must be a non-negative bigint.");
+    throw new SolanaError(
+      "SOL_INVALID_PARAMETERS",
+      "maxNativeOutflowLamports must be a non-negative bigint.",
+    );
   }
 
   const decoded = decodeTransaction(intent.paramsToSign?.transaction);
@@ -143,7 +150,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
   const userSignerIndex = staticKeys.indexOf(user);
   if (userSignerIndex === 0) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_USER_IS_FEE_PAYER",
       "The user would pay the fee; the resolver must be the fee payer.",
       {
@@ -152,7 +159,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     );
   }
   if (userSignerIndex < 0 || userSignerIndex >= message.header.numRequiredSignatures) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_USER_NOT_SIGNER",
       "The user's key is not a required signer of the transaction.",
       {
@@ -162,7 +169,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   }
   const keys = [...staticKeys, ...resolveLookups(message.addressTableLookups, parameters.lookupTables ?? [])];
   if (new Set(keys).size !== keys.length) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_TX_DECODE_FAILED",
       "The transaction loads an account twice (through a lookup table).",
       {
@@ -195,7 +202,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   const stranger = strangers[0];
   if (stranger !== undefined) {
     const extra = destination !== undefined;
-    throw new BaseError(
+    throw new SolanaError(
       extra ? "SOL_EXTRA_OUTFLOW" : "SOL_DESTINATION_NOT_ALLOWED",
       extra
         ? "Besides the escrow transfer, the user's tokens go to another account."
@@ -213,12 +220,12 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     );
   }
   if (toEscrow !== expectedAmount) {
-    throw new BaseError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
+    throw new SolanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
       details: { expected: expectedAmount, actual: toEscrow },
     });
   }
   if (nativeOutflow > cap) {
-    throw new BaseError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
+    throw new SolanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
       details: { lamports: nativeOutflow, cap },
     });
   }
@@ -226,7 +233,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     // Exact bytes: the chain records the memo as it is, so no case folding, BOM stripping or normalization.
     const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
     if (!memos.includes(expectedMemo)) {
-      throw new BaseError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
+      throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
         details: { expected: expectedMemo, memos },
       });
     }
@@ -264,7 +271,7 @@ function expectedEscrowResolver(
           : "";
     }
   }
-  throw new BaseError(
+  throw new SolanaError(
     "SOL_ESCROW_NOT_SPECIFIED",
     "Say where the user's tokens must go: escrow { owner } or { tokenAccount }, or opt out with { unchecked: true }.",
   );
@@ -289,7 +296,7 @@ function resolveLookups(
       return lookup[kind].map((i) => {
         const address = addresses?.[i];
         if (address === undefined) {
-          throw new BaseError(
+          throw new SolanaError(
             "SOL_LOOKUP_TABLE_UNRESOLVED",
             addresses === undefined
               ? "The transaction uses an address lookup table whose contents were not supplied."
@@ -311,7 +318,7 @@ function resolveInstruction(
   const at = (i: number): string => {
     const key = keys[i];
     if (key === undefined) {
-      throw new BaseError(
+      throw new SolanaError(
         "SOL_TX_DECODE_FAILED",
         "An instruction refers to an account index that does not exist.",
         {

@@ -1,4 +1,4 @@
-import { BaseError } from "@swapintent/client";
+import type { BaseError } from "@swapintent/client";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
   COMPUTE_BUDGET_PROGRAM_ADDRESS,
@@ -8,6 +8,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
 } from "../constants.js";
+import { SolanaError } from "../errors.js";
 import {
   associatedTokenInvokedPrograms,
   decodeAssociatedTokenInstruction,
@@ -51,20 +52,24 @@ export function tallyInstruction(
 ): void {
   for (const program of [ix.programAddress, ...invokedPrograms(ix)]) {
     if (!context.allowed.has(program)) {
-      throw new BaseError("SOL_PROGRAM_NOT_ALLOWED", "The transaction calls a program that is not allowed.", {
-        details: {
-          program,
-          instruction: index,
-          ...(program === ix.programAddress ? {} : { via: ix.programAddress }),
+      throw new SolanaError(
+        "SOL_PROGRAM_NOT_ALLOWED",
+        "The transaction calls a program that is not allowed.",
+        {
+          details: {
+            program,
+            instruction: index,
+            ...(program === ix.programAddress ? {} : { via: ix.programAddress }),
+          },
         },
-      });
+      );
     }
     if (!tally.programs.includes(program)) tally.programs.push(program);
   }
   // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
   // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
   if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_DURABLE_NONCE",
       "The transaction uses a durable nonce: it would stay valid indefinitely.",
       { details: { instruction: index } },
@@ -107,7 +112,7 @@ function refusal(
 ): BaseError {
   switch (effect.kind) {
     case "unknown":
-      return new BaseError(
+      return new SolanaError(
         "SOL_INSTRUCTION_UNKNOWN",
         "An instruction involving the user could not be verified.",
         {
@@ -115,19 +120,19 @@ function refusal(
         },
       );
     case "authorityGrant":
-      return new BaseError(
+      return new SolanaError(
         "SOL_AUTHORITY_GRANT",
         "An instruction grants, changes or ends authority over the user's account.",
         { details: { instruction: index, kind: effect.instruction } },
       );
     case "userRole":
-      return new BaseError(
+      return new SolanaError(
         "SOL_USER_ROLE_NOT_ALLOWED",
         "An instruction names the user in a role the user did not agree to.",
         { details: { instruction: index, kind: effect.instruction, role: effect.role } },
       );
     case "tokenBurn":
-      return new BaseError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
+      return new SolanaError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
         details: { instruction: index, mint: effect.mint, amount: effect.amount },
       });
   }
@@ -140,14 +145,14 @@ function applyTransfer(
   { expectedMint, expectedDecimals, escrowOf }: InstructionContext,
 ): void {
   if (effect.mint !== null && effect.mint !== expectedMint) {
-    throw new BaseError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
+    throw new SolanaError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
       details: { instruction: index, expected: expectedMint, actual: effect.mint },
     });
   }
   // The quote's lots and decimals both come from the service; inflated together they still display the
   // typed amount. TransferChecked's decimals are checked on chain against the mint, so they must agree.
   if (expectedDecimals !== undefined && effect.decimals !== expectedDecimals) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_DECIMALS_MISMATCH",
       effect.decimals === null
         ? "A Transfer states no decimals; the quote's decimals cannot be checked against the mint."
@@ -159,7 +164,7 @@ function applyTransfer(
   // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
   // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
   if (effect.mint === null && escrow === undefined) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_MINT_MISMATCH",
       "A Transfer without a mint cannot be tied to the quote's source mint when the escrow is unchecked.",
       { details: { instruction: index, expected: expectedMint, actual: null } },
@@ -217,13 +222,13 @@ function describeInstruction(ix: ResolvedInstruction, context: InstructionContex
 function describeMemo(data: Uint8Array): InstructionEffect {
   const text = decodeUtf8Exact(data);
   if (text === undefined) {
-    throw new BaseError("SOL_MEMO_NOT_UTF8", "A memo is not valid UTF-8.", {
+    throw new SolanaError("SOL_MEMO_NOT_UTF8", "A memo is not valid UTF-8.", {
       details: { bytes: data.length },
     });
   }
   const unsafe = firstUnsafeCodePoint(text);
   if (unsafe !== undefined) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_MEMO_UNSAFE_TEXT",
       "A memo contains a control, bidi or zero-width character that could change what is displayed.",
       { details: { character: unsafe } },
