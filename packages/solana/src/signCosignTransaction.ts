@@ -48,6 +48,19 @@ export interface SignCosignTransactionResult {
  * user's slot only, keeping every other signature. With a wallet adapter the returned transaction is checked again:
  * its message bytes must be unchanged and the user's signature must verify; other signature slots are restored
  * from the original (some wallets zero them). Verification always runs before the signer is asked.
+ *
+ * @example
+ * ```ts
+ * import { signCosignTransaction } from "@swapintent/solana";
+ *
+ * const { approval } = await signCosignTransaction({
+ *   intent,
+ *   quote,
+ *   escrow: { owner: escrowOwner },
+ *   signer: wallet, // a Keypair, a wallet adapter ({ publicKey, signTransaction }) or { publicKey, signMessage }
+ * });
+ * await client.submitApproval({ intentId: intent.intentId, approval });
+ * ```
  */
 export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,

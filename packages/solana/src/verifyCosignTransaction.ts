@@ -88,11 +88,27 @@ export interface VerifiedTransaction extends CosignVerification {
 
 /**
  * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
- * code: a malformed transaction; the user not a required signer or the fee payer; an unresolved lookup table; a
- * program outside the allowed set; a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; any delegate approval,
- * authority change, close or reassignment of the user's accounts; tokens of another mint, to another destination,
- * or more than one outflow; decimals other than the quote's (when given); an amount other than `sourceAmountLots`; lamports leaving the user beyond the cap; a
- * missing or foreign memo.
+ * code: bytes that are not the one canonical serialization; the user not a required signer or the fee payer; an
+ * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;
+ * a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; the user in a
+ * role it did not agree to (a seed base, a nonce authority, a token account, its key inside instruction data); any
+ * delegate approval, authority change, close or reassignment of the user's accounts; tokens of another mint, to
+ * another destination, or more than one outflow; decimals other than the quote's (when given); an amount other
+ * than `sourceAmountLots`; lamports leaving the user beyond the cap; a missing or foreign memo (compared byte for
+ * byte), a memo that is not UTF-8 or holds a control, bidi or zero-width character.
+ *
+ * @example
+ * ```ts
+ * import { verifyCosignTransaction } from "@swapintent/solana";
+ *
+ * const shown = verifyCosignTransaction({
+ *   intent, // from client.createIntent, approvalMechanism "cosign"
+ *   quote, // the quote the user accepted
+ *   userAddress: wallet.publicKey,
+ *   escrow: { owner: escrowOwner }, // from the wallet's own chain facts
+ * });
+ * console.log(`${shown.amountLots} lots of ${shown.mint} to ${shown.destination}`);
+ * ```
  */
 export function verifyCosignTransaction(parameters: VerifyCosignTransactionParameters): CosignVerification {
   const { decoded: _decoded, ...verification } = verifyAndDecode(parameters);
