@@ -274,6 +274,10 @@ async function judge(parameters: VerifyCosignTransactionParameters): Promise<voi
     expect(isSwapIntentError(error), String(error)).toBe(true);
     const code = (error as { code: string }).code;
     expect(CODES).toHaveProperty(code);
+    // Whatever the service sent, the error repeats none of it with a character that must not be displayed.
+    for (const text of strings((error as { details: unknown }).details)) {
+      expect(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(text), JSON.stringify(text)).toBe(false);
+    }
     count("refused");
     byCode[code] = (byCode[code] ?? 0) + 1;
     const signMessage = vi.fn(async () => new Uint8Array(64));
@@ -679,6 +683,13 @@ const BUILDERS: Builder[] = [
     getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer(0), owner: pick(0), mint: pick(1) }),
   ({ pick }) => getSyncNativeInstruction({ account: pick(0) }),
 ];
+
+/** Every string inside `value` (object values and array items, recursively). */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}
 
 function replace(current: unknown, value: unknown): unknown {
   if (typeof value !== "string") return value;

@@ -27,7 +27,7 @@ import {
   getInitializeMultisigInstruction,
   getSetAuthorityInstruction,
 } from "@solana-program/token";
-import { isSwapIntentError } from "@swapintent/client";
+import { type Intent, isSwapIntentError } from "@swapintent/client";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type Chain,
@@ -368,5 +368,48 @@ describe("programs reached through an instruction's accounts are checked and rep
     expect(codeOf(() => verifyCosignTransaction(params(createWith(4, STAKE_PROGRAM))))).toBe(
       "SOL_PROGRAM_NOT_ALLOWED",
     );
+  });
+});
+
+describe("service strings repeated in error details are escaped and bounded", () => {
+  const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+  const detailsOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      if (isSwapIntentError(error)) return { code: error.code, details: error.details };
+    }
+    throw new Error("not refused with a swapintent error");
+  };
+
+  it("a source token, an approval mechanism and an intent id with a line break, a bidi override or a zero-width space", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const token = detailsOf(() =>
+      verifyCosignTransaction(
+        params(hex, { quote: { sourceToken: "USDC\nValid until 2099\u202E", sourceAmountLots: 1n } }),
+      ),
+    );
+    expect(token.code).toBe("SOL_INVALID_ADDRESS");
+    expect(token.details.sourceToken).toBe("USDC\\u{A}Valid until 2099\\u{202E}");
+    const mechanism = detailsOf(() =>
+      verifyCosignTransaction({
+        ...params(hex),
+        intent: { ...intentFor(hex), approvalMechanism: "cosign\u200B" } as unknown as Intent,
+      }),
+    );
+    expect(mechanism.code).toBe("SOL_INVALID_PARAMETERS");
+    expect(mechanism.details.approvalMechanism).toBe("cosign\\u{200B}");
+    const memo = detailsOf(() =>
+      verifyCosignTransaction({
+        ...params(hex),
+        intent: { ...intentFor(hex), intentId: `x\n${"y".repeat(500)}` },
+      }),
+    );
+    expect(memo.code).toBe("SOL_MEMO_MISMATCH");
+    expect(String(memo.details.expected).length).toBeLessThanOrEqual(121);
+    for (const result of [token, mechanism, memo]) {
+      for (const value of Object.values(result.details))
+        expect(unsafe.test(JSON.stringify(value) ?? "")).toBe(false);
+    }
   });
 });

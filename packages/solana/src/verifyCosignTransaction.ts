@@ -17,6 +17,7 @@ import {
   type InstructionTally,
   tallyInstruction,
 } from "./internal/tallyInstruction.js";
+import { escapeUnsafe } from "./internal/text.js";
 
 /**
  * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
@@ -120,7 +121,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   const { intent, quote } = parameters;
   if (intent?.approvalMechanism !== "cosign") {
     throw new SolanaError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
-      details: { approvalMechanism: intent?.approvalMechanism },
+      details: { approvalMechanism: escapeUnsafe(intent?.approvalMechanism) },
     });
   }
   const expectedAmount = quote?.sourceAmountLots;
@@ -245,15 +246,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       details: { lamports: nativeOutflow, cap },
     });
   }
-  if (parameters.checkMemo !== false) {
-    // Exact bytes: the chain records the memo as it is, so no case folding, BOM stripping or normalization.
-    const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
-    if (!memos.includes(expectedMemo)) {
-      throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
-        details: { expected: expectedMemo, memos },
-      });
-    }
-  }
+  if (parameters.checkMemo !== false) checkMemo(intent, memos);
   return {
     userAddress: user,
     userSignerIndex,
@@ -267,6 +260,20 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     messageBytes: decoded.messageBytes,
     decoded,
   };
+}
+
+/**
+ * The memo `swapintent:<intent_id>:<secret_hash>` is one of `memos`, byte for byte: the chain records the memo as it
+ * is, so no case folding, BOM stripping or normalization. The intent's id and hash come from the service: a
+ * character that must not be displayed in them can never match a memo (those are refused), and is never repeated.
+ */
+function checkMemo(intent: Intent, memos: readonly string[]): void {
+  const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
+  if (!memos.includes(expectedMemo)) {
+    throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
+      details: { expected: escapeUnsafe(expectedMemo), memos },
+    });
+  }
 }
 
 function expectedEscrowResolver(

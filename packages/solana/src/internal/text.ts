@@ -13,6 +13,22 @@ export function firstUnsafeCodePoint(text: string): string | undefined {
     : `U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
+/** Longest service text an error detail repeats. */
+const MAX_DETAIL = 120;
+
+/**
+ * A service string made safe to repeat in an error detail: every unsafe character written as `\u{XXXX}`, and
+ * bounded to {@link MAX_DETAIL} characters. Non-strings are described by their type.
+ */
+export function escapeUnsafe(value: unknown): string {
+  if (typeof value !== "string") return typeof value;
+  const escaped = value.replace(
+    new RegExp(UNSAFE.source, "gu"),
+    (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`,
+  );
+  return escaped.length > MAX_DETAIL ? `${escaped.slice(0, MAX_DETAIL)}…` : escaped;
+}
+
 /** Strict UTF-8: invalid sequences throw, and a leading byte-order mark is kept (not silently dropped). */
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
