@@ -31,15 +31,16 @@ import { type Intent, isSwapIntentError } from "@swapintent/client";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type Chain,
+  codeOf,
   compileHex,
   createChain,
   decodeHex,
   honestInstructions,
   intentFor,
   memoInstruction,
-  quoteFor,
   send,
   userSigner,
+  verifyParams,
 } from "../test/fixture.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
@@ -58,27 +59,8 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-function params(
-  hex: string,
-  extra: Partial<VerifyCosignTransactionParameters> = {},
-): VerifyCosignTransactionParameters {
-  return {
-    intent: intentFor(hex),
-    quote: quoteFor(chain),
-    userAddress: chain.userAddress,
-    escrow: { owner: chain.escrowOwner.address },
-    ...extra,
-  };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
-  }
-}
+const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
+  verifyParams(chain, hex, extra);
 
 /** The code `signCosignTransaction` refuses with, and whether the user's signer was asked at all. */
 async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {

@@ -37,13 +37,13 @@ import {
   getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
-import { isSwapIntentError } from "@swapintent/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AMOUNT,
   ata,
   type Chain,
   type CompileOptions,
+  codeOf,
   compileHex,
   cosignAndSend,
   createChain,
@@ -55,6 +55,7 @@ import {
   send,
   tokenBalance,
   userSigner,
+  verifyParams,
 } from "../test/fixture.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import {
@@ -68,27 +69,8 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-function params(
-  hex: string,
-  extra: Partial<VerifyCosignTransactionParameters> = {},
-): VerifyCosignTransactionParameters {
-  return {
-    intent: intentFor(hex),
-    quote: quoteFor(chain),
-    userAddress: chain.userAddress,
-    escrow: { owner: chain.escrowOwner.address },
-    ...extra,
-  };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
-  }
-}
+const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
+  verifyParams(chain, hex, extra);
 
 const user = () => userSigner(chain);
 
