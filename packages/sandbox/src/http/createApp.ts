@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import type { IncomingMessage } from "node:http";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -32,12 +33,28 @@ export interface DevControls {
   setFaults(faults: Partial<Faults>): Faults;
 }
 
-const APPROVAL_TYPES: Record<string, SubmittedApproval["type"]> = {
-  permit2: "permit2",
-  psbt: "psbt",
-  htlc: "psbt",
-  cosign: "cosign",
-};
+// A Map, not an object literal: a client-chosen `type` such as `toString` or `__proto__` must find nothing.
+const APPROVAL_TYPES: ReadonlyMap<string, SubmittedApproval["type"]> = new Map([
+  ["permit2", "permit2"],
+  ["psbt", "psbt"],
+  ["htlc", "psbt"],
+  ["cosign", "cosign"],
+]);
+
+/** What the `/affiliate/v1` routes know about the request once authenticated. */
+type ApiEnv = { Variables: { partnerId: string } };
+
+/** The peer's IP address; `in-process` for requests that did not come through a socket (`app.request`). */
+function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: IncomingMessage } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "in-process";
+}
+
+/** Whether the client went away before its request was answered (a disconnect mid-upload, say). */
+function clientAborted(c: Context): boolean {
+  const env = c.env as { incoming?: IncomingMessage } | undefined;
+  return c.req.raw.signal.aborted || env?.incoming?.destroyed === true;
+}
 
 /**
  * Build the HTTP app: every endpoint of the spec under `/affiliate/v1`, the approvals endpoint of design §2,
@@ -60,6 +77,14 @@ export function createApp({
       return c.json(
         { code: error.status, message: error.shortMessage, entity: error.entity, type: error.code },
         error.status as ContentfulStatusCode,
+      );
+    }
+    if (clientAborted(c)) {
+      // Nobody is left to answer: not an internal error, just a note.
+      core.log(`client went away during ${c.req.method} ${c.req.path}`);
+      return c.json(
+        { code: 400, message: "The client went away.", entity: "Other", type: "CLIENT_ABORTED" },
+        400,
       );
     }
     core.log(
@@ -105,9 +130,10 @@ export function createApp({
   const openApi = createOpenApiDocument();
   app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApi));
 
-  const api = new Hono();
-  api.use("*", async (_c, next) => {
-    await authenticate(_c);
+  const api = new Hono<ApiEnv>();
+  api.use("*", async (c, next) => {
+    const caller = await authenticate(c, clientAddress(c));
+    c.set("partnerId", caller.partnerId);
     await next();
   });
 
@@ -124,6 +150,7 @@ export function createApp({
         slippageBps: f.string("slippage_bps"),
         swapType: f.string("swap_type"),
         retailUserId: f.optionalUuid("retail_user_id"),
+        partnerId: c.get("partnerId"),
       },
     });
     return c.json(quote);
@@ -140,6 +167,7 @@ export function createApp({
         userDestinationAddress: f.string("user_destination_address"),
         userSourceAddress: f.string("user_source_address"),
         userSourcePublicKey: f.optionalString("user_source_public_key"),
+        partnerId: c.get("partnerId"),
       },
     });
     return c.json(intent);
@@ -157,7 +185,7 @@ export function createApp({
   };
 
   api.get("/intents/:intent_id/status", async (c) => {
-    const row = await core.store.getStatus(intentIdParam(c.req.param("intent_id")));
+    const row = await core.store.getStatus(intentIdParam(c.req.param("intent_id")), c.get("partnerId"));
     if (!row)
       throw createApiError({
         status: 404,
@@ -179,7 +207,7 @@ export function createApp({
         message: "The field `type` is required.",
         entity: "Approval",
       });
-    const type = APPROVAL_TYPES[typeName];
+    const type = APPROVAL_TYPES.get(typeName);
     if (!type)
       throw createApiError({
         status: 400,
@@ -195,7 +223,9 @@ export function createApp({
         message: "The field `signed_data` is required.",
         entity: "Approval",
       });
-    return c.json(await addApproval({ core, request: { intentId, type, signedData } }));
+    return c.json(
+      await addApproval({ core, request: { intentId, type, signedData, partnerId: c.get("partnerId") } }),
+    );
   });
 
   api.get("/networks", (c) =>
@@ -290,6 +320,7 @@ export function createApp({
     const { rows, total } = await core.store.listHistory({
       wallets: wallets.length > 0 ? wallets : undefined,
       retailId,
+      partnerId: c.get("partnerId"),
       activeOnly,
       limit,
       offset,

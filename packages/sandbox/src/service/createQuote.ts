@@ -16,6 +16,8 @@ export interface QuoteRequest {
   slippageBps: string;
   swapType: string;
   retailUserId: string | undefined;
+  /** The partner asking (see `Caller`): only it can create an intent from the quote. */
+  partnerId: string;
 }
 
 const AMOUNT_PROBLEMS: Record<string, string> = {
@@ -143,6 +145,7 @@ export async function createQuote({
     expiryMs: wire.expiry as number,
     retailUserId: request.retailUserId ?? null,
     usedByIntent: null,
+    partnerId: request.partnerId,
     createdAtMs: now,
   });
   return wire;
