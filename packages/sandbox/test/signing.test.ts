@@ -287,6 +287,32 @@ describe("request signing (design §2)", () => {
     expect(post.body.type).toBe("NONCE_REQUIRED");
   });
 
+  test("bad text in a signed request is a 400 before any signature check, never a 500", async () => {
+    for (const body of ['{"a":"\\x41"}', '{"a":"\\u12"}']) {
+      const r = await send({ method: "POST", path: "/affiliate/v1/quotes/best", body, canonical: "unused" });
+      expect(r.status).toBe(400);
+      expect(r.body.type).toBe("MALFORMED_JSON");
+    }
+    for (const query of ["q=%zz", "q=%E2%82", "%ZZ=1"]) {
+      const r = await send({
+        method: "GET",
+        path: `/affiliate/v1/tokens?${query}`,
+        canonical: "unused",
+        nonce: null,
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.type).toBe("MALFORMED_QUERY");
+    }
+    const nul = await send({
+      method: "GET",
+      path: "/affiliate/v1/swaps/history?wallet=%00",
+      canonical: "GET:/affiliate/v1/swaps/history:wallet=%00:",
+      nonce: null,
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.type).toBe("INVALID_TEXT");
+  });
+
   test("an unknown key id or missing signature headers are 401", async () => {
     const canonical = "GET:/affiliate/v1/networks::";
     expect(

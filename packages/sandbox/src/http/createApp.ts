@@ -16,10 +16,14 @@ import type { ChainInfo, Faults } from "../types.js";
 import { ApiError, createApiError } from "./apiError.js";
 import type { Authenticator } from "./createAuthenticator.js";
 import { createOpenApiDocument } from "./createOpenApiDocument.js";
+import { isStorableText } from "./isStorableText.js";
 import { isUuid } from "./isUuid.js";
 import { parsePagination } from "./parsePagination.js";
 import { readFields } from "./readFields.js";
 import { readJsonBody } from "./readJsonBody.js";
+
+/** Largest request body accepted, bytes; a larger one is 400 `BODY_TOO_LARGE` and the connection is closed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The public API's prefix. */
 export const API_PREFIX = "/affiliate/v1";
@@ -115,17 +119,31 @@ export function createApp({
   app.use(
     "*",
     bodyLimit({
-      maxSize: 1024 * 1024,
-      onError: () => {
-        throw createApiError({
-          status: 400,
-          code: "BODY_TOO_LARGE",
-          message: "The body is larger than 1 MiB.",
-          entity: "Other",
-        });
+      maxSize: MAX_BODY_BYTES,
+      // The rest of the body is never read, so the socket cannot carry another request: say so, and the server
+      // closes it after this answer (a keep-alive client then opens a new one instead of failing on a dead one).
+      onError: (c) => {
+        c.header("Connection", "close");
+        return c.json(
+          { code: 400, message: "The body is larger than 1 MiB.", entity: "Other", type: "BODY_TOO_LARGE" },
+          400,
+        );
       },
     }),
   );
+
+  // Query strings reach SQL (history filters): text the database cannot store is a 400, on every route.
+  app.use("*", async (c, next) => {
+    for (const [key, values] of Object.entries(c.req.queries()))
+      if (!isStorableText(key) || !values.every(isStorableText))
+        throw createApiError({
+          status: 400,
+          code: "INVALID_TEXT",
+          message: "A query parameter holds a NUL character or an unpaired UTF-16 surrogate.",
+          entity: "Other",
+        });
+    await next();
+  });
 
   const openApi = createOpenApiDocument();
   app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApi));

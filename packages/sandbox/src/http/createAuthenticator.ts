@@ -114,6 +114,14 @@ export function createAuthenticator({
           message: "The body is not JSON.",
           entity: "Other",
         });
+      // decodeURIComponent of a malformed escape (`%zz`, a cut UTF-8 sequence) while canonicalizing the query
+      if (error instanceof URIError)
+        throw createApiError({
+          status: 400,
+          code: "MALFORMED_QUERY",
+          message: "The query string holds a malformed percent-escape.",
+          entity: "Other",
+        });
       throw error;
     }
     if (!verifyRequestSignature({ key: signingKey.key, canonical, signature }))
