@@ -184,6 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clock,
       advanceClock,
       setFaults,
+      fetch: async (request) => app.fetch(request),
       runResolverOnce: () => resolver.runOnce(),
       close,
     };

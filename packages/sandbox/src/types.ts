@@ -89,6 +89,11 @@ export interface Sandbox {
   advanceClock(secs: number): Promise<void>;
   /** Set dev faults. */
   setFaults(faults: Partial<Faults>): Faults;
+  /**
+   * Answer a request in this process, without a socket (tests, fuzzing): the app the server runs, minus what
+   * node:http does before it (header limits, keep-alive). The rate limit counts such requests as one client.
+   */
+  fetch(request: Request): Promise<Response>;
   /** Run one resolver pass now (tests). */
   runResolverOnce(): Promise<void>;
   /** Stop the resolver, the legs, the server and the database. Idempotent. */

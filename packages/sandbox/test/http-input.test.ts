@@ -160,6 +160,19 @@ describe("lookups by a client-chosen key find only what is there", () => {
   );
 });
 
+describe("dev clock", () => {
+  test("cannot be moved out of the range times are kept in: 400 CLOCK_OUT_OF_RANGE, and quotes still work", async () => {
+    for (const secs of [2 ** 53 - 1, 10 ** 12, 101 * 365 * 24 * 3600])
+      expectError(
+        await t.request("POST", "/sandbox/clock", { advance_secs: secs }),
+        400,
+        "CLOCK_OUT_OF_RANGE",
+      );
+    expect((await t.request("GET", "/sandbox/clock")).body.offset_ms).toBe(0);
+    expect((await t.quote({})).status).toBe(200);
+  });
+});
+
 describe("socket level: what node:http refuses is answered in the API's shape", () => {
   test(`a request line over ${64} KiB is 431 HEADERS_TOO_LARGE with a JSON body`, async () => {
     const path = `/affiliate/v1/swaps/history?${"wallet=bc1p".padEnd(70, "q")}${"&wallet=x".repeat(8000)}`;

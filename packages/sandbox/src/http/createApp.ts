@@ -28,6 +28,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** The public API's prefix. */
 export const API_PREFIX = "/affiliate/v1";
 
+/** How far `POST /sandbox/clock` may move the sandbox clock ahead, in all: 100 years. */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3600 * 1000;
+
 /** What the dev endpoints act on. */
 export interface DevControls {
   chains(): ChainInfo[];
@@ -456,6 +459,9 @@ function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono 
     const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
     const secs = f.integer("advance_secs");
     if (secs < 0) throw bad("INVALID_FIELD", "`advance_secs` must be >= 0 (the clock only moves forward).");
+    // Times are stored as bigint ms and handled as JS numbers and Dates: keep the clock far inside both ranges.
+    if (dev.clockOffsetMs() + secs * 1000 > MAX_CLOCK_OFFSET_MS)
+      throw bad("CLOCK_OUT_OF_RANGE", "The sandbox clock can move at most 100 years ahead in all.");
     await dev.advanceClock(secs);
     return c.json(clockBody());
   });

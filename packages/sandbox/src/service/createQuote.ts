@@ -92,7 +92,8 @@ export async function createQuote({
   }
   const { prices } = core.config;
   const priceOf = (token: CatalogueToken) => {
-    const price = prices[token.symbol];
+    // own keys only: a catalogue symbol such as `constructor` must not find Object.prototype's
+    const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined;
     if (!price) throw unprocessable("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
     return { decimals: token.decimals, price };
   };
