@@ -37,7 +37,16 @@ export type BitcoinErrorCode =
   | "BTC_TX_MODIFIED"
   | "BTC_REFUND_INVALID";
 
-/** Build the package's `BaseError` for `code`. */
+/**
+ * Build the package's `BaseError` for `code` (callers switch on `error.code`; see the README's table).
+ *
+ * @example
+ * ```ts
+ * import { createBitcoinError } from "@swapintent/bitcoin";
+ *
+ * throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", { feeLots: 60_000n });
+ * ```
+ */
 export function createBitcoinError(
   code: BitcoinErrorCode,
   shortMessage: string,

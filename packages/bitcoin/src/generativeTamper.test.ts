@@ -23,13 +23,13 @@ import {
 } from "../test/fixtures.js";
 import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import type { HtlcPolicy, KeySigner } from "./types.js";
+import type { HtlcPolicyParameters, KeySigner } from "./types.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const CSV = 144;
 const userPublicKey = hex(userKey.publicKey);
-const POLICY: Partial<HtlcPolicy> = {
+const POLICY: HtlcPolicyParameters = {
   minCsvBlocks: CSV,
   maxCsvBlocks: CSV,
   resolverPublicKey: hex(xOnly(resolverKey)),

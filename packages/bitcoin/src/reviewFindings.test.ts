@@ -17,7 +17,7 @@ import {
 import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import { signHtlcRefund } from "./signHtlcRefund.js";
-import type { HtlcPolicy, KeySigner, PsbtWalletSigner } from "./types.js";
+import type { HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
@@ -47,7 +47,7 @@ function spySigner(): KeySigner & { uses: number } {
 /** Sign with a spy; returns the refusal code (or "ACCEPTED") and how often the key was used. */
 async function attempt(
   deposit: Pick<Deposit, "intent" | "quote">,
-  policy?: Partial<HtlcPolicy>,
+  policy?: HtlcPolicyParameters,
 ): Promise<{ code: string; uses: number }> {
   const signer = spySigner();
   try {

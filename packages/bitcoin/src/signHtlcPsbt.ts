@@ -2,7 +2,7 @@ import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, Psbt, type SignerAsync, script } from "bitcoinjs-lib";
 import { decodeWitnessStack, equalBytes } from "./bytes.js";
 import { createBitcoinError } from "./errors.js";
-import type { BitcoinEcc, HtlcPolicy, KeySigner, PsbtWalletSigner } from "./types.js";
+import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifiedHtlcPsbt, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
@@ -21,7 +21,7 @@ export interface SignHtlcPsbtParameters {
   /** A local key (`ecpair`), an external signer, or a wallet's `signPsbt`. */
   signer: KeySigner | PsbtWalletSigner;
   /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
-  policy?: Partial<HtlcPolicy> | undefined;
+  policy?: HtlcPolicyParameters | undefined;
   /**
    * Check every new signature against its sighash before finalizing. Always on for wallets and for external
    * signers (no `tweak` method); off by default for an in-process key pair with `tweak` (an `ecpair` key), whose

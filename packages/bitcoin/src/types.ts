@@ -64,6 +64,12 @@ export interface HtlcPolicy {
   resolverPublicKey?: string | undefined;
 }
 
+/**
+ * The policy a caller passes: any subset of `HtlcPolicy`; a field left out or set to `undefined` keeps its
+ * `DEFAULT_HTLC_POLICY` value.
+ */
+export type HtlcPolicyParameters = { [K in keyof HtlcPolicy]?: HtlcPolicy[K] | undefined };
+
 /** The HTLC output of a verified deposit PSBT. */
 export interface HtlcOutput {
   outputIndex: number;

@@ -7,7 +7,7 @@ import { createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
 import { DUST_LIMIT_LOTS, getSegwitKind, type SegwitKind, witnessWeightOf } from "./scriptTypes.js";
-import type { BitcoinEcc, HtlcOutput, HtlcPolicy } from "./types.js";
+import type { BitcoinEcc, HtlcOutput, HtlcPolicy, HtlcPolicyParameters } from "./types.js";
 import { useEcc } from "./useEcc.js";
 
 /** The result of a successful `verifyHtlcPsbt`. */
@@ -47,7 +47,7 @@ export interface VerifyHtlcPsbtParameters {
   /** The user's 33-byte compressed key, hex (the intent's `user_source_public_key`). */
   userPublicKey: string | Uint8Array;
   /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
-  policy?: Partial<HtlcPolicy> | undefined;
+  policy?: HtlcPolicyParameters | undefined;
 }
 
 type UserScripts = ReturnType<typeof getUserScripts>;
@@ -201,7 +201,7 @@ function assertListedIndexes(listed: unknown, inputCount: number): asserts liste
  * Defaults for the fields the caller left out (an explicit `undefined` too: spreading it would switch a cap off),
  * and a typed error for values that would make a check meaningless or throw.
  */
-function resolvePolicy(given: Partial<HtlcPolicy> | undefined): HtlcPolicy {
+function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
   for (const [key, value] of Object.entries(given ?? {})) {
     if (value !== undefined) (policy as unknown as Record<string, unknown>)[key] = value;
