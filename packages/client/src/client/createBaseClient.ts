@@ -173,7 +173,7 @@ async function sendAttempt<T>(
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
-    response = await fetchFn(url, { method, headers, body, signal: controller.signal });
+    response = await fetchFn(url, { method, headers, body: body ?? null, signal: controller.signal });
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);

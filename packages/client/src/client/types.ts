@@ -75,9 +75,9 @@ export interface ClientOptions {
 /** Per-call options every action accepts. */
 export interface CallOptions {
   /** Cancels the call (and its retries); the call fails with `ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call (per attempt). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** A JSON request body; numbers that must keep exact decimal text are wrapped internally. */

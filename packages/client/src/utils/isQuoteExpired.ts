@@ -4,7 +4,7 @@ import type { Quote } from "../types.js";
 export interface IsQuoteExpiredParams {
   quote: Pick<Quote, "expiryMs">;
   /** Current time in unix ms. Default `Date.now()`. */
-  now?: number;
+  now?: number | undefined;
   /** Treat the quote as expired this many ms early (time to sign and submit). Default 0. */
   marginMs?: number;
 }
