@@ -1,13 +1,15 @@
-// Generative tamper test (issue 12, "make the class impossible"): start from deposits built the way the sandbox
-// builds them, mutate any field, any JSON value, any byte of the PSBT, and require that the result is either
+// Generative tamper test (issue 12, "make the class impossible"): start from deposits the sandbox's Bitcoin leg
+// built (test/fixtures/sandbox-deposits.json, scripts/captureSandboxDeposits.ts) and replicas built here the same
+// way, mutate any field, any JSON value, any byte of the PSBT, and require that the result is either
 // refused with a coded error before the user's key is used, or that what gets signed means exactly what the
 // wallet expected (checked on the signed transaction with bitcore's interpreter and the real prevouts).
-// `pnpm test` runs a fixed seed and FUZZ_RUNS (default 300) runs; `pnpm fuzz` runs more (FUZZ_RUNS, FUZZ_SEED).
+// `pnpm test` runs a fixed seed and FUZZ_RUNS (default 500) runs; `pnpm fuzz` runs more (FUZZ_RUNS, FUZZ_SEED).
 import { isSwapIntentError } from "@swapintent/client";
 import { Psbt, payments, Transaction } from "bitcoinjs-lib";
 import fc from "fast-check";
 import * as ecc from "tiny-secp256k1";
 import { afterAll, describe, expect, it } from "vitest";
+import sandboxDeposits from "../test/fixtures/sandbox-deposits.json" with { type: "json" };
 import {
   AMOUNT,
   hex,
@@ -25,15 +27,16 @@ import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import type { HtlcPolicyParameters, KeySigner } from "./types.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const CSV = 144;
 const userPublicKey = hex(userKey.publicKey);
-const POLICY: HtlcPolicyParameters = {
+/** The wallet's policy for a seed: the CSV delay and resolver pinned, so only the expected HTLC is acceptable. */
+const policyOf = (seed: Seed): HtlcPolicyParameters => ({
   minCsvBlocks: CSV,
   maxCsvBlocks: CSV,
-  resolverPublicKey: hex(xOnly(resolverKey)),
-};
+  resolverPublicKey: seed.resolverPublicKey,
+});
 const MAX_FEE_LOTS = 50_000n;
 const MAX_FEE_RATE = 200n;
 
@@ -43,6 +46,9 @@ type Coin = { kind: "p2tr" | "p2wpkh"; value: bigint };
 type Utxo = { script: Uint8Array; value: bigint; raw: Uint8Array };
 interface Seed {
   name: string;
+  /** The resolver key (x-only or compressed hex) and the HTLC script built here from it, independently. */
+  resolverPublicKey: string;
+  htlcScript: Uint8Array;
   intent: { [key: string]: unknown };
   quote: { sourceAmountLots: unknown };
   /** Real outputs by `txid:vout`: what the chain knows, whatever the PSBT claims. */
@@ -107,10 +113,47 @@ function sandboxDeposit(name: string, coins: Coin[], change: "p2tr" | "p2wpkh"):
     approvalMechanism: "htlc",
     paramsToSign: { psbt: psbt.toBase64(), inputs: coins.map((_, i) => i) },
   };
-  return { name, intent, quote: { sourceAmountLots: AMOUNT }, utxos };
+  return {
+    name,
+    resolverPublicKey: hex(xOnly(resolverKey)),
+    htlcScript: HTLC_SCRIPT,
+    intent,
+    quote: { sourceAmountLots: AMOUNT },
+    utxos,
+  };
+}
+
+/** A deposit the sandbox's own leg built; its (honest) witnessUtxo data are the real prevouts. */
+function capturedDeposit(captured: (typeof sandboxDeposits)[number]): Seed {
+  const psbt = Psbt.fromBase64(captured.intent.paramsToSign.psbt);
+  const utxos = new Map<string, Utxo>();
+  psbt.txInputs.forEach((input, i) => {
+    const { script, value } = psbt.data.inputs[i]!.witnessUtxo!;
+    utxos.set(`${Buffer.from(input.hash).reverse().toString("hex")}:${input.index}`, {
+      script,
+      value,
+      raw: new Uint8Array(),
+    });
+  });
+  const resolverXOnly = Buffer.from(captured.resolverPublicKey, "hex").subarray(1);
+  const secretHash = Buffer.from(captured.intent.secretHash.slice(2), "hex");
+  const tree = leaves({ secretHash, claimKey: resolverXOnly, refundKey: xOnly(userKey), csv: CSV });
+  const htlcScript = payments.p2tr({
+    internalPubkey: NUMS,
+    scriptTree: [{ output: tree.claim }, { output: tree.refund }],
+  }).output!;
+  return {
+    name: captured.name,
+    resolverPublicKey: captured.resolverPublicKey,
+    htlcScript,
+    intent: structuredClone(captured.intent),
+    quote: { sourceAmountLots: BigInt(captured.quote.sourceAmountLots) },
+    utxos,
+  };
 }
 
 const SEEDS: Seed[] = [
+  ...sandboxDeposits.map(capturedDeposit),
   sandboxDeposit("P2TR user", [{ kind: "p2tr", value: 150_000n }], "p2tr"),
   sandboxDeposit(
     "P2WPKH user",
@@ -262,6 +305,8 @@ const txEdit = fc.oneof(
   fc.record({ op: fc.constant("addOutput"), script: someScript, value: someValue }),
   fc.record({ op: fc.constant("removeOutput"), index: fc.nat(3) }),
   fc.record({ op: fc.constant("swapOutputs") }),
+  // Near the edges the wallet cares about: the change moved a little (fee up or down, dust limits).
+  fc.record({ op: fc.constant("changeDelta"), delta: fc.bigInt({ min: -60_000n, max: 60_000n }) }),
   fc.record({ op: fc.constant("prevout"), index: fc.nat(3), vout: fc.nat(3), hashByte: fc.nat(31) }),
   fc.record({
     op: fc.constant("addInput"),
@@ -389,7 +434,10 @@ function editTransaction(psbt: Psbt, e: Extract<Mutation, { kind: "tx" }>["edit"
   else if (e.op === "sequence") tx.ins[e.index % tx.ins.length]!.sequence = e.value;
   else if (e.op === "outputValue") tx.outs[e.index % tx.outs.length]!.value = e.value;
   else if (e.op === "outputScript") tx.outs[e.index % tx.outs.length]!.script = e.script;
-  else if (e.op === "addOutput") psbt.addOutput({ script: e.script, value: e.value });
+  else if (e.op === "changeDelta") {
+    const change = tx.outs.at(-1)!;
+    change.value = change.value + e.delta < 0n ? 0n : change.value + e.delta;
+  } else if (e.op === "addOutput") psbt.addOutput({ script: e.script, value: e.value });
   else if (e.op === "removeOutput") {
     const at = e.index % tx.outs.length;
     tx.outs.splice(at, 1);
@@ -441,7 +489,7 @@ function judgeSigned(seed: Seed, signedBase64: string, listed: number[]): string
   }
   if (!listedValid) return `the interpreter refuses a user signature: ${verdicts.join(",")}`;
   if (listed.length !== tx.ins.length) return "an input the user did not sign was left in an honest deposit";
-  if (!equal(tx.outs[0]!.script, HTLC_SCRIPT) || tx.outs[0]!.value !== AMOUNT)
+  if (!equal(tx.outs[0]!.script, seed.htlcScript) || tx.outs[0]!.value !== seed.quote.sourceAmountLots)
     return "output 0 is not the expected HTLC";
   for (const out of tx.outs.slice(1)) {
     if (!USER_SCRIPTS.includes(hex(out.script))) return "an output pays someone else";
@@ -510,7 +558,7 @@ describe("generative tamper test", () => {
         quote: seed.quote as never,
         userPublicKey,
         signer: userKey,
-        policy: POLICY,
+        policy: policyOf(seed),
       });
       expect(judgeSigned(seed, psbt, (seed.intent.paramsToSign as { inputs: number[] }).inputs)).toBeNull();
     }
@@ -538,7 +586,7 @@ describe("generative tamper test", () => {
               quote: state.quote as never,
               userPublicKey,
               signer,
-              policy: POLICY,
+              policy: policyOf(seed),
             });
             signedPsbt = result.psbt;
             outcome = { refused: false };
