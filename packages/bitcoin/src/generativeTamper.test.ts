@@ -19,13 +19,14 @@ import {
   p2wpkhOf,
   resolverKey,
   SECRET_HASH,
+  spySigner,
   strangerKey,
   userKey,
   xOnly,
 } from "../test/fixtures.js";
 import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import type { HtlcPolicyParameters, KeySigner } from "./types.js";
+import type { HtlcPolicyParameters } from "./types.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -520,26 +521,6 @@ function decodeWitness(bytes: Uint8Array): Uint8Array[] {
 
 const equal = (a: Uint8Array, b: Uint8Array) => hex(a) === hex(b);
 
-function spy(): KeySigner & { uses: number } {
-  const s = {
-    uses: 0,
-    publicKey: userKey.publicKey,
-    sign: (hash: Uint8Array) => {
-      s.uses++;
-      return userKey.sign(hash);
-    },
-    signSchnorr: (hash: Uint8Array) => {
-      s.uses++;
-      return userKey.signSchnorr(hash);
-    },
-    tweak: (t: Uint8Array) => {
-      s.uses++;
-      return userKey.tweak(t);
-    },
-  };
-  return s;
-}
-
 const tally = { tried: 0, applied: 0, refused: 0, accepted: 0, codes: new Map<string, number>() };
 
 describe("generative tamper test", () => {
@@ -576,7 +557,7 @@ describe("generative tamper test", () => {
             tally.tried++;
             if (apply(state, m)) tally.applied++;
           }
-          const signer = spy();
+          const signer = spySigner();
           let outcome: Outcome;
           let signedPsbt = "";
           try {

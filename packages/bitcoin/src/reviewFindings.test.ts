@@ -11,6 +11,7 @@ import {
   hex,
   p2trOf,
   p2wpkhOf,
+  spySigner,
   strangerKey,
   userKey,
 } from "../test/fixtures.js";
@@ -22,27 +23,6 @@ import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
 const tapTweak = crypto.taggedHash("TapTweak", userKey.publicKey.slice(1));
-
-/** The user's key, counting every use (sign, signSchnorr, tweak). */
-function spySigner(): KeySigner & { uses: number } {
-  const spy = {
-    uses: 0,
-    publicKey: userKey.publicKey,
-    sign: (hash: Uint8Array) => {
-      spy.uses++;
-      return userKey.sign(hash);
-    },
-    signSchnorr: (hash: Uint8Array) => {
-      spy.uses++;
-      return userKey.signSchnorr(hash);
-    },
-    tweak: (t: Uint8Array) => {
-      spy.uses++;
-      return userKey.tweak(t);
-    },
-  };
-  return spy;
-}
 
 /** Sign with a spy; returns the refusal code (or "ACCEPTED") and how often the key was used. */
 async function attempt(

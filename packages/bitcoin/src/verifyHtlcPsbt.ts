@@ -264,6 +264,25 @@ function presentFields(map: object): string[] {
 }
 
 /**
+ * True when `map[key]` is BIP-32 derivation data naming only the user's key (key path only for Taproot); false for
+ * any other field.
+ */
+function derivationNamesOnlyUser(args: {
+  map: Pick<Psbt["data"]["inputs"][number], "bip32Derivation" | "tapBip32Derivation">;
+  key: string;
+  user: UserScripts;
+}): boolean {
+  const { map, key, user } = args;
+  if (key === "bip32Derivation")
+    return map.bip32Derivation!.every((d) => equalBytes(d.pubkey, user.publicKey));
+  if (key === "tapBip32Derivation")
+    return map.tapBip32Derivation!.every(
+      (d) => equalBytes(d.pubkey, user.xOnly) && d.leafHashes.length === 0,
+    );
+  return false;
+}
+
+/**
  * Global and output fields: only the unsigned transaction globally; output 0 only its BIP-371 HTLC fields; other
  * outputs only derivation data naming the user's own key (wallets use it to recognize change).
  */
@@ -285,13 +304,7 @@ function assertPsbtFields(args: { psbt: Psbt; user: UserScripts }): void {
     const extra = presentFields(output).filter((key) => {
       if (index === 0) return key !== "tapInternalKey" && key !== "tapTree";
       if (key === "tapInternalKey") return !equalBytes(output.tapInternalKey, user.xOnly);
-      if (key === "bip32Derivation")
-        return !output.bip32Derivation!.every((d) => equalBytes(d.pubkey, user.publicKey));
-      if (key === "tapBip32Derivation")
-        return !output.tapBip32Derivation!.every(
-          (d) => equalBytes(d.pubkey, user.xOnly) && d.leafHashes.length === 0,
-        );
-      return true;
+      return !derivationNamesOnlyUser({ map: output, key, user });
     });
     if (extra.length > 0) refuse(`output ${index}`, extra);
   });
@@ -384,12 +397,8 @@ function checkListedInput(args: { psbt: Psbt; index: number; user: UserScripts }
   }
   const unexpected = presentFields(input).filter((key) => {
     if (!LISTED_INPUT_FIELDS[kind].has(key)) return true;
-    if (key === "bip32Derivation")
-      return !input.bip32Derivation!.every((d) => equalBytes(d.pubkey, user.publicKey));
-    if (key === "tapBip32Derivation")
-      return !input.tapBip32Derivation!.every(
-        (d) => equalBytes(d.pubkey, user.xOnly) && d.leafHashes.length === 0,
-      );
+    if (key === "bip32Derivation" || key === "tapBip32Derivation")
+      return !derivationNamesOnlyUser({ map: input, key, user });
     return false;
   });
   if (unexpected.length > 0) {
