@@ -5,7 +5,7 @@
 // wallet expected (checked on the signed transaction with bitcore's interpreter and the real prevouts).
 // `pnpm test` runs a fixed seed and FUZZ_RUNS (default 500) runs; `pnpm fuzz` runs more (FUZZ_RUNS, FUZZ_SEED).
 import { isSwapIntentError } from "@swapintent/client";
-import { Psbt, payments, Transaction } from "bitcoinjs-lib";
+import { crypto, Psbt, payments, Transaction } from "bitcoinjs-lib";
 import fc from "fast-check";
 import * as ecc from "tiny-secp256k1";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,7 +26,7 @@ import {
 } from "../test/fixtures.js";
 import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import type { HtlcPolicyParameters } from "./types.js";
+import type { HtlcPolicyParameters, PsbtWalletSigner } from "./types.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -521,6 +521,77 @@ function decodeWitness(bytes: Uint8Array): Uint8Array[] {
 
 const equal = (a: Uint8Array, b: Uint8Array) => hex(a) === hex(b);
 
+// ---- A wallet's signPsbt that signs honestly, then hands back something else ----
+
+const walletMutation = fc.oneof(
+  fc.record({ kind: fc.constant("byte" as const), position: fc.nat(), byte: fc.nat(255) }),
+  fc.record({
+    kind: fc.constant("signature" as const),
+    input: fc.nat(3),
+    edit: fc.oneof(
+      fc.record({ op: fc.constant("append" as const), bytes: bytes(1, 2) }),
+      fc.record({ op: fc.constant("truncate" as const), by: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ op: fc.constant("flip" as const), at: fc.nat(), bit: fc.nat(7) }),
+      fc.record({
+        op: fc.constant("last" as const),
+        byte: fc.constantFrom(0x00, 0x01, 0x02, 0x03, 0x81, 0x83, 0xff),
+      }),
+      fc.record({ op: fc.constant("replace" as const), bytes: bytes(8, 73) }),
+    ),
+    via: fc.constantFrom("field" as const, "witness" as const),
+  }),
+  fc.record({ kind: fc.constant("unsign" as const), input: fc.nat(3) }),
+);
+type WalletMutation = typeof walletMutation extends fc.Arbitrary<infer T> ? T : never;
+
+function editSignature(
+  sig: Uint8Array,
+  edit: Extract<WalletMutation, { kind: "signature" }>["edit"],
+): Uint8Array {
+  if (edit.op === "append") return Uint8Array.from([...sig, ...edit.bytes]);
+  if (edit.op === "truncate") return sig.slice(0, Math.max(0, sig.length - edit.by));
+  if (edit.op === "flip")
+    return Uint8Array.from(sig, (b, i) => (i === edit.at % sig.length ? b ^ (1 << edit.bit) : b));
+  if (edit.op === "last") return Uint8Array.from([...sig.slice(0, -1), edit.byte]);
+  return edit.bytes;
+}
+
+function mutatingWallet(m: WalletMutation): PsbtWalletSigner {
+  return {
+    publicKey: userKey.publicKey,
+    signPsbt: async (base64, inputs) => {
+      const p = Psbt.fromBase64(base64);
+      const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", xOnly(userKey)));
+      for (const i of inputs)
+        p.signInput(i, p.data.inputs[i]!.tapInternalKey ? tweaked : userKey, [0x00, 0x01]);
+      if (m.kind === "byte") {
+        const raw = [...Buffer.from(p.toBase64(), "base64")];
+        raw[m.position % raw.length] = m.byte;
+        return Buffer.from(raw).toString("base64");
+      }
+      const input = p.data.inputs[inputs[m.input % inputs.length]!]!;
+      if (m.kind === "unsign") {
+        delete input.tapKeySig;
+        delete input.partialSig;
+        return p.toBase64();
+      }
+      const taproot = input.tapKeySig !== undefined;
+      const sig = editSignature(taproot ? input.tapKeySig! : input.partialSig![0]!.signature, m.edit);
+      if (m.via === "witness") {
+        const stack = taproot ? [sig] : [sig, userKey.publicKey];
+        delete input.tapKeySig;
+        delete input.partialSig;
+        input.finalScriptWitness = Uint8Array.from([
+          stack.length,
+          ...stack.flatMap((item) => [item.length, ...item]),
+        ]);
+      } else if (taproot) input.tapKeySig = sig;
+      else input.partialSig = [{ pubkey: userKey.publicKey, signature: sig }];
+      return p.toBase64(); // may throw for a shape bitcoinjs will not serialize: the wallet then fails, uncoded
+    },
+  };
+}
+
 const tally = { tried: 0, applied: 0, refused: 0, accepted: 0, codes: new Map<string, number>() };
 
 describe("generative tamper test", () => {
@@ -587,6 +658,42 @@ describe("generative tamper test", () => {
           }
         },
       ),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+
+  it("refuses whatever a wallet hands back unless it is a signature the chain accepts for the verified deposit", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat(SEEDS.length - 1), walletMutation, async (which, m) => {
+        const seed = SEEDS[which]!;
+        tally.tried++;
+        tally.applied++;
+        let signedPsbt: string;
+        try {
+          const result = await signHtlcPsbt({
+            ecc,
+            intent: seed.intent as never,
+            quote: seed.quote as never,
+            userPublicKey,
+            signer: mutatingWallet(m),
+            policy: policyOf(seed),
+          });
+          signedPsbt = result.psbt;
+        } catch (error) {
+          if (!isSwapIntentError(error)) {
+            // Only the wallet itself may fail uncoded (bitcoinjs refusing to serialize what the test made).
+            expect(String((error as Error).stack)).toContain("signPsbt");
+            return;
+          }
+          tally.refused++;
+          tally.codes.set(error.code, (tally.codes.get(error.code) ?? 0) + 1);
+          return;
+        }
+        tally.accepted++;
+        expect(
+          judgeSigned(seed, signedPsbt, (seed.intent.paramsToSign as { inputs: number[] }).inputs),
+        ).toBeNull();
+      }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
   }, 600_000);
