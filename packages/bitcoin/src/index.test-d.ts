@@ -103,6 +103,13 @@ describe("public types", () => {
       destinationScript: undefined,
     });
     createBitcoinSigner({ ecc: bitcoinerlab, policy: undefined });
+    const external: KeySigner = {
+      publicKey: new Uint8Array(33),
+      sign: (h) => h,
+      signSchnorr: undefined,
+      tweak: undefined,
+    };
+    signHtlcPsbt({ ecc: tiny, intent, quote, userPublicKey: "02", signer: external });
     createNodeBitcoinSigner({ policy: undefined });
     createNodeBitcoinSigner();
   });

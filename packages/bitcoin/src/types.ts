@@ -21,8 +21,8 @@ export interface BitcoinEcc {
 export interface KeySigner {
   publicKey: Uint8Array;
   sign(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  signSchnorr?(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  tweak?(t: Uint8Array): KeySigner;
+  signSchnorr?: ((hash: Uint8Array) => Uint8Array | Promise<Uint8Array>) | undefined;
+  tweak?: ((t: Uint8Array) => KeySigner) | undefined;
 }
 
 /**
