@@ -18,6 +18,8 @@ export interface QuoteRecord {
   expiryMs: number;
   retailUserId: string | null;
   usedByIntent: string | null;
+  /** The partner that asked for it (null for quotes stored before partner scoping). */
+  partnerId: string | null;
 }
 
 /** Filters of the swap history. */
@@ -25,6 +27,8 @@ export interface HistoryQuery {
   /** Lower-cased wallet addresses; an intent matches when its source or destination address is one of them. */
   wallets: string[] | undefined;
   retailId: string | undefined;
+  /** Only this partner's intents (and those stored before partner scoping). */
+  partnerId: string;
   activeOnly: boolean;
   limit: number;
   offset: number;
@@ -41,15 +45,20 @@ export interface Store {
   loadClockOffsetMs(): Promise<number>;
   saveClockOffsetMs(offsetMs: number): Promise<void>;
   insertQuote(quote: QuoteRecord & { createdAtMs: number }): Promise<void>;
-  getQuote(id: string): Promise<QuoteRecord | undefined>;
+  /** A quote of `partnerId` (or one stored before partner scoping); undefined for anyone else's, as for an unknown id. */
+  getQuote(id: string, partnerId: string): Promise<QuoteRecord | undefined>;
   /**
-   * In one transaction: mark the quote used by this intent (only if no intent used it yet) and insert the intent.
-   * Returns false, changing nothing, when another intent already used the quote.
+   * In one transaction: mark the quote used by this intent (only if no intent used it yet) and insert the intent,
+   * owned by `partnerId`. Returns false, changing nothing, when another intent already used the quote.
    */
-  insertIntentFromQuote(row: IntentRow): Promise<boolean>;
-  getIntent(id: string): Promise<IntentRow | undefined>;
-  /** What the status endpoint shows of an intent (never the secret). */
-  getStatus(id: string): Promise<StatusRow | undefined>;
+  insertIntentFromQuote(row: IntentRow, owner: { partnerId: string }): Promise<boolean>;
+  /**
+   * An intent by id. With `partnerId`, only that partner's (or one stored before partner scoping): the HTTP layer
+   * always passes it; the resolver and the dev endpoints, which act for the operator, do not.
+   */
+  getIntent(id: string, partnerId?: string): Promise<IntentRow | undefined>;
+  /** What the status endpoint shows of `partnerId`'s intent (never the secret); undefined for anyone else's. */
+  getStatus(id: string, partnerId: string): Promise<StatusRow | undefined>;
   /** Set `changes` on the intent if its status is still `expectedStatus` (and, when given, its pending step matches). */
   updateIntent(request: {
     id: string;
@@ -65,6 +74,8 @@ export interface Store {
 const META_SEED = "master_seed";
 const META_CLOCK = "clock_offset_ms";
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(", ");
+/** Rows a partner sees: its own, and those stored before partner scoping (migration 2). */
+const partnerScope = (param: number) => `(partner_id = $${param} OR partner_id IS NULL)`;
 
 function toParam(value: unknown): unknown {
   if (value !== null && typeof value === "object") return JSON.stringify(value);
@@ -105,19 +116,30 @@ export function createStore({ db }: { db: PGlite }): Store {
 
     async insertQuote(quote) {
       await db.query(
-        "INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms) VALUES ($1, $2, $3, $4, NULL, $5)",
-        [quote.id, JSON.stringify(quote.wire), quote.expiryMs, quote.retailUserId, quote.createdAtMs],
+        "INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms, partner_id) VALUES ($1, $2, $3, $4, NULL, $5, $6)",
+        [
+          quote.id,
+          JSON.stringify(quote.wire),
+          quote.expiryMs,
+          quote.retailUserId,
+          quote.createdAtMs,
+          quote.partnerId,
+        ],
       );
     },
 
-    async getQuote(id) {
+    async getQuote(id, partnerId) {
       const r = await db.query<{
         id: string;
         wire: Record<string, Json>;
         expiry_ms: number | bigint;
         retail_user_id: string | null;
         used_by_intent: string | null;
-      }>("SELECT id, wire, expiry_ms, retail_user_id, used_by_intent FROM quotes WHERE id = $1", [id]);
+        partner_id: string | null;
+      }>(
+        `SELECT id, wire, expiry_ms, retail_user_id, used_by_intent, partner_id FROM quotes WHERE id = $1 AND ${partnerScope(2)}`,
+        [id, partnerId],
+      );
       const row = r.rows[0];
       if (!row) return undefined;
       return {
@@ -126,10 +148,11 @@ export function createStore({ db }: { db: PGlite }): Store {
         expiryMs: Number(row.expiry_ms),
         retailUserId: row.retail_user_id,
         usedByIntent: row.used_by_intent,
+        partnerId: row.partner_id,
       };
     },
 
-    async insertIntentFromQuote(row) {
+    async insertIntentFromQuote(row, { partnerId }) {
       return db.transaction(async (tx) => {
         const claimed = await tx.query(
           "UPDATE quotes SET used_by_intent = $1 WHERE id = $2 AND used_by_intent IS NULL",
@@ -140,22 +163,28 @@ export function createStore({ db }: { db: PGlite }): Store {
         const columns = fields.map((f) => INTENT_COLUMNS[f]);
         const placeholders = fields.map((_, i) => `$${i + 1}`);
         await tx.query(
-          `INSERT INTO intents (${columns.join(", ")}) VALUES (${placeholders.join(", ")})`,
-          fields.map((f) => toParam(row[f])),
+          `INSERT INTO intents (${columns.join(", ")}, partner_id) VALUES (${placeholders.join(", ")}, $${fields.length + 1})`,
+          [...fields.map((f) => toParam(row[f])), partnerId],
         );
         return true;
       });
     },
 
-    async getIntent(id) {
-      const r = await db.query<Record<string, unknown>>("SELECT * FROM intents WHERE id = $1", [id]);
+    async getIntent(id, partnerId) {
+      const r =
+        partnerId === undefined
+          ? await db.query<Record<string, unknown>>("SELECT * FROM intents WHERE id = $1", [id])
+          : await db.query<Record<string, unknown>>(
+              `SELECT * FROM intents WHERE id = $1 AND ${partnerScope(2)}`,
+              [id, partnerId],
+            );
       return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
     },
 
-    async getStatus(id) {
+    async getStatus(id, partnerId) {
       const r = await db.query<Record<string, unknown>>(
-        `SELECT ${STATUS_COLUMNS_SQL} FROM intents WHERE id = $1`,
-        [id],
+        `SELECT ${STATUS_COLUMNS_SQL} FROM intents WHERE id = $1 AND ${partnerScope(2)}`,
+        [id, partnerId],
       );
       return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
     },
@@ -194,8 +223,8 @@ export function createStore({ db }: { db: PGlite }): Store {
     },
 
     async listHistory(query) {
-      const params: unknown[] = [];
-      const conditions: string[] = [];
+      const params: unknown[] = [query.partnerId];
+      const conditions: string[] = [partnerScope(1)];
       if (query.wallets && query.wallets.length > 0) {
         params.push(query.wallets);
         conditions.push(
@@ -207,7 +236,7 @@ export function createStore({ db }: { db: PGlite }): Store {
         conditions.push(`retail_user_id = $${params.length}`);
       }
       if (query.activeOnly) conditions.push(`status NOT IN (${TERMINAL_SQL})`);
-      const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+      const where = `WHERE ${conditions.join(" AND ")}`;
       const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intents ${where}`, params);
       const page = await db.query<Record<string, unknown>>(
         `SELECT ${STATUS_COLUMNS_SQL} FROM intents ${where} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,

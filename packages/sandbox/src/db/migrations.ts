@@ -76,4 +76,15 @@ CREATE INDEX intents_dest_wallet ON intents (lower(user_destination_address));
 CREATE INDEX intents_retail ON intents (retail_user_id);
 `,
   },
+  {
+    version: 2,
+    name: "partner scoping",
+    // The partner that created a quote or intent (a hash of its API key or signing key id, never the key).
+    // Rows written before this migration keep NULL: they predate scoping and stay visible to every partner.
+    sql: `
+ALTER TABLE quotes ADD COLUMN partner_id text;
+ALTER TABLE intents ADD COLUMN partner_id text;
+CREATE INDEX intents_partner ON intents (partner_id, seq);
+`,
+  },
 ];

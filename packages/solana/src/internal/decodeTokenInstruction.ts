@@ -1,34 +1,56 @@
-import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
+import { disallowedSlot, type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
 
-/** Instructions of SPL Token (and the same-numbered base instructions of Token-2022) that never harm the user. */
-const HARMLESS = new Set<number>([
-  0, // InitializeMint
-  1, // InitializeAccount
-  2, // InitializeMultisig
-  5, // Revoke
-  16, // InitializeAccount2
-  17, // SyncNative
-  18, // InitializeAccount3
-  19, // InitializeMultisig2
-  20, // InitializeMint2
-  21, // GetAccountDataSize
-  22, // InitializeImmutableOwner
-  23, // AmountToUiAmount
-  24, // UiAmountToAmount
-]);
+/**
+ * Per SPL Token instruction (and the same-numbered base instructions of Token-2022): the account slots the user's
+ * key may fill. `from` permits every slot from that index on (the owner or authority and its multisig signers);
+ * `user` lists single slots (a close's lamport destination, a revoke's owner). Instructions that initialize
+ * accounts, mints or multisigs, or name a token account, never take the user's wallet key: any slot there is a
+ * role the user did not agree to (`userRole`).
+ */
+const TOKEN_SLOTS: Readonly<Record<number, { name: string; from?: number; user?: readonly number[] }>> = {
+  0: { name: "InitializeMint" },
+  1: { name: "InitializeAccount" },
+  2: { name: "InitializeMultisig" },
+  3: { name: "Transfer", from: 2 }, // [source, destination, authority, ...signers]
+  4: { name: "Approve", from: 2 }, // [source, delegate, owner, ...signers]
+  5: { name: "Revoke", from: 1 }, // [source, owner, ...signers]
+  6: { name: "SetAuthority", from: 1 }, // [account, currentAuthority, ...signers]
+  7: { name: "MintTo", from: 2 }, // [mint, destination, mintAuthority, ...signers]
+  8: { name: "Burn", from: 2 }, // [account, mint, owner, ...signers]
+  9: { name: "CloseAccount", from: 2, user: [1] }, // [account, destination, owner, ...signers]
+  10: { name: "FreezeAccount", from: 2 }, // [account, mint, freezeAuthority, ...signers]
+  11: { name: "ThawAccount", from: 2 },
+  12: { name: "TransferChecked", from: 3 }, // [source, mint, destination, authority, ...signers]
+  13: { name: "ApproveChecked", from: 3 }, // [source, mint, delegate, owner, ...signers]
+  14: { name: "MintToChecked", from: 2 },
+  15: { name: "BurnChecked", from: 2 },
+  16: { name: "InitializeAccount2" },
+  17: { name: "SyncNative" },
+  18: { name: "InitializeAccount3" },
+  19: { name: "InitializeMultisig2" },
+  20: { name: "InitializeMint2" },
+  21: { name: "GetAccountDataSize" },
+  22: { name: "InitializeImmutableOwner" },
+  23: { name: "AmountToUiAmount" },
+  24: { name: "UiAmountToAmount" },
+};
 
 /**
  * Decode an SPL Token / Token-2022 instruction from its data bytes (instruction index, little-endian u64 amounts)
  * and say what it means for `user`. The authority of a token instruction is its owner/delegate account followed by
- * any multisig signer accounts; the user "authorizes" it when the user's key is among them.
+ * any multisig signer accounts; the user "authorizes" it when the user's key is among them. The user's key in any
+ * other slot (a token account, a mint, a delegate, a new owner) is refused as `userRole`.
  */
 export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
   const { accounts, data } = ix;
   if (!involves(accounts, user)) return { kind: "none" };
   const tag = data[0];
   if (tag === undefined) return { kind: "unknown", reason: "empty token instruction" };
-  if (HARMLESS.has(tag)) return { kind: "none" };
+  const known = TOKEN_SLOTS[tag];
+  if (known === undefined) return { kind: "unknown", reason: `token instruction ${tag}` };
+  const slot = disallowedSlot(accounts, user, known.user ?? [], known.from);
+  if (slot !== undefined) return { kind: "userRole", instruction: known.name, role: `account ${slot}` };
   switch (tag) {
     case 3: {
       // Transfer: [source, destination, authority, ...signers], u64 amount
@@ -99,6 +121,7 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
       return { kind: "tokenBurn", mint: accounts[1]!, amount };
     }
     default:
-      return { kind: "unknown", reason: `token instruction ${tag}` };
+      // Revoke by the user (ends a delegation), or CloseAccount paying its lamports to the user.
+      return { kind: "none" };
   }
 }
