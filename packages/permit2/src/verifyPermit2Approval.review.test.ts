@@ -278,6 +278,32 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
     throw new Error("expected a refusal");
   });
 
+  it("leaves no lone surrogate in a message whose long detail is cut (found by the generative test, seed 42)", () => {
+    // A detail longer than BaseError's 300-character cut, with astral characters around the cut.
+    for (const offset of [0, 1, 2, 3]) {
+      const extra = `${"x".repeat(offset)}${"\u{1F600}".repeat(200)}`;
+      try {
+        verifyPermit2Approval(
+          parametersOf({
+            tamper: (p) => {
+              p.additionalData.types.SwapWitness![6] = {
+                name: "maxDestAmount",
+                type: "uint256",
+                [extra]: 1,
+              } as never;
+            },
+          }),
+        );
+      } catch (error) {
+        if (!isSwapIntentError(error, "PERMIT2_TYPES_INVALID")) throw error;
+        expect(error.message).not.toMatch(/[\uD800-\uDFFF]/);
+        expect(error.message).toContain("\\u{1F600}");
+        continue;
+      }
+      throw new Error("expected a refusal");
+    }
+  });
+
   it.each(["evm", "tron"] as const)("%s signers never call the key for a forged string", async (chain) => {
     const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
     const parameters = parametersOf({ chain, witness: { destToken: forged } }, { destToken: forged }, null);

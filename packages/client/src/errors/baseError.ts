@@ -49,12 +49,7 @@ function formatDetail(value: unknown): string {
       text = String(value);
     }
   }
-  if (text.length <= maxDetailLength) return text;
-  // Never cut a surrogate pair in two: a lone surrogate is not text (and renders as a replacement mark).
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxDetailLength - 1))
-    ? maxDetailLength - 1
-    : maxDetailLength;
-  return `${text.slice(0, end)}… (${text.length} chars)`;
+  return text.length > maxDetailLength ? `${text.slice(0, maxDetailLength)}… (${text.length} chars)` : text;
 }
 
 /**

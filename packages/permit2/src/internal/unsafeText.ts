@@ -5,17 +5,22 @@
  * fillers and braille blank that render as nothing.
  */
 export const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u2800\u3164\uFFA0]/u;
-const UNSAFE_TEXT_ALL = new RegExp(UNSAFE_TEXT.source, "gu");
+/**
+ * What error details escape: the unsafe characters, and every character outside the Basic Multilingual Plane.
+ * `BaseError` shortens a long detail in its message at a fixed length, which could cut a surrogate pair in two
+ * and leave a lone surrogate in the message; escaped, no pair is left to cut.
+ */
+const ESCAPED_IN_DETAILS = new RegExp(`${UNSAFE_TEXT.source}|[\\u{10000}-\\u{10FFFF}]`, "gu");
 
 /**
  * `value` with every string inside it (arrays and plain objects walked) made safe to print: each character of
- * {@link UNSAFE_TEXT} becomes `\u{…}`. Error details keep service values this way, so `error.message` (which
+ * {@link UNSAFE_TEXT}, and each character outside the BMP, becomes `\u{…}`. Error details keep service values this way, so `error.message` (which
  * lists the details) cannot carry a forged line either.
  */
 export function escapeUnsafeText(value: unknown, depth = 0): unknown {
   if (typeof value === "string")
     return value.replace(
-      UNSAFE_TEXT_ALL,
+      ESCAPED_IN_DETAILS,
       (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase()}}`,
     );
   if (depth > 4 || typeof value !== "object" || value === null) return value;
