@@ -4,8 +4,7 @@ import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
 import { abortedError, sleep } from "../internal/sleep.js";
-import { createRequestSigner, type RequestSigner } from "../signing/createRequestSigner.js";
-import { formatCanonicalRequest } from "../signing/formatCanonicalRequest.js";
+import type { RequestSigner } from "../signing/createRequestSigner.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
@@ -93,7 +92,7 @@ function resolveOptions(options: ClientOptions): Transport {
     hooks: options.hooks ?? {},
     headers: options.headers ?? {},
     apiKey: options.apiKey,
-    signer: options.requestSigning ? createRequestSigner({ signing: options.requestSigning }) : undefined,
+    signer: options.requestSigning,
   };
 }
 
@@ -124,6 +123,8 @@ function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): voi
     fail("auth", '`auth: "none"` sends no credentials: drop it, or drop `apiKey` / `requestSigning`.');
   if (apiKey !== undefined && requestSigning !== undefined)
     fail("apiKey", "Give either `apiKey` or `requestSigning`: both use the `x-api-key` header.");
+  if (requestSigning !== undefined && typeof requestSigning !== "function")
+    fail("requestSigning", "`requestSigning` takes `createRequestSigner({ privateKey, publicKey })`.");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     fail("apiKey", "`apiKey` must be a non-empty string.");
   if (apiKey === undefined && requestSigning === undefined && auth !== "none")
@@ -185,13 +186,10 @@ async function sendAttempt<T>(
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
   if (transport.signer) {
-    const canonical = formatCanonicalRequest({
-      method,
-      path: new URL(url).pathname,
-      query: request.query,
-      body,
-    });
-    Object.assign(headers, await transport.signer({ method, canonical }));
+    Object.assign(
+      headers,
+      await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
+    );
   }
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
