@@ -103,9 +103,9 @@ describe("createClient", () => {
     });
     // @ts-expect-error the private key is required
     createRequestSigner({ keyId: "id" });
-    // @ts-expect-error the former shape (options instead of a signer) no longer compiles
     createClient({
       baseUrl: "https://swap.example",
+      // @ts-expect-error the former shape (options instead of a signer) no longer compiles
       requestSigning: { privateKey: "pem", publicKey: "pem" },
     });
     expectTypeOf(createRequestSigner).returns.toEqualTypeOf<RequestSigner>();
