@@ -6,6 +6,7 @@ it("exports exactly the public API", async () => {
       "BaseError",
       "createBaseClient",
       "createClient",
+      "createRequestSigner",
       "createIntent",
       "formatAmount",
       "formatCanonicalRequest",
