@@ -120,17 +120,17 @@ function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): voi
   };
   if (auth !== undefined && auth !== "none") fail("auth", '`auth` can only be "none".');
   if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
-    fail("auth", '`auth: "none"` sends no credentials: drop it, or drop `apiKey` / `requestSigning`.');
+    fail("auth", '`auth: "none"` excludes `apiKey` and `requestSigning`.');
   if (apiKey !== undefined && requestSigning !== undefined)
-    fail("apiKey", "Give either `apiKey` or `requestSigning`: both use the `x-api-key` header.");
+    fail("apiKey", "Give `apiKey` or `requestSigning`, not both.");
   if (requestSigning !== undefined && typeof requestSigning !== "function")
-    fail("requestSigning", "`requestSigning` takes `createRequestSigner({ privateKey, publicKey })`.");
+    fail("requestSigning", "`requestSigning` takes a signer: `createRequestSigner(keys)`.");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     fail("apiKey", "`apiKey` must be a non-empty string.");
   if (apiKey === undefined && requestSigning === undefined && auth !== "none")
     fail(
       "apiKey",
-      '`apiKey` is missing (an unset environment variable?). Pass a key, `requestSigning`, or `auth: "none"` to call without credentials.',
+      '`apiKey` is missing (unset environment variable?): give it, `requestSigning` or `auth: "none"`.',
     );
 }
 
@@ -259,7 +259,7 @@ async function fetchText(
       await response.body?.cancel().catch(() => {});
       throw new BaseError(
         "REDIRECT_REFUSED",
-        `${method} ${path} was answered with a redirect; the client follows none, so no key or body leaves the base URL.`,
+        `${method} ${path} was answered with a redirect; the client follows none.`,
         { details: { method, path, status: response.status } },
       );
     }
