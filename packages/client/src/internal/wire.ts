@@ -29,6 +29,7 @@ type Renamed<T> = { [K in keyof T as K extends string ? Camel<K> : K]: T[K] };
  * A valibot object over the wire keys whose output carries the domain (camelCase) keys: the object is checked
  * by valibot, then copied once under the new names (a key whose value is `undefined` is left out).
  */
+/* @__NO_SIDE_EFFECTS__ */
 function wireObject<const E extends v.ObjectEntries>(entries: E) {
   const names = Object.keys(entries).map((key) => [
     key,
@@ -47,8 +48,8 @@ function wireObject<const E extends v.ObjectEntries>(entries: E) {
   );
 }
 
-/** Builds the schemas on first use, so importing this module costs nothing until a response is parsed. */
-function buildSchemas() {
+/** The small pieces the schemas share, built with the first schema. */
+function buildPieces() {
   const str = v.string();
   const int = v.pipe(v.number(), v.safeInteger());
   const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
@@ -68,57 +69,86 @@ function buildSchemas() {
   const nullableString = v.nullish(str, null);
   const nullableDate = v.nullish(isoDate, null);
   const hex32 = v.pipe(str, v.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
+  return { str, int, nonNegativeInt, lots, lotsBigint, nullableString, nullableDate, hex32 };
+}
 
-  const quoteSchema = wireObject({
-    id: str,
-    source_chain: int,
-    source_token: str,
-    dest_chain: int,
-    dest_token: str,
-    intermediate_token: nullableString,
-    intermediate_token_amount_min: v.nullish(lotsBigint, null),
-    intermediate_token_amount_max: v.nullish(lotsBigint, null),
-    intermediate_token_decimals: v.nullish(nonNegativeInt, null),
-    source_amount_lots: lotsBigint,
-    source_amount_decimals: nonNegativeInt,
-    min_dest_amount_lots: lotsBigint,
-    max_dest_amount_lots: lotsBigint,
-    dest_amount_decimals: nonNegativeInt,
-    slippage_bps: lots,
-    // the spec sends milliseconds; a value below 10^12 is taken as seconds and converted
-    expiry: v.pipe(
-      nonNegativeInt,
-      v.transform((value) => (value < 1e12 ? value * 1000 : value)),
-    ),
-    swap_type: str,
-  });
+type Pieces = ReturnType<typeof buildPieces>;
+let pieces: Pieces | undefined;
 
-  const unknownRecord = v.record(str, v.unknown());
-  const permit2Schema = wireObject({
+/**
+ * A schema built on its first use, so importing this module builds nothing. Pure: a bundle keeps only the
+ * schemas of the parse functions it imports (an app with `createBaseClient` and one action, only that one's).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function lazySchema<T>(build: (pieces: Pieces) => T): () => T {
+  let built: T | undefined;
+  return () => {
+    pieces ??= buildPieces();
+    built ??= build(pieces);
+    return built;
+  };
+}
+
+const quoteSchema = /* @__PURE__ */ lazySchema(
+  ({ str, int, nonNegativeInt, lots, lotsBigint, nullableString }) =>
+    wireObject({
+      id: str,
+      source_chain: int,
+      source_token: str,
+      dest_chain: int,
+      dest_token: str,
+      intermediate_token: nullableString,
+      intermediate_token_amount_min: v.nullish(lotsBigint, null),
+      intermediate_token_amount_max: v.nullish(lotsBigint, null),
+      intermediate_token_decimals: v.nullish(nonNegativeInt, null),
+      source_amount_lots: lotsBigint,
+      source_amount_decimals: nonNegativeInt,
+      min_dest_amount_lots: lotsBigint,
+      max_dest_amount_lots: lotsBigint,
+      dest_amount_decimals: nonNegativeInt,
+      slippage_bps: lots,
+      // the spec sends milliseconds; a value below 10^12 is taken as seconds and converted
+      expiry: v.pipe(
+        nonNegativeInt,
+        v.transform((value) => (value < 1e12 ? value * 1000 : value)),
+      ),
+      swap_type: str,
+    }),
+);
+
+const permit2Schema = /* @__PURE__ */ lazySchema(({ str, lotsBigint, hex32 }) =>
+  wireObject({
     escrow_contract_address: str,
     permit2_contract_address: str,
     resolver_deposit_address: str,
     nonce: lotsBigint,
     additional_data: wireObject({
-      domain: unknownRecord,
+      domain: v.record(str, v.unknown()),
       types: v.record(str, v.array(v.object({ name: str, type: str }))),
-      witness: unknownRecord,
+      witness: v.record(str, v.unknown()),
       secretHash: v.optional(str),
       witness_type_string: str,
       witness_hash: hex32,
     }),
-  });
-  const htlcSchema = v.object({ psbt: str, inputs: v.array(nonNegativeInt) });
-  const cosignSchema = v.object({ transaction: str });
-  const intentSchema = wireObject({
+  }),
+);
+const htlcSchema = /* @__PURE__ */ lazySchema(({ str, nonNegativeInt }) =>
+  v.object({ psbt: str, inputs: v.array(nonNegativeInt) }),
+);
+const cosignSchema = /* @__PURE__ */ lazySchema(({ str }) => v.object({ transaction: str }));
+const intentSchema = /* @__PURE__ */ lazySchema(({ str, nonNegativeInt, hex32 }) =>
+  wireObject({
     intent_id: str,
     deadline_secs: nonNegativeInt,
     secret_hash: hex32,
     approval_mechanism: str,
     params_to_sign: v.unknown(),
-  });
+  }),
+);
 
-  const statusEntries = {
+/** The fields of a swap status record (spec 2.3), shared by a history item. */
+const statusEntries = /* @__PURE__ */ lazySchema(
+  ({ str, int, nonNegativeInt, lotsBigint, nullableString, nullableDate }) => ({
     intent_id: str,
     status: str,
     swap_metadata: wireObject({
@@ -143,16 +173,20 @@ function buildSchemas() {
     dest_token: str,
     min_dest_amount_lots: lotsBigint,
     max_dest_amount_lots: lotsBigint,
-  };
-  const statusSchema = wireObject(statusEntries);
-  const historyPageSchema = v.object({
-    items: v.array(wireObject({ ...statusEntries, kyc_link: nullableString })),
+  }),
+);
+const statusSchema = /* @__PURE__ */ lazySchema(() => wireObject(statusEntries()));
+const historyPageSchema = /* @__PURE__ */ lazySchema(({ nonNegativeInt, nullableString }) =>
+  v.object({
+    items: v.array(wireObject({ ...statusEntries(), kyc_link: nullableString })),
     limit: nonNegativeInt,
     offset: nonNegativeInt,
     total: nonNegativeInt,
-  });
+  }),
+);
 
-  const networksSchema = v.array(
+const networksSchema = /* @__PURE__ */ lazySchema(({ str, int }) =>
+  v.array(
     wireObject({
       id: int,
       name: str,
@@ -161,9 +195,11 @@ function buildSchemas() {
       icon_url: str,
       supports_custom_tokens: v.boolean(),
     }),
-  );
-  // the hot list: a plain object schema and one literal copy (see parseTokensPage), no per-token transform
-  const tokensPageSchema = v.object({
+  ),
+);
+// the hot list: a plain object schema and one literal copy (see parseTokensPage), no per-token transform
+const tokensPageSchema = /* @__PURE__ */ lazySchema(({ str, int, nonNegativeInt }) =>
+  v.object({
     data: v.array(
       v.object({
         network_id: int,
@@ -180,26 +216,8 @@ function buildSchemas() {
       pages: v.optional(nonNegativeInt),
       total: nonNegativeInt,
     }),
-  });
-  return {
-    quoteSchema,
-    permit2Schema,
-    htlcSchema,
-    cosignSchema,
-    intentSchema,
-    statusSchema,
-    historyPageSchema,
-    networksSchema,
-    tokensPageSchema,
-  };
-}
-
-type Schemas = ReturnType<typeof buildSchemas>;
-let built: Schemas | undefined;
-const schemas = (): Schemas => {
-  built ??= buildSchemas();
-  return built;
-};
+  }),
+);
 
 /** Issue texts say what was expected, never the value received (a server string could be huge or hold a secret). */
 const parseConfig = { message: describeIssue };
@@ -262,7 +280,7 @@ function withStatus<T extends { status: string }>(
 
 /** Parses a Quote body (spec 2.1). */
 export function parseQuote(json: unknown): Quote {
-  const { expiry, ...quote } = check(schemas().quoteSchema, json, "quote");
+  const { expiry, ...quote } = check(quoteSchema(), json, "quote");
   const slippageBps = Number(quote.slippageBps);
   if (slippageBps > 10_000) {
     throw new BaseError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
@@ -274,26 +292,26 @@ export function parseQuote(json: unknown): Quote {
 
 /** Parses an intent creation result (spec 2.2, 4.3). */
 export function parseIntent(json: unknown): Intent {
-  const { approvalMechanism, paramsToSign, ...base } = check(schemas().intentSchema, json, "intent");
+  const { approvalMechanism, paramsToSign, ...base } = check(intentSchema(), json, "intent");
   const intent = { ...base, secretHash: base.secretHash as Hex };
   switch (approvalMechanism) {
     case "permit2":
       return {
         ...intent,
         approvalMechanism,
-        paramsToSign: check(schemas().permit2Schema, paramsToSign, "permit2 params_to_sign") as Permit2Params,
+        paramsToSign: check(permit2Schema(), paramsToSign, "permit2 params_to_sign") as Permit2Params,
       };
     case "htlc":
       return {
         ...intent,
         approvalMechanism,
-        paramsToSign: check(schemas().htlcSchema, paramsToSign, "htlc params_to_sign"),
+        paramsToSign: check(htlcSchema(), paramsToSign, "htlc params_to_sign"),
       };
     case "cosign":
       return {
         ...intent,
         approvalMechanism,
-        paramsToSign: check(schemas().cosignSchema, paramsToSign, "cosign params_to_sign"),
+        paramsToSign: check(cosignSchema(), paramsToSign, "cosign params_to_sign"),
       };
     default:
       throw new BaseError("RESPONSE_INVALID", `Unknown approval_mechanism "${approvalMechanism}".`, {
@@ -304,23 +322,23 @@ export function parseIntent(json: unknown): Intent {
 
 /** Parses a swap status record (spec 2.3). */
 export function parseSwapStatus(json: unknown): SwapStatus {
-  return withStatus(check(schemas().statusSchema, json, "swap status record"));
+  return withStatus(check(statusSchema(), json, "swap status record"));
 }
 
 /** Parses a page of swap history (spec 4.7). */
 export function parseHistoryPage(json: unknown): Page<SwapHistoryItem> {
-  const page = check(schemas().historyPageSchema, json, "swap history page");
+  const page = check(historyPageSchema(), json, "swap history page");
   return { ...page, items: page.items.map(withStatus) };
 }
 
 /** Parses the networks catalogue (spec 4.5). */
 export function parseNetworks(json: unknown): Network[] {
-  return check(schemas().networksSchema, json, "network list");
+  return check(networksSchema(), json, "network list");
 }
 
 /** Parses a page of tokens (spec 4.6). An empty `wrapped_token_address` becomes `null`. */
 export function parseTokensPage(json: unknown): Page<Token> {
-  const page = check(schemas().tokensPageSchema, json, "token page");
+  const page = check(tokensPageSchema(), json, "token page");
   return {
     items: page.data.map((t) => ({
       networkId: t.network_id,
