@@ -275,7 +275,11 @@ export function toIntentStatus(raw: string): IntentStatus {
 function withStatus<T extends { status: string }>(
   record: T,
 ): Omit<T, "status"> & { status: IntentStatus; rawStatus: string } {
-  return { ...record, status: toIntentStatus(record.status), rawStatus: record.status };
+  // `record` is the schema's fresh output, so it is completed in place rather than copied
+  const completed = record as unknown as { status: IntentStatus; rawStatus: string };
+  completed.rawStatus = record.status;
+  completed.status = toIntentStatus(record.status);
+  return completed as unknown as Omit<T, "status"> & { status: IntentStatus; rawStatus: string };
 }
 
 /** Parses a Quote body (spec 2.1). */
