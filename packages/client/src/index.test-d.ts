@@ -15,6 +15,7 @@ import {
   type CreateIntentParams,
   createBaseClient,
   createClient,
+  createRequestSigner,
   type FormatAmountParams,
   type GetBestQuoteParams,
   type GetIntentStatusParams,
@@ -32,8 +33,10 @@ import {
   type ParseUnitsParams,
   parseUnits,
   type Quote,
+  type RequestSigner,
   type RequestSigningOptions,
   type RetryOptions,
+  type SignableRequest,
   type SubmitApprovalParams,
   type SwapHistoryFilter,
   type SwapHistoryItem,
@@ -89,14 +92,24 @@ describe("createClient", () => {
     createClient({ baseUrl: "https://swap.example", apiKey: 42 });
   });
 
-  it("request signing takes a private key and a public key or an issued key id", () => {
+  it("request signing takes a signer: createRequestSigner with a private key and a public key or an issued key id", () => {
     createClient({
       baseUrl: "https://swap.example",
+      requestSigning: createRequestSigner({ privateKey: "pem", publicKey: "pem" }),
+    });
+    createClient({
+      baseUrl: "https://swap.example",
+      requestSigning: createRequestSigner({ privateKey: "pem", keyId: "id" }),
+    });
+    // @ts-expect-error the private key is required
+    createRequestSigner({ keyId: "id" });
+    createClient({
+      baseUrl: "https://swap.example",
+      // @ts-expect-error the former shape (options instead of a signer) no longer compiles
       requestSigning: { privateKey: "pem", publicKey: "pem" },
     });
-    createClient({ baseUrl: "https://swap.example", requestSigning: { privateKey: "pem", keyId: "id" } });
-    // @ts-expect-error the private key is required
-    createClient({ baseUrl: "https://swap.example", requestSigning: { keyId: "id" } });
+    expectTypeOf(createRequestSigner).returns.toEqualTypeOf<RequestSigner>();
+    expectTypeOf<RequestSigner>().parameter(0).toEqualTypeOf<SignableRequest>();
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, createSign, generateKeyPairSync } from "node:crypto";
-import { createClient } from "@swapintent/client";
+import { createClient, createRequestSigner } from "@swapintent/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestSandbox, type TestSandbox, type Wire } from "./support/harness.js";
 
@@ -182,7 +182,7 @@ describe("request signing (design §2)", () => {
   test("the swapintent client's signed requests are accepted: GET with sorted query, POST with a JSON body", async () => {
     const client = createClient({
       baseUrl: t.sandbox.url,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
       retry: false,
     });
     const networks = await client.getNetworks();

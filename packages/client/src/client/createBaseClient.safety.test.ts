@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intentId, networksWire, permit2IntentWire, quoteId } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { createRequestSigner } from "../signing/createRequestSigner.js";
 import { createClient } from "./createClient.js";
 import type { ResponseEvent } from "./types.js";
 
@@ -219,10 +220,10 @@ describe("server text in errors is bounded and scrubbed", () => {
     }));
     const signing = createClient({
       baseUrl: origin.url,
-      requestSigning: {
+      requestSigning: createRequestSigner({
         privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
         publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
-      },
+      }),
       headers: { authorization: "Bearer t0ps3cret" },
       retry: false,
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networksWire, quoteWire, statusWire } from "../../test/fixtures.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { isSwapIntentError } from "../errors/baseError.js";
+import { createRequestSigner } from "../signing/createRequestSigner.js";
 import { createClient } from "./createClient.js";
 import type { RequestEvent, ResponseEvent, RetryEvent } from "./types.js";
 
@@ -469,7 +470,11 @@ describe("options", () => {
     expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: "" }))).toBe("apiKey");
     expect(
       fieldOf(() =>
-        createClient({ baseUrl: server.url, apiKey, requestSigning: { privateKey: "x", publicKey: "y" } }),
+        createClient({
+          baseUrl: server.url,
+          apiKey,
+          requestSigning: createRequestSigner({ privateKey: "x", publicKey: "y" }),
+        }),
       ),
     ).toBe("apiKey");
     expect(fieldOf(() => createClient({ baseUrl: server.url, maxResponseBytes: 0 }))).toBe("apiKey");
@@ -501,7 +506,7 @@ describe("credentials are stated at construction", () => {
         createClient({
           baseUrl: server.url,
           auth: "none",
-          requestSigning: { privateKey: "x", publicKey: "y" },
+          requestSigning: createRequestSigner({ privateKey: "x", publicKey: "y" }),
         }),
       ),
     ).toBe("auth");

@@ -4,8 +4,7 @@ import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
 import { abortedError, sleep } from "../internal/sleep.js";
-import { createRequestSigner, type RequestSigner } from "../signing/createRequestSigner.js";
-import { formatCanonicalRequest } from "../signing/formatCanonicalRequest.js";
+import type { RequestSigner } from "../signing/createRequestSigner.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
@@ -93,7 +92,7 @@ function resolveOptions(options: ClientOptions): Transport {
     hooks: options.hooks ?? {},
     headers: options.headers ?? {},
     apiKey: options.apiKey,
-    signer: options.requestSigning ? createRequestSigner({ signing: options.requestSigning }) : undefined,
+    signer: options.requestSigning,
   };
 }
 
@@ -121,15 +120,17 @@ function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): voi
   };
   if (auth !== undefined && auth !== "none") fail("auth", '`auth` can only be "none".');
   if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
-    fail("auth", '`auth: "none"` sends no credentials: drop it, or drop `apiKey` / `requestSigning`.');
+    fail("auth", '`auth: "none"` excludes `apiKey` and `requestSigning`.');
   if (apiKey !== undefined && requestSigning !== undefined)
-    fail("apiKey", "Give either `apiKey` or `requestSigning`: both use the `x-api-key` header.");
+    fail("apiKey", "Give `apiKey` or `requestSigning`, not both.");
+  if (requestSigning !== undefined && typeof requestSigning !== "function")
+    fail("requestSigning", "`requestSigning` takes a signer: `createRequestSigner(keys)`.");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     fail("apiKey", "`apiKey` must be a non-empty string.");
   if (apiKey === undefined && requestSigning === undefined && auth !== "none")
     fail(
       "apiKey",
-      '`apiKey` is missing (an unset environment variable?). Pass a key, `requestSigning`, or `auth: "none"` to call without credentials.',
+      '`apiKey` is missing (unset environment variable?): give it, `requestSigning` or `auth: "none"`.',
     );
 }
 
@@ -185,13 +186,10 @@ async function sendAttempt<T>(
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
   if (transport.signer) {
-    const canonical = formatCanonicalRequest({
-      method,
-      path: new URL(url).pathname,
-      query: request.query,
-      body,
-    });
-    Object.assign(headers, await transport.signer({ method, canonical }));
+    Object.assign(
+      headers,
+      await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
+    );
   }
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
@@ -261,7 +259,7 @@ async function fetchText(
       await response.body?.cancel().catch(() => {});
       throw new BaseError(
         "REDIRECT_REFUSED",
-        `${method} ${path} was answered with a redirect; the client follows none, so no key or body leaves the base URL.`,
+        `${method} ${path} was answered with a redirect; the client follows none.`,
         { details: { method, path, status: response.status } },
       );
     }

@@ -1,5 +1,5 @@
 import type { BaseError } from "../errors/baseError.js";
-import type { RequestSigningOptions } from "../signing/createRequestSigner.js";
+import type { RequestSigner } from "../signing/createRequestSigner.js";
 import type { QueryParams } from "../signing/formatQueryString.js";
 
 /** Retry policy for idempotent calls (GETs and `getBestQuote`). `createIntent` and `submitApproval` are never retried. */
@@ -62,8 +62,11 @@ export interface ClientOptions {
    * variable) fails at construction with `INVALID_OPTIONS`, rather than calling the service without credentials.
    */
   apiKey?: string | undefined;
-  /** Sign every request with an RSA key (design §2). */
-  requestSigning?: RequestSigningOptions | undefined;
+  /**
+   * Sign every request (design §2): `createRequestSigner({ privateKey, publicKey })`, or your own
+   * {@link RequestSigner}. A separate function, so a client without signing ships none of its code.
+   */
+  requestSigning?: RequestSigner | undefined;
   /** `"none"`: call the service without any credentials, on purpose (for example a local sandbox that needs none). */
   auth?: "none" | undefined;
   /** The `fetch` to use. Default `globalThis.fetch`. */

@@ -5,6 +5,7 @@ import { rejection } from "../../test/helpers.js";
 import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createClient } from "../client/createClient.js";
 import type { RequestEvent } from "../client/types.js";
+import { createRequestSigner } from "./createRequestSigner.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -30,7 +31,7 @@ function verify(request: ReceivedRequest, canonical: string): boolean {
 function signingClient() {
   return createClient({
     baseUrl: server.url,
-    requestSigning: { privateKey: privatePem, publicKey: publicPem },
+    requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
     retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 2 },
   });
 }
@@ -51,7 +52,7 @@ describe("request signing", () => {
     const pkcs1Pem = publicKey.export({ type: "pkcs1", format: "pem" }).toString();
     await createClient({
       baseUrl: server.url,
-      requestSigning: { privateKey: privatePem, publicKey: pkcs1Pem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: pkcs1Pem }),
     }).getNetworks();
     expect(server.requests[0]?.headers["x-api-key"]).toBe(operatorKeyId);
   });
@@ -61,11 +62,11 @@ describe("request signing", () => {
     const keyId = "partner-7f3a/issued+id=";
     await createClient({
       baseUrl: server.url,
-      requestSigning: { privateKey: privatePem, keyId },
+      requestSigning: createRequestSigner({ privateKey: privatePem, keyId }),
     }).getNetworks();
     await createClient({
       baseUrl: server.url,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem, keyId },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem, keyId }),
     }).getNetworks();
     expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual([keyId, keyId]);
     expect(verify(server.requests[0] as ReceivedRequest, "GET:/affiliate/v1/networks::")).toBe(true);
@@ -79,7 +80,7 @@ describe("request signing", () => {
     ] as const) {
       let caught: unknown;
       try {
-        createClient({ baseUrl: server.url, requestSigning });
+        createClient({ baseUrl: server.url, requestSigning: createRequestSigner(requestSigning) });
       } catch (error) {
         caught = error;
       }
@@ -96,7 +97,7 @@ describe("request signing", () => {
     for (const publicKey of [ecPem, notRsaPkcs1]) {
       const client = createClient({
         baseUrl: server.url,
-        requestSigning: { privateKey: privatePem, publicKey },
+        requestSigning: createRequestSigner({ privateKey: privatePem, publicKey }),
       });
       const error = await rejection(client.getNetworks());
       expect(error).toMatchObject({
@@ -187,7 +188,7 @@ describe("request signing", () => {
     server.handle(() => ({ body: networksWire }));
     await createClient({
       baseUrl: `${server.url}/api`,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
     }).getNetworks();
     expect(verify(server.requests[0] as ReceivedRequest, "GET:/api/affiliate/v1/networks::")).toBe(true);
   });
@@ -204,7 +205,9 @@ describe("request signing", () => {
       ["sign", "verify"],
     )) as CryptoKeyPair;
     server.handle(() => ({ body: statusWire("Initiated") }));
-    await createClient({ baseUrl: server.url, requestSigning: pair }).getIntentStatus({ intentId });
+    await createClient({ baseUrl: server.url, requestSigning: createRequestSigner(pair) }).getIntentStatus({
+      intentId,
+    });
     const request = server.requests[0] as ReceivedRequest;
     const spki = Buffer.from(await crypto.subtle.exportKey("spki", pair.publicKey));
     const pkcs1 = createPublicKey({ key: spki, format: "der", type: "spki" }).export({
@@ -226,7 +229,7 @@ describe("request signing", () => {
     const events: RequestEvent[] = [];
     await createClient({
       baseUrl: server.url,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
       hooks: { onRequest: (e) => events.push(e) },
     }).getNetworks();
     const sent = server.requests[0] as ReceivedRequest;
@@ -237,15 +240,59 @@ describe("request signing", () => {
     expect(seen).not.toContain(String(sent.headers["x-api-key"]));
   });
 
+  it("refuses the former options object in place of a signer, at construction", () => {
+    let caught: unknown;
+    try {
+      createClient({
+        baseUrl: server.url,
+        requestSigning: { privateKey: privatePem, publicKey: publicPem } as never,
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: "INVALID_OPTIONS", details: { field: "requestSigning" } });
+  });
+
+  it("takes a caller's own signer: its headers are sent, and hidden from hooks and error text", async () => {
+    server.handle(() => ({ status: 401, body: { code: 401, message: "bad sig-own-7Yq" } }));
+    const seen: unknown[] = [];
+    const events: RequestEvent[] = [];
+    const error = await rejection(
+      createClient({
+        baseUrl: `${server.url}/p`,
+        requestSigning: async (request) => {
+          seen.push(request);
+          return { "x-api-key": "own-id", "x-api-signature": "sig-own-7Yq" };
+        },
+        hooks: { onRequest: (e) => events.push(e) },
+        retry: false,
+      }).getTokens({ q: "b", limit: 2 }),
+    );
+    expect(seen).toEqual([
+      {
+        method: "GET",
+        path: "/p/affiliate/v1/tokens",
+        query: [
+          ["limit", "2"],
+          ["q", "b"],
+        ],
+        body: undefined,
+      },
+    ]);
+    expect(server.requests[0]?.headers["x-api-signature"]).toBe("sig-own-7Yq");
+    expect(events[0]?.headers["x-api-signature"]).toBe("[redacted]");
+    expect(error.details.serverMessage).toBe("bad [redacted]");
+  });
+
   it("an unusable private key fails with INVALID_OPTIONS before anything is sent", async () => {
     server.handle(() => ({ body: networksWire }));
     const error = await rejection(
       createClient({
         baseUrl: server.url,
-        requestSigning: {
+        requestSigning: createRequestSigner({
           privateKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
           publicKey: publicPem,
-        },
+        }),
       }).getNetworks(),
     );
     expect(error.code).toBe("INVALID_OPTIONS");

@@ -1,5 +1,7 @@
 import { BaseError } from "../errors/baseError.js";
 import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
+import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
+import type { QueryParams } from "./formatQueryString.js";
 
 /**
  * Keys for request signing (design §2): an RSA key pair; the service knows the public key.
@@ -19,16 +21,29 @@ export interface RequestSigningOptions {
   keyId?: string | undefined;
 }
 
-/** Computes the signing headers for one attempt of one request. */
-export type RequestSigner = (request: {
+/** One attempt of one request, as the transport hands it to a {@link RequestSigner}. */
+export interface SignableRequest {
+  /** `GET` or `POST`. */
   method: string;
-  canonical: string;
-}) => Promise<Record<string, string>>;
+  /** The URL path as sent (with any path prefix of the base URL), without the query. */
+  path: string;
+  /** The query parameters, in the order the action gave them (the signer sorts them). */
+  query: QueryParams | undefined;
+  /** The body text exactly as sent (canonical JSON), or `undefined` for a request without a body. */
+  body: string | undefined;
+}
+
+/**
+ * Computes the signing headers for one attempt of one request. Pass one to `createClient({ requestSigning })`;
+ * `createRequestSigner` makes the one the service documents. Credential headers it returns (`x-api-key`,
+ * `x-api-signature`) are redacted from hooks and scrubbed from error text like an API key.
+ */
+export type RequestSigner = (request: SignableRequest) => Promise<Record<string, string>>;
 
 const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 
 /**
- * Creates the signer behind `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
+ * Creates the request signer to pass as `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
  * so it runs unchanged in Node 20 and browsers. Per attempt it returns:
  *
  * - `x-api-key`: `keyId` when given; otherwise base64 (standard alphabet, padded) of SHA-256 over the public key's
@@ -39,15 +54,20 @@ const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
  * - `x-api-timestamp`: unix seconds at signing;
  * - `x-api-nonce`: a fresh random UUID, on every POST (a retried POST is signed again with a new nonce).
  *
- * Keys are imported once, lazily, on the first signed request.
+ * Keys are imported once, lazily, on the first signed request. Kept apart from `createClient` so that a client
+ * without signing ships none of this code.
  *
- * @throws `INVALID_OPTIONS` at once when neither `publicKey` nor a non-empty `keyId` is given.
+ * @throws `INVALID_OPTIONS` at once when neither `publicKey` nor a non-empty `keyId` is given; an unusable key
+ * fails the first call with `INVALID_OPTIONS`, before anything is sent.
  *
  * @example
- * const sign = createRequestSigner({ signing: { privateKey: pkcs8Pem, publicKey: spkiPem } });
- * const headers = await sign({ method: "GET", canonical: "GET:/affiliate/v1/networks::" });
+ * import { createClient, createRequestSigner } from "@swapintent/client";
+ * const client = createClient({
+ *   baseUrl: "https://swap.example",
+ *   requestSigning: createRequestSigner({ privateKey: pkcs8Pem, publicKey: spkiPem }),
+ * });
  */
-export function createRequestSigner({ signing }: { signing: RequestSigningOptions }): RequestSigner {
+export function createRequestSigner(signing: RequestSigningOptions): RequestSigner {
   if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
     throw new BaseError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
       details: { field: "requestSigning.keyId" },
@@ -63,7 +83,8 @@ export function createRequestSigner({ signing }: { signing: RequestSigningOption
     );
   }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
-  return async ({ method, canonical }) => {
+  return async ({ method, path, query, body }) => {
+    const canonical = formatCanonicalRequest({ method, path, query, body });
     keys ??= importKeys(signing);
     let imported: { privateKey: CryptoKey; keyId: string };
     try {
