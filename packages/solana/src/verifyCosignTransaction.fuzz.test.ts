@@ -48,6 +48,7 @@ import {
   AMOUNT,
   type Chain,
   compileHex,
+  cosignAndSend,
   createChain,
   DECIMALS,
   decodeHex,
@@ -63,6 +64,8 @@ import {
   verifyCosignTransaction,
 } from "./verifyCosignTransaction.js";
 
+/** Lots of the user's token account the resolver may move as a delegate (set up before the run). */
+const DELEGATED = 100_000n;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 /** Each property's time limit grows with the run count (about 15 ms a mutation on a shared 2-core machine). */
@@ -83,6 +86,7 @@ const CODES: Record<SolanaErrorCode, true> = {
   SOL_INSTRUCTION_UNKNOWN: true,
   SOL_AUTHORITY_GRANT: true,
   SOL_USER_ROLE_NOT_ALLOWED: true,
+  SOL_OTHER_AUTHORITY: true,
   SOL_MINT_MISMATCH: true,
   SOL_DECIMALS_MISMATCH: true,
   SOL_DESTINATION_NOT_ALLOWED: true,
@@ -151,6 +155,20 @@ beforeAll(async () => {
     chain.strangerAta,
     ...Object.values(PROGRAMS),
   ];
+  // The user once approved the resolver as a delegate of its token account (another app's allowance): a Revoke by
+  // the user, or a transfer or burn by that delegate, changes the user's account, so the oracle sees them.
+  const approve = compileHex(chain, [
+    getApproveInstruction({
+      source: chain.userAta,
+      delegate: chain.resolver.address,
+      owner: createNoopSigner(chain.userAddress),
+      amount: DELEGATED,
+    }),
+  ]);
+  await cosignAndSend(chain, signBlindly(approve));
+  chain.svm.expireBlockhash();
+  honestHex = compileHex(chain, honestInstructions(chain));
+  baseParams = { ...baseParams, intent: intentFor(honestHex) };
   const outcome = await outcomeOf(signBlindly(honestHex));
   if (outcome === undefined) throw new Error("the honest transaction must execute");
   honestPost = new Map(
@@ -604,6 +622,21 @@ describe("the effect oracle itself (so a pass means something)", () => {
           destination: chain.strangerAta,
           authority: user,
           amount: AMOUNT,
+          decimals: DECIMALS,
+        }),
+        memo!,
+      ],
+      // A Revoke of the allowance the user gave elsewhere, and a pull by that delegate (no user key needed).
+      [create!, transfer!, getRevokeInstruction({ source: chain.userAta, owner: user }), memo!],
+      [
+        create!,
+        transfer!,
+        getTransferCheckedInstruction({
+          source: chain.userAta,
+          mint: chain.mint,
+          destination: chain.strangerAta,
+          authority: createNoopSigner(chain.resolver.address),
+          amount: DELEGATED,
           decimals: DECIMALS,
         }),
         memo!,

@@ -202,6 +202,8 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     toEscrow: 0n,
     destination: undefined,
     strangers: [],
+    userSources: [],
+    otherAuthority: [],
   };
   const context: InstructionContext = {
     user,
@@ -215,6 +217,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     tallyInstruction(state, resolveInstruction(keys, compiled, index), index, context);
   });
   const { programs, memos, nativeOutflow, toEscrow, destination, strangers } = state;
+  checkOtherAuthority(state, user, expectedMint);
 
   const stranger = strangers[0];
   if (stranger !== undefined) {
@@ -273,6 +276,36 @@ function checkMemo(intent: Intent, memos: readonly string[]): void {
     throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
       details: { expected: escapeUnsafe(expectedMemo), memos },
     });
+  }
+}
+
+/**
+ * No instruction lets another authority act on a token account of the user: a delegate's or permanent delegate's
+ * transfer or burn, a close, freeze or thaw by another authority, in the transaction the user signs. The user's
+ * token accounts the verifier knows: its associated accounts for the quote's mint (SPL Token and Token-2022), for
+ * the mint the instruction names, and every account the user's own transfers debit. Derivations run only when such
+ * an instruction exists (never for the honest transaction).
+ */
+function checkOtherAuthority(tally: InstructionTally, user: string, expectedMint: string): void {
+  if (tally.otherAuthority.length === 0) return;
+  const userAccounts = new Set(tally.userSources);
+  for (const tokenProgram of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
+    userAccounts.add(getAssociatedTokenAddress({ owner: user, mint: expectedMint, tokenProgram }));
+  for (const action of tally.otherAuthority) {
+    const own =
+      userAccounts.has(action.account) ||
+      (action.mint !== null &&
+        action.account ===
+          getAssociatedTokenAddress({ owner: user, mint: action.mint, tokenProgram: action.programAddress }));
+    if (own) {
+      throw new SolanaError(
+        "SOL_OTHER_AUTHORITY",
+        "An instruction lets another authority (a delegate, a close or freeze authority) act on the user's token account.",
+        {
+          details: { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
+        },
+      );
+    }
   }
 }
 
