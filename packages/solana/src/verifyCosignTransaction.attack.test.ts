@@ -28,7 +28,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransaction,
 } from "@solana/kit";
-import { Keypair, type MessageV0, VersionedTransaction } from "@solana/web3.js";
+import { Keypair, type MessageV0, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
   AuthorityType,
@@ -137,6 +137,18 @@ const u64 = (n: bigint) => {
 };
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 const resolver = () => createNoopSigner(chain.resolver.address);
+/** The user's Token-2022 associated account for `mint` (derived by web3.js here, independently of the package). */
+const userAta2022 = (mint: Address) =>
+  address(
+    PublicKey.findProgramAddressSync(
+      [
+        new PublicKey(chain.userAddress).toBytes(),
+        new PublicKey(TOKEN_2022).toBytes(),
+        new PublicKey(mint).toBytes(),
+      ],
+      new PublicKey(ATA),
+    )[0].toBase58(),
+  );
 const user = () => userSigner(chain);
 
 /** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
@@ -268,6 +280,19 @@ describe("got through before, refused now", () => {
           authorityType: AuthorityType.CloseAccount,
           newAuthority: chain.stranger,
         }),
+    },
+    {
+      name: "a Token-2022 TransferCheckedWithFee by a delegate from the user's Token-2022 account of another mint",
+      build: () => ({
+        programAddress: TOKEN_2022,
+        accounts: [
+          role(userAta2022(chain.otherMint), W),
+          role(chain.otherMint, R),
+          role(chain.strangerAta, W),
+          role(chain.resolver.address, RS),
+        ],
+        data: bytes([26, 1], u64(1n), [DECIMALS], u64(0n)),
+      }),
     },
     {
       name: "a Token-2022 extension instruction (CPI guard) on the user's token account by another owner",
@@ -545,7 +570,20 @@ describe("accepted, and harmless: litesvm executes them signed and the user ends
   ];
 
   it.each(harmless)("$name ($why)", async ({ build }) => {
-    const hex = withExtra(...build());
+    await assertHarmless(withExtra(...build()));
+  });
+
+  it("the user's read-only signer flag flipped to writable in the header (no instruction can debit it)", async () => {
+    const tx = VersionedTransaction.deserialize(hexToBytes(compileHex(chain, honestInstructions(chain))));
+    // Signers are [resolver, user]; the honest header makes the last one, the user, a read-only signer.
+    expect(tx.message.staticAccountKeys[1]!.toBase58()).toBe(chain.userAddress);
+    expect(tx.message.header).toMatchObject({ numRequiredSignatures: 2, numReadonlySignedAccounts: 1 });
+    tx.message.header.numReadonlySignedAccounts = 0;
+    expect(tx.message.isAccountWritable(1)).toBe(true);
+    await assertHarmless(bytesToHex(tx.serialize()));
+  });
+
+  async function assertHarmless(hex: string) {
     const shown = verifyCosignTransaction(params(hex));
     expect(shown).toMatchObject({
       amountLots: AMOUNT,
@@ -560,7 +598,7 @@ describe("accepted, and harmless: litesvm executes them signed and the user ends
     expect(outcome.wallet?.owner).toBe(honest.wallet?.owner);
     expect(outcome.wallet?.data).toBe(honest.wallet?.data);
     expect(outcome.wallet!.lamports >= honest.wallet!.lamports).toBe(true);
-  });
+  }
 });
 
 describe("a user-paid Token-2022 associated account create counts at least the rent the chain charges", () => {

@@ -146,5 +146,7 @@ export function tokenInstructionTarget(
   const tag = ix.data[0];
   const account = ix.accounts[0];
   if (tag === undefined || tag === 17 || account === undefined) return undefined;
-  return { account, mint: ACCOUNT_THEN_MINT.has(tag) ? (ix.accounts[1] ?? null) : null, tag };
+  // Token-2022 TransferCheckedWithFee (26, 1): [source, mint, destination, authority, ...] like TransferChecked.
+  const namesMint = ACCOUNT_THEN_MINT.has(tag) || (tag === 26 && ix.data[1] === 1);
+  return { account, mint: namesMint ? (ix.accounts[1] ?? null) : null, tag };
 }
