@@ -263,6 +263,15 @@ describe("got through before, refused now", () => {
         }),
     },
     {
+      name: "a CloseAccount of the user's token account by a close authority, paying the user (the user's key in the instruction)",
+      build: () =>
+        getCloseAccountInstruction({
+          account: chain.userAta,
+          destination: chain.userAddress,
+          owner: resolver(),
+        }),
+    },
+    {
       name: "a FreezeAccount of the user's token account by the mint's freeze authority",
       build: () =>
         getFreezeAccountInstruction({ account: chain.userAta, mint: chain.mint, owner: resolver() }),

@@ -150,3 +150,14 @@ export function tokenInstructionTarget(
   const namesMint = ACCOUNT_THEN_MINT.has(tag) || (tag === 26 && ix.data[1] === 1);
   return { account, mint: namesMint ? (ix.accounts[1] ?? null) : null, tag };
 }
+
+/**
+ * Whether the user's key is among an SPL Token / Token-2022 instruction's authority slots (the owner or authority
+ * and its multisig signers), or anywhere in an instruction without a slot table. The user elsewhere (a close's
+ * lamport destination) does not make it the user's act.
+ */
+export function userAuthorizes(ix: ResolvedInstruction, user: string): boolean {
+  const tag = ix.data[0];
+  const from = tag === undefined ? undefined : TOKEN_SLOTS[tag]?.from;
+  return involves(ix.accounts, user, from ?? 0);
+}

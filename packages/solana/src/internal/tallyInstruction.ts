@@ -14,7 +14,7 @@ import {
   decodeAssociatedTokenInstruction,
 } from "./decodeAssociatedTokenInstruction.js";
 import { decodeSystemInstruction } from "./decodeSystemInstruction.js";
-import { decodeTokenInstruction, tokenInstructionTarget } from "./decodeTokenInstruction.js";
+import { decodeTokenInstruction, tokenInstructionTarget, userAuthorizes } from "./decodeTokenInstruction.js";
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
 import { decodeUtf8Exact, firstUnsafeCodePoint } from "./text.js";
@@ -31,8 +31,9 @@ export interface InstructionTally {
   /** Token accounts the user's own transfers debit (they are the user's, whatever their address). */
   userSources: string[];
   /**
-   * Token instructions without the user's key that act on a token account (slot 0): a delegate's transfer or burn, a
-   * close or freeze authority. Refused afterwards when that account is the user's.
+   * Token instructions the user does not authorize (its key in no authority slot) that act on a token account (slot
+   * 0): a delegate's transfer or burn, a close or freeze authority. Refused afterwards when that account is the
+   * user's.
    */
   otherAuthority: {
     account: string;
@@ -90,7 +91,7 @@ export function tallyInstruction(
   }
   if (
     (ix.programAddress === TOKEN_PROGRAM_ADDRESS || ix.programAddress === TOKEN_2022_PROGRAM_ADDRESS) &&
-    !involves(ix.accounts, context.user)
+    !userAuthorizes(ix, context.user)
   ) {
     const target = tokenInstructionTarget(ix);
     if (target !== undefined)
