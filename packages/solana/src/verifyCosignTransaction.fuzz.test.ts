@@ -31,12 +31,15 @@ import {
   AuthorityType,
   getApproveInstruction,
   getBurnCheckedInstruction,
+  getBurnInstruction,
   getCloseAccountInstruction,
   getCreateAssociatedTokenIdempotentInstructionAsync,
+  getFreezeAccountInstruction,
   getMintToInstruction,
   getRevokeInstruction,
   getSetAuthorityInstruction,
   getSyncNativeInstruction,
+  getThawAccountInstruction,
   getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
@@ -366,7 +369,8 @@ function withTransaction(hex: string): VerifyCosignTransactionParameters {
   return { ...baseParams, intent: { ...baseParams.intent, paramsToSign: { transaction: hex } } as Intent };
 }
 
-const runOptions = () => ({ seed: SEED, numRuns: RUNS, endOnFailure: true });
+/** `factor` multiplies the runs of a property whose space is larger (the client-built instructions). */
+const runOptions = (factor = 1) => ({ seed: SEED, numRuns: RUNS * factor, endOnFailure: true });
 
 describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { timeout: TIMEOUT }, () => {
   it("any byte of the transaction: set, insert or delete (1-4 edits)", async () => {
@@ -496,21 +500,28 @@ describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { t
     );
   });
 
-  it("an added instruction the program clients build (System, SPL Token, Associated Token) with every role drawn from the pool, the user included", async () => {
+  it("an added instruction the program clients build (System, SPL Token or Token-2022, Associated Token) with every role drawn from the pool, the user included", async () => {
     property = "client";
     const shape = fc.record({
       builder: fc.nat(BUILDERS.length - 1),
       picks: fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
       userSigns: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
-      amount: fc.constantFrom(1n, AMOUNT, 1_000_000n, 100_000_000n),
+      amount: fc.constantFrom(1n, AMOUNT, DELEGATED, 1_000_000n, 100_000_000n),
       position: fc.nat(3),
+      token2022: fc.boolean(),
+      focus: fc.boolean(),
     });
     await fc.assert(
-      fc.asyncProperty(shape, async ({ builder, picks, userSigns, amount, position }) => {
-        const pick = (i: number) => pool[picks[i]! % pool.length]!;
+      fc.asyncProperty(shape, async ({ builder, picks, userSigns, amount, position, token2022, focus }) => {
+        // Half the time the first account (a token instruction's source or target) is one of the token accounts,
+        // most of them the user's: a delegate's pull or a revoke is then as likely as anything else.
+        const accounts = [chain.userAta, chain.userAta, chain.userOtherAta, chain.strangerAta];
+        const pick = (i: number) =>
+          i === 0 && focus ? accounts[picks[0]! % accounts.length]! : pool[picks[i]! % pool.length]!;
         const signer = (i: number) =>
           createNoopSigner(userSigns[i] ? chain.userAddress : chain.resolver.address);
-        const ix = await BUILDERS[builder]!({ pick, signer, amount });
+        const tokenProgram = token2022 ? PROGRAMS.token2022 : PROGRAMS.token;
+        const ix = await BUILDERS[builder]!({ pick, signer, amount, tokenProgram });
         const instructions = honestInstructions(chain);
         instructions.splice(position, 0, ix);
         let hex: string;
@@ -521,7 +532,7 @@ describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { t
         }
         await judge(withTransaction(hex));
       }),
-      runOptions(),
+      runOptions(2),
     );
   });
 
@@ -657,6 +668,8 @@ type Builder = (x: {
   pick: (i: number) => Address;
   signer: (i: number) => ReturnType<typeof createNoopSigner>;
   amount: bigint;
+  /** SPL Token or Token-2022 (the token builders' program). */
+  tokenProgram: Address;
 }) => Instruction | Promise<Instruction>;
 
 /** Instructions as the program clients build them; accounts from the pool, authorities the user or the resolver. */
@@ -679,42 +692,80 @@ const BUILDERS: Builder[] = [
   },
   ({ signer, pick }) => getAssignInstruction({ account: signer(0), programAddress: pick(0) }),
   ({ signer }) => getAllocateInstruction({ newAccount: signer(0), space: 8n }),
-  ({ pick, signer, amount }) =>
-    getTransferCheckedInstruction({
-      source: pick(0),
-      mint: pick(1),
-      destination: pick(2),
-      authority: signer(0),
-      amount,
-      decimals: DECIMALS,
-    }),
-  ({ pick, signer, amount }) =>
-    getTransferInstruction({ source: pick(0), destination: pick(1), authority: signer(0), amount }),
-  ({ pick, signer, amount }) =>
-    getApproveInstruction({ source: pick(0), delegate: pick(1), owner: signer(0), amount }),
-  ({ pick, signer }) => getRevokeInstruction({ source: pick(0), owner: signer(0) }),
-  ({ pick, signer }) =>
-    getSetAuthorityInstruction({
-      owned: pick(0),
-      owner: signer(0),
-      authorityType: AuthorityType.AccountOwner,
-      newAuthority: pick(1),
-    }),
-  ({ pick, signer }) =>
-    getCloseAccountInstruction({ account: pick(0), destination: pick(1), owner: signer(0) }),
-  ({ pick, signer, amount }) =>
-    getBurnCheckedInstruction({
-      account: pick(0),
-      mint: pick(1),
-      authority: signer(0),
-      amount,
-      decimals: DECIMALS,
-    }),
-  ({ pick, signer, amount }) =>
-    getMintToInstruction({ mint: pick(0), token: pick(1), mintAuthority: signer(0), amount }),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getTransferCheckedInstruction(
+      {
+        source: pick(0),
+        mint: pick(1),
+        destination: pick(2),
+        authority: signer(0),
+        amount,
+        decimals: DECIMALS,
+      },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getTransferInstruction(
+      { source: pick(0), destination: pick(1), authority: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getApproveInstruction(
+      { source: pick(0), delegate: pick(1), owner: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getRevokeInstruction({ source: pick(0), owner: signer(0) }, { programAddress: tokenProgram }),
+  ({ pick, signer, tokenProgram }) =>
+    getSetAuthorityInstruction(
+      {
+        owned: pick(0),
+        owner: signer(0),
+        authorityType: AuthorityType.AccountOwner,
+        newAuthority: pick(1),
+      },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getCloseAccountInstruction(
+      { account: pick(0), destination: pick(1), owner: signer(0) },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getBurnCheckedInstruction(
+      {
+        account: pick(0),
+        mint: pick(1),
+        authority: signer(0),
+        amount,
+        decimals: DECIMALS,
+      },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getMintToInstruction(
+      { mint: pick(0), token: pick(1), mintAuthority: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
   ({ pick, signer }) =>
     getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer(0), owner: pick(0), mint: pick(1) }),
-  ({ pick }) => getSyncNativeInstruction({ account: pick(0) }),
+  ({ pick, tokenProgram }) =>
+    getSyncNativeInstruction({ account: pick(0) }, { programAddress: tokenProgram }),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getBurnInstruction(
+      { account: pick(0), mint: pick(1), authority: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getFreezeAccountInstruction(
+      { account: pick(0), mint: pick(1), owner: signer(0) },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getThawAccountInstruction(
+      { account: pick(0), mint: pick(1), owner: signer(0) },
+      { programAddress: tokenProgram },
+    ),
 ];
 
 /** Every string inside `value` (object values and array items, recursively). */
