@@ -75,6 +75,7 @@ const ATA = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
 const COMPUTE_BUDGET = address("ComputeBudget111111111111111111111111111111");
 const MEMO_V2 = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 const SYSTEM = address("11111111111111111111111111111111");
+const WSOL = address("So11111111111111111111111111111111111111112");
 /** An address lookup table key (its contents are supplied by the test, as a wallet's RPC would). */
 const TABLE = Keypair.generate();
 /** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
@@ -137,13 +138,13 @@ const u64 = (n: bigint) => {
 };
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 const resolver = () => createNoopSigner(chain.resolver.address);
-/** The user's Token-2022 associated account for `mint` (derived by web3.js here, independently of the package). */
-const userAta2022 = (mint: Address) =>
+/** The user's associated account for `mint` (derived by web3.js here, independently of the package). */
+const userAtaOf = (mint: Address, tokenProgram: Address = TOKEN) =>
   address(
     PublicKey.findProgramAddressSync(
       [
         new PublicKey(chain.userAddress).toBytes(),
-        new PublicKey(TOKEN_2022).toBytes(),
+        new PublicKey(tokenProgram).toBytes(),
         new PublicKey(mint).toBytes(),
       ],
       new PublicKey(ATA),
@@ -295,7 +296,7 @@ describe("got through before, refused now", () => {
       build: () => ({
         programAddress: TOKEN_2022,
         accounts: [
-          role(userAta2022(chain.otherMint), W),
+          role(userAtaOf(chain.otherMint, TOKEN_2022), W),
           role(chain.otherMint, R),
           role(chain.strangerAta, W),
           role(chain.resolver.address, RS),
@@ -421,14 +422,17 @@ describe("tried and refused already (each with its code, the key never asked)", 
       },
     },
     {
-      name: "a SOL transfer from the user into its own wrapped-SOL account (wrapping costs the user lamports)",
+      name: "wrapping SOL: a transfer from the user into its own wrapped-SOL account and a SyncNative (default cap 0)",
       code: "SOL_NATIVE_OUTFLOW_TOO_HIGH",
       hex: () =>
-        withExtra({
-          programAddress: SYSTEM,
-          accounts: [role(chain.userAddress, WS), role(chain.stranger, W)],
-          data: bytes([2, 0, 0, 0], u64(1_000_000n)),
-        }),
+        withExtra(
+          {
+            programAddress: SYSTEM,
+            accounts: [role(chain.userAddress, WS), role(userAtaOf(WSOL), W)],
+            data: bytes([2, 0, 0, 0], u64(1_000_000n)),
+          },
+          getSyncNativeInstruction({ account: userAtaOf(WSOL) }),
+        ),
     },
     {
       name: "a CloseAccount of the user's token account of another mint (as of its wrapped-SOL account)",
