@@ -680,3 +680,25 @@ describe("a user-paid Token-2022 associated account create counts at least the r
     expect(shown.nativeOutflowLamports).toBeGreaterThanOrEqual(rent);
   });
 });
+
+describe("escrow { tokenAccount } vs { owner } vs { unchecked } confusion (the wallet's own input)", () => {
+  it("more than one of them is SOL_INVALID_PARAMETERS before any key is used; an undefined one is absent", async () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const owner = chain.escrowOwner.address;
+    const ambiguous = [
+      { unchecked: true, owner }, // `{ ...defaults, owner }` over a default opt-out: was silently unchecked
+      { owner, tokenAccount: chain.strangerAta }, // was silently the token account
+      { unchecked: true, tokenAccount: chain.escrowAta },
+    ] as unknown as VerifyCosignTransactionParameters["escrow"][];
+    for (const escrow of ambiguous) {
+      expect(await signRefusal(hex, { escrow })).toEqual({ code: "SOL_INVALID_PARAMETERS", signerCalls: 0 });
+    }
+    const withUndefined = {
+      owner,
+      tokenAccount: undefined,
+    } as unknown as VerifyCosignTransactionParameters["escrow"];
+    expect(verifyCosignTransaction(params(hex, { escrow: withUndefined })).destination).toBe(chain.escrowAta);
+    const notOptOut = { unchecked: false, owner } as unknown as VerifyCosignTransactionParameters["escrow"];
+    expect(verifyCosignTransaction(params(hex, { escrow: notOptOut })).destination).toBe(chain.escrowAta);
+  });
+});

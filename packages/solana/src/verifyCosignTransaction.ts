@@ -314,16 +314,27 @@ function expectedEscrowResolver(
   mint: string,
 ): (program: string) => string | undefined {
   if (escrow !== null && typeof escrow === "object") {
-    if ("unchecked" in escrow && escrow.unchecked === true) return () => undefined;
-    if ("tokenAccount" in escrow) {
-      const account = normalizeAddress(escrow.tokenAccount, "escrow.tokenAccount");
+    const { owner, tokenAccount, unchecked } = escrow as Partial<
+      Record<"owner" | "tokenAccount" | "unchecked", unknown>
+    >;
+    // Exactly one way to say where the tokens go: `{ ...defaults, owner }` over a default `unchecked: true` (or an
+    // owner and a token account at once) must not silently pick one of them.
+    if ([owner !== undefined, tokenAccount !== undefined, unchecked === true].filter(Boolean).length > 1) {
+      throw new SolanaError(
+        "SOL_INVALID_PARAMETERS",
+        "escrow must be exactly one of { owner }, { tokenAccount } or { unchecked: true }.",
+      );
+    }
+    if (unchecked === true) return () => undefined;
+    if (tokenAccount !== undefined) {
+      const account = normalizeAddress(tokenAccount, "escrow.tokenAccount");
       return () => account;
     }
-    if ("owner" in escrow) {
-      const owner = normalizeAddress(escrow.owner, "escrow.owner");
+    if (owner !== undefined) {
+      const escrowOwner = normalizeAddress(owner, "escrow.owner");
       return (program) =>
         program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS
-          ? getAssociatedTokenAddress({ owner, mint, tokenProgram: program })
+          ? getAssociatedTokenAddress({ owner: escrowOwner, mint, tokenProgram: program })
           : "";
     }
   }
