@@ -36,8 +36,9 @@ export type SolanaErrorCode =
    */
   | "SOL_USER_ROLE_NOT_ALLOWED"
   /**
-   * An instruction without the user's key acts on a token account of the user: a transfer or burn by a delegate or
-   * permanent delegate, a close, freeze, thaw, approve, revoke or authority change by another authority.
+   * An instruction the user does not authorize (its key in no authority slot) acts on a token account of the user: a
+   * transfer or burn by a delegate or permanent delegate, a close, freeze, thaw, approve, revoke or authority change
+   * by another authority.
    */
   | "SOL_OTHER_AUTHORITY"
   /** A token transfer the user authorizes moves a mint other than the quote's source mint. */

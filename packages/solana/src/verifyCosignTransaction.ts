@@ -93,10 +93,12 @@ export interface VerifiedTransaction extends CosignVerification {
  * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;
  * a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; the user in a
  * role it did not agree to (a seed base, a nonce authority, a token account, its key inside instruction data); any
- * delegate approval, authority change, close or reassignment of the user's accounts; tokens of another mint, to
- * another destination, or more than one outflow; decimals other than the quote's (when given); an amount other
+ * delegate approval or revoke, authority change, close or reassignment of the user's accounts; another authority
+ * (a delegate, a permanent delegate, a close or freeze authority) acting on the user's token account; tokens of
+ * another mint, to another destination, or more than one outflow; decimals other than the quote's (when given); an amount other
  * than `sourceAmountLots`; lamports leaving the user beyond the cap; a missing or foreign memo (compared byte for
- * byte), a memo that is not UTF-8 or holds a control, bidi or zero-width character.
+ * byte), a memo that is not UTF-8 or holds a control, bidi or zero-width character; an `escrow` naming more than
+ * one of `owner`, `tokenAccount`, `unchecked: true`.
  *
  * @example
  * ```ts

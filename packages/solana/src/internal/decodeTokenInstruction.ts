@@ -137,7 +137,7 @@ const ACCOUNT_THEN_MINT: ReadonlySet<number> = new Set([8, 10, 11, 12, 13, 15]);
  * The token account an SPL Token / Token-2022 instruction acts on (its slot 0: the source of a transfer, the account
  * burned, closed, frozen, thawed, approved, revoked, reassigned or reconfigured), and the mint it names when its
  * layout is `[account, mint, ...]`. Undefined for `SyncNative` (it only credits the account with its own lamports)
- * and for an instruction without accounts. Used for instructions that do not involve the user's key: a delegate, a
+ * and for an instruction without accounts. Used for instructions the user does not authorize: a delegate, a
  * permanent delegate, a close or freeze authority acting on the user's token account.
  */
 export function tokenInstructionTarget(
