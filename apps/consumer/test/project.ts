@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildSignerPackages } from "../../browser/test/buildSignerPackages.js";
 
 const run = promisify(execFile);
 
@@ -69,18 +70,7 @@ export async function exec(
  * exactly as `pnpm publish` would.
  */
 export async function packPublished(outDir: string): Promise<PackedPackage[]> {
-  await exec(
-    "pnpm",
-    [
-      "exec",
-      "turbo",
-      "run",
-      "build",
-      "--output-logs=errors-only",
-      ...PUBLISHED.map((p) => `--filter=./packages/${p}`),
-    ],
-    { cwd: repoDir, env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }, timeoutMs: 600_000 },
-  );
+  buildSignerPackages(); // turbo, answered from its cache when nothing changed
   await mkdir(outDir, { recursive: true });
   const packed: PackedPackage[] = [];
   for (const folder of PUBLISHED) {
