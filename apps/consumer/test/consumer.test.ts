@@ -24,10 +24,7 @@ const appDir = join(repoDir, "apps", "consumer");
  * Exact pins a package may still carry, each with its owner. Every other dependency of a published package must be
  * a range, so that a wallet's own copy of the same library can satisfy it (no second copy installed).
  */
-const EXACT_PIN_EXCEPTIONS: Record<string, string[]> = {
-  // The client engineer replaces zod with valibot (issue 11); this entry goes with zod.
-  "@swapintent/client": ["zod"],
-};
+const EXACT_PIN_EXCEPTIONS: Record<string, string[]> = {};
 
 let packDir: string;
 let packed: PackedPackage[] = [];
