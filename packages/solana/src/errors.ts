@@ -35,6 +35,12 @@ export type SolanaErrorCode =
    * inside instruction data (a base, a new owner or authority).
    */
   | "SOL_USER_ROLE_NOT_ALLOWED"
+  /**
+   * An instruction the user does not authorize (its key in no authority slot) acts on a token account of the user: a
+   * transfer or burn by a delegate or permanent delegate, a close, freeze, thaw, approve, revoke or authority change
+   * by another authority.
+   */
+  | "SOL_OTHER_AUTHORITY"
   /** A token transfer the user authorizes moves a mint other than the quote's source mint. */
   | "SOL_MINT_MISMATCH"
   /** A user transfer's decimals (checked on chain against the mint) differ from the quote's `sourceAmountDecimals`, or a plain `Transfer` states none. */

@@ -31,12 +31,15 @@ import {
   AuthorityType,
   getApproveInstruction,
   getBurnCheckedInstruction,
+  getBurnInstruction,
   getCloseAccountInstruction,
   getCreateAssociatedTokenIdempotentInstructionAsync,
+  getFreezeAccountInstruction,
   getMintToInstruction,
   getRevokeInstruction,
   getSetAuthorityInstruction,
   getSyncNativeInstruction,
+  getThawAccountInstruction,
   getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
@@ -48,6 +51,7 @@ import {
   AMOUNT,
   type Chain,
   compileHex,
+  cosignAndSend,
   createChain,
   DECIMALS,
   decodeHex,
@@ -63,6 +67,8 @@ import {
   verifyCosignTransaction,
 } from "./verifyCosignTransaction.js";
 
+/** Lots of the user's token account the resolver may move as a delegate (set up before the run). */
+const DELEGATED = 100_000n;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 /** Each property's time limit grows with the run count (about 15 ms a mutation on a shared 2-core machine). */
@@ -83,6 +89,7 @@ const CODES: Record<SolanaErrorCode, true> = {
   SOL_INSTRUCTION_UNKNOWN: true,
   SOL_AUTHORITY_GRANT: true,
   SOL_USER_ROLE_NOT_ALLOWED: true,
+  SOL_OTHER_AUTHORITY: true,
   SOL_MINT_MISMATCH: true,
   SOL_DECIMALS_MISMATCH: true,
   SOL_DESTINATION_NOT_ALLOWED: true,
@@ -151,6 +158,20 @@ beforeAll(async () => {
     chain.strangerAta,
     ...Object.values(PROGRAMS),
   ];
+  // The user once approved the resolver as a delegate of its token account (another app's allowance): a Revoke by
+  // the user, or a transfer or burn by that delegate, changes the user's account, so the oracle sees them.
+  const approve = compileHex(chain, [
+    getApproveInstruction({
+      source: chain.userAta,
+      delegate: chain.resolver.address,
+      owner: createNoopSigner(chain.userAddress),
+      amount: DELEGATED,
+    }),
+  ]);
+  await cosignAndSend(chain, signBlindly(approve));
+  chain.svm.expireBlockhash();
+  honestHex = compileHex(chain, honestInstructions(chain));
+  baseParams = { ...baseParams, intent: intentFor(honestHex) };
   const outcome = await outcomeOf(signBlindly(honestHex));
   if (outcome === undefined) throw new Error("the honest transaction must execute");
   honestPost = new Map(
@@ -348,7 +369,8 @@ function withTransaction(hex: string): VerifyCosignTransactionParameters {
   return { ...baseParams, intent: { ...baseParams.intent, paramsToSign: { transaction: hex } } as Intent };
 }
 
-const runOptions = () => ({ seed: SEED, numRuns: RUNS, endOnFailure: true });
+/** `factor` multiplies the runs of a property whose space is larger (the client-built instructions). */
+const runOptions = (factor = 1) => ({ seed: SEED, numRuns: RUNS * factor, endOnFailure: true });
 
 describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { timeout: TIMEOUT }, () => {
   it("any byte of the transaction: set, insert or delete (1-4 edits)", async () => {
@@ -478,21 +500,28 @@ describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { t
     );
   });
 
-  it("an added instruction the program clients build (System, SPL Token, Associated Token) with every role drawn from the pool, the user included", async () => {
+  it("an added instruction the program clients build (System, SPL Token or Token-2022, Associated Token) with every role drawn from the pool, the user included", async () => {
     property = "client";
     const shape = fc.record({
       builder: fc.nat(BUILDERS.length - 1),
       picks: fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
       userSigns: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
-      amount: fc.constantFrom(1n, AMOUNT, 1_000_000n, 100_000_000n),
+      amount: fc.constantFrom(1n, AMOUNT, DELEGATED, 1_000_000n, 100_000_000n),
       position: fc.nat(3),
+      token2022: fc.boolean(),
+      focus: fc.boolean(),
     });
     await fc.assert(
-      fc.asyncProperty(shape, async ({ builder, picks, userSigns, amount, position }) => {
-        const pick = (i: number) => pool[picks[i]! % pool.length]!;
+      fc.asyncProperty(shape, async ({ builder, picks, userSigns, amount, position, token2022, focus }) => {
+        // Half the time the first account (a token instruction's source or target) is one of the token accounts,
+        // most of them the user's: a delegate's pull or a revoke is then as likely as anything else.
+        const accounts = [chain.userAta, chain.userAta, chain.userOtherAta, chain.strangerAta];
+        const pick = (i: number) =>
+          i === 0 && focus ? accounts[picks[0]! % accounts.length]! : pool[picks[i]! % pool.length]!;
         const signer = (i: number) =>
           createNoopSigner(userSigns[i] ? chain.userAddress : chain.resolver.address);
-        const ix = await BUILDERS[builder]!({ pick, signer, amount });
+        const tokenProgram = token2022 ? PROGRAMS.token2022 : PROGRAMS.token;
+        const ix = await BUILDERS[builder]!({ pick, signer, amount, tokenProgram });
         const instructions = honestInstructions(chain);
         instructions.splice(position, 0, ix);
         let hex: string;
@@ -503,7 +532,7 @@ describe(`generative tamper test (seed ${SEED}, ${RUNS} runs per property)`, { t
         }
         await judge(withTransaction(hex));
       }),
-      runOptions(),
+      runOptions(2),
     );
   });
 
@@ -608,6 +637,21 @@ describe("the effect oracle itself (so a pass means something)", () => {
         }),
         memo!,
       ],
+      // A Revoke of the allowance the user gave elsewhere, and a pull by that delegate (no user key needed).
+      [create!, transfer!, getRevokeInstruction({ source: chain.userAta, owner: user }), memo!],
+      [
+        create!,
+        transfer!,
+        getTransferCheckedInstruction({
+          source: chain.userAta,
+          mint: chain.mint,
+          destination: chain.strangerAta,
+          authority: createNoopSigner(chain.resolver.address),
+          amount: DELEGATED,
+          decimals: DECIMALS,
+        }),
+        memo!,
+      ],
     ];
     for (const instructions of harms) {
       const hex = compileHex(chain, instructions);
@@ -624,6 +668,8 @@ type Builder = (x: {
   pick: (i: number) => Address;
   signer: (i: number) => ReturnType<typeof createNoopSigner>;
   amount: bigint;
+  /** SPL Token or Token-2022 (the token builders' program). */
+  tokenProgram: Address;
 }) => Instruction | Promise<Instruction>;
 
 /** Instructions as the program clients build them; accounts from the pool, authorities the user or the resolver. */
@@ -646,42 +692,80 @@ const BUILDERS: Builder[] = [
   },
   ({ signer, pick }) => getAssignInstruction({ account: signer(0), programAddress: pick(0) }),
   ({ signer }) => getAllocateInstruction({ newAccount: signer(0), space: 8n }),
-  ({ pick, signer, amount }) =>
-    getTransferCheckedInstruction({
-      source: pick(0),
-      mint: pick(1),
-      destination: pick(2),
-      authority: signer(0),
-      amount,
-      decimals: DECIMALS,
-    }),
-  ({ pick, signer, amount }) =>
-    getTransferInstruction({ source: pick(0), destination: pick(1), authority: signer(0), amount }),
-  ({ pick, signer, amount }) =>
-    getApproveInstruction({ source: pick(0), delegate: pick(1), owner: signer(0), amount }),
-  ({ pick, signer }) => getRevokeInstruction({ source: pick(0), owner: signer(0) }),
-  ({ pick, signer }) =>
-    getSetAuthorityInstruction({
-      owned: pick(0),
-      owner: signer(0),
-      authorityType: AuthorityType.AccountOwner,
-      newAuthority: pick(1),
-    }),
-  ({ pick, signer }) =>
-    getCloseAccountInstruction({ account: pick(0), destination: pick(1), owner: signer(0) }),
-  ({ pick, signer, amount }) =>
-    getBurnCheckedInstruction({
-      account: pick(0),
-      mint: pick(1),
-      authority: signer(0),
-      amount,
-      decimals: DECIMALS,
-    }),
-  ({ pick, signer, amount }) =>
-    getMintToInstruction({ mint: pick(0), token: pick(1), mintAuthority: signer(0), amount }),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getTransferCheckedInstruction(
+      {
+        source: pick(0),
+        mint: pick(1),
+        destination: pick(2),
+        authority: signer(0),
+        amount,
+        decimals: DECIMALS,
+      },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getTransferInstruction(
+      { source: pick(0), destination: pick(1), authority: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getApproveInstruction(
+      { source: pick(0), delegate: pick(1), owner: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getRevokeInstruction({ source: pick(0), owner: signer(0) }, { programAddress: tokenProgram }),
+  ({ pick, signer, tokenProgram }) =>
+    getSetAuthorityInstruction(
+      {
+        owned: pick(0),
+        owner: signer(0),
+        authorityType: AuthorityType.AccountOwner,
+        newAuthority: pick(1),
+      },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getCloseAccountInstruction(
+      { account: pick(0), destination: pick(1), owner: signer(0) },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getBurnCheckedInstruction(
+      {
+        account: pick(0),
+        mint: pick(1),
+        authority: signer(0),
+        amount,
+        decimals: DECIMALS,
+      },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getMintToInstruction(
+      { mint: pick(0), token: pick(1), mintAuthority: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
   ({ pick, signer }) =>
     getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer(0), owner: pick(0), mint: pick(1) }),
-  ({ pick }) => getSyncNativeInstruction({ account: pick(0) }),
+  ({ pick, tokenProgram }) =>
+    getSyncNativeInstruction({ account: pick(0) }, { programAddress: tokenProgram }),
+  ({ pick, signer, amount, tokenProgram }) =>
+    getBurnInstruction(
+      { account: pick(0), mint: pick(1), authority: signer(0), amount },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getFreezeAccountInstruction(
+      { account: pick(0), mint: pick(1), owner: signer(0) },
+      { programAddress: tokenProgram },
+    ),
+  ({ pick, signer, tokenProgram }) =>
+    getThawAccountInstruction(
+      { account: pick(0), mint: pick(1), owner: signer(0) },
+      { programAddress: tokenProgram },
+    ),
 ];
 
 /** Every string inside `value` (object values and array items, recursively). */

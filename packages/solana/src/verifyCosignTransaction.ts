@@ -93,10 +93,12 @@ export interface VerifiedTransaction extends CosignVerification {
  * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;
  * a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; the user in a
  * role it did not agree to (a seed base, a nonce authority, a token account, its key inside instruction data); any
- * delegate approval, authority change, close or reassignment of the user's accounts; tokens of another mint, to
- * another destination, or more than one outflow; decimals other than the quote's (when given); an amount other
+ * delegate approval or revoke, authority change, close or reassignment of the user's accounts; another authority
+ * (a delegate, a permanent delegate, a close or freeze authority) acting on the user's token account; tokens of
+ * another mint, to another destination, or more than one outflow; decimals other than the quote's (when given); an amount other
  * than `sourceAmountLots`; lamports leaving the user beyond the cap; a missing or foreign memo (compared byte for
- * byte), a memo that is not UTF-8 or holds a control, bidi or zero-width character.
+ * byte), a memo that is not UTF-8 or holds a control, bidi or zero-width character; an `escrow` naming more than
+ * one of `owner`, `tokenAccount`, `unchecked: true`.
  *
  * @example
  * ```ts
@@ -202,6 +204,8 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     toEscrow: 0n,
     destination: undefined,
     strangers: [],
+    userSources: [],
+    otherAuthority: [],
   };
   const context: InstructionContext = {
     user,
@@ -215,6 +219,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     tallyInstruction(state, resolveInstruction(keys, compiled, index), index, context);
   });
   const { programs, memos, nativeOutflow, toEscrow, destination, strangers } = state;
+  checkOtherAuthority(state, user, expectedMint);
 
   const stranger = strangers[0];
   if (stranger !== undefined) {
@@ -276,21 +281,62 @@ function checkMemo(intent: Intent, memos: readonly string[]): void {
   }
 }
 
+/**
+ * No instruction lets another authority act on a token account of the user: a delegate's or permanent delegate's
+ * transfer or burn, a close, freeze or thaw by another authority, in the transaction the user signs. The user's
+ * token accounts the verifier knows: its associated accounts for the quote's mint (SPL Token and Token-2022), for
+ * the mint the instruction names, and every account the user's own transfers debit. Derivations run only when such
+ * an instruction exists (never for the honest transaction).
+ */
+function checkOtherAuthority(tally: InstructionTally, user: string, expectedMint: string): void {
+  if (tally.otherAuthority.length === 0) return;
+  const userAccounts = new Set(tally.userSources);
+  for (const tokenProgram of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
+    userAccounts.add(getAssociatedTokenAddress({ owner: user, mint: expectedMint, tokenProgram }));
+  for (const action of tally.otherAuthority) {
+    const own =
+      userAccounts.has(action.account) ||
+      (action.mint !== null &&
+        action.account ===
+          getAssociatedTokenAddress({ owner: user, mint: action.mint, tokenProgram: action.programAddress }));
+    if (own) {
+      throw new SolanaError(
+        "SOL_OTHER_AUTHORITY",
+        "An instruction lets another authority (a delegate, a close or freeze authority) act on the user's token account.",
+        {
+          details: { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
+        },
+      );
+    }
+  }
+}
+
 function expectedEscrowResolver(
   escrow: ExpectedEscrow | undefined,
   mint: string,
 ): (program: string) => string | undefined {
   if (escrow !== null && typeof escrow === "object") {
-    if ("unchecked" in escrow && escrow.unchecked === true) return () => undefined;
-    if ("tokenAccount" in escrow) {
-      const account = normalizeAddress(escrow.tokenAccount, "escrow.tokenAccount");
+    const { owner, tokenAccount, unchecked } = escrow as Partial<
+      Record<"owner" | "tokenAccount" | "unchecked", unknown>
+    >;
+    // Exactly one way to say where the tokens go: `{ ...defaults, owner }` over a default `unchecked: true` (or an
+    // owner and a token account at once) must not silently pick one of them.
+    if ([owner !== undefined, tokenAccount !== undefined, unchecked === true].filter(Boolean).length > 1) {
+      throw new SolanaError(
+        "SOL_INVALID_PARAMETERS",
+        "escrow must be exactly one of { owner }, { tokenAccount } or { unchecked: true }.",
+      );
+    }
+    if (unchecked === true) return () => undefined;
+    if (tokenAccount !== undefined) {
+      const account = normalizeAddress(tokenAccount, "escrow.tokenAccount");
       return () => account;
     }
-    if ("owner" in escrow) {
-      const owner = normalizeAddress(escrow.owner, "escrow.owner");
+    if (owner !== undefined) {
+      const escrowOwner = normalizeAddress(owner, "escrow.owner");
       return (program) =>
         program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS
-          ? getAssociatedTokenAddress({ owner, mint, tokenProgram: program })
+          ? getAssociatedTokenAddress({ owner: escrowOwner, mint, tokenProgram: program })
           : "";
     }
   }

@@ -5,11 +5,12 @@ import { disallowedSlot, involves } from "./effects.js";
 /** Rent-exempt minimum of an SPL Token account (165 bytes): (128 + 165) bytes at 6,960 lamports each. */
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
 /**
- * Upper bound of the rent of a Token-2022 associated account. Its size depends on the mint's extensions (170 bytes
- * bare, 182 with a transfer fee, 195 with every account extension a mint can require today): bounded at 256 bytes,
- * (128 + 256) * 6,960 lamports.
+ * Upper bound of the rent of a Token-2022 associated account. Its size depends on the mint's extensions: 170 bytes
+ * bare (the immutable owner every associated account has), 182 with a transfer fee, 263 with every account
+ * extension a mint can require (transfer-fee amount, non-transferable, transfer-hook, confidential transfer-fee
+ * amount, pausable; Token-2022's own GetAccountDataSize answers 263). (128 + 263) * 6,960 lamports.
  */
-const TOKEN_2022_ACCOUNT_RENT = 2_672_640n;
+const TOKEN_2022_ACCOUNT_RENT = 2_721_360n;
 
 /**
  * The programs an Associated Token Account instruction invokes through its accounts (cross-program invocations):

@@ -129,7 +129,7 @@ describe("decodeAssociatedTokenInstruction", () => {
     expect(create(TOKEN_PROGRAM_ADDRESS, [1])).toMatchObject({ kind: "nativeOutflow", lamports: 2_039_280n });
     expect(create(TOKEN_2022_PROGRAM_ADDRESS, [])).toMatchObject({
       kind: "nativeOutflow",
-      lamports: 2_672_640n, // bound: a 256-byte account
+      lamports: 2_721_360n, // bound: a 263-byte account (every account extension a mint can require)
     });
     expect(create(TOKEN_PROGRAM_ADDRESS, [7]).kind).toBe("unknown");
   });

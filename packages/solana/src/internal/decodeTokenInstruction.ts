@@ -112,6 +112,10 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
       return involves(accounts, user, 2)
         ? { kind: "authorityGrant", instruction: "CloseAccount" }
         : { kind: "none" };
+    case 5: // Revoke: [source, owner, ...signers]; ends a delegation the user set up elsewhere
+      return involves(accounts, user, 1)
+        ? { kind: "authorityGrant", instruction: "Revoke" }
+        : { kind: "none" };
     case 8: // Burn: [account, mint, owner, ...signers], u64 amount
     case 15: {
       // BurnChecked: same accounts, u64 amount, u8 decimals
@@ -121,7 +125,39 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
       return { kind: "tokenBurn", mint: accounts[1]!, amount };
     }
     default:
-      // Revoke by the user (ends a delegation), or CloseAccount paying its lamports to the user.
+      // CloseAccount paying its lamports to the user (slot 1), or the user as an account a known tag allows.
       return { kind: "none" };
   }
+}
+
+/** Token instructions whose accounts start `[account, mint, ...]`: the mint names the account's associated address. */
+const ACCOUNT_THEN_MINT: ReadonlySet<number> = new Set([8, 10, 11, 12, 13, 15]);
+
+/**
+ * The token account an SPL Token / Token-2022 instruction acts on (its slot 0: the source of a transfer, the account
+ * burned, closed, frozen, thawed, approved, revoked, reassigned or reconfigured), and the mint it names when its
+ * layout is `[account, mint, ...]`. Undefined for `SyncNative` (it only credits the account with its own lamports)
+ * and for an instruction without accounts. Used for instructions the user does not authorize: a delegate, a
+ * permanent delegate, a close or freeze authority acting on the user's token account.
+ */
+export function tokenInstructionTarget(
+  ix: ResolvedInstruction,
+): { account: string; mint: string | null; tag: number } | undefined {
+  const tag = ix.data[0];
+  const account = ix.accounts[0];
+  if (tag === undefined || tag === 17 || account === undefined) return undefined;
+  // Token-2022 TransferCheckedWithFee (26, 1): [source, mint, destination, authority, ...] like TransferChecked.
+  const namesMint = ACCOUNT_THEN_MINT.has(tag) || (tag === 26 && ix.data[1] === 1);
+  return { account, mint: namesMint ? (ix.accounts[1] ?? null) : null, tag };
+}
+
+/**
+ * Whether the user's key is among an SPL Token / Token-2022 instruction's authority slots (the owner or authority
+ * and its multisig signers), or anywhere in an instruction without a slot table. The user elsewhere (a close's
+ * lamport destination) does not make it the user's act.
+ */
+export function userAuthorizes(ix: ResolvedInstruction, user: string): boolean {
+  const tag = ix.data[0];
+  const from = tag === undefined ? undefined : TOKEN_SLOTS[tag]?.from;
+  return involves(ix.accounts, user, from ?? 0);
 }

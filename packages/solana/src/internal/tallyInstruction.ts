@@ -14,7 +14,7 @@ import {
   decodeAssociatedTokenInstruction,
 } from "./decodeAssociatedTokenInstruction.js";
 import { decodeSystemInstruction } from "./decodeSystemInstruction.js";
-import { decodeTokenInstruction } from "./decodeTokenInstruction.js";
+import { decodeTokenInstruction, tokenInstructionTarget, userAuthorizes } from "./decodeTokenInstruction.js";
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
 import { decodeUtf8Exact, firstUnsafeCodePoint } from "./text.js";
@@ -28,6 +28,20 @@ export interface InstructionTally {
   toEscrow: bigint;
   destination: string | undefined;
   strangers: { destination: string; amount: bigint; instruction: number }[];
+  /** Token accounts the user's own transfers debit (they are the user's, whatever their address). */
+  userSources: string[];
+  /**
+   * Token instructions the user does not authorize (its key in no authority slot) that act on a token account (slot
+   * 0): a delegate's transfer or burn, a close or freeze authority. Refused afterwards when that account is the
+   * user's.
+   */
+  otherAuthority: {
+    account: string;
+    mint: string | null;
+    programAddress: string;
+    tag: number;
+    instruction: number;
+  }[];
 }
 
 /** What every instruction is checked against. */
@@ -74,6 +88,14 @@ export function tallyInstruction(
       "The transaction uses a durable nonce: it would stay valid indefinitely.",
       { details: { instruction: index } },
     );
+  }
+  if (
+    (ix.programAddress === TOKEN_PROGRAM_ADDRESS || ix.programAddress === TOKEN_2022_PROGRAM_ADDRESS) &&
+    !userAuthorizes(ix, context.user)
+  ) {
+    const target = tokenInstructionTarget(ix);
+    if (target !== undefined)
+      tally.otherAuthority.push({ ...target, programAddress: ix.programAddress, instruction: index });
   }
   applyEffect(tally, describeInstruction(ix, context), index, context);
 }
@@ -160,6 +182,7 @@ function applyTransfer(
       { details: { instruction: index, expected: expectedDecimals, actual: effect.decimals } },
     );
   }
+  if (!tally.userSources.includes(effect.source)) tally.userSources.push(effect.source);
   const escrow = escrowOf(effect.programAddress);
   // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
   // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
