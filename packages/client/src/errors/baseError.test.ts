@@ -23,6 +23,17 @@ describe("BaseError", () => {
     expect(error.message.length).toBeLessThan(500);
     expect(error.message).toContain("(5000 chars)");
   });
+
+  it("never cuts a surrogate pair when it shortens a detail (found by permit2's generative test)", () => {
+    for (const offset of [0, 1]) {
+      const body = `${"x".repeat(299 - offset)}${"\u{1F600}".repeat(10)}`;
+      const error = new BaseError("RESPONSE_INVALID", "Bad body.", { details: { body } });
+      expect(error.message).not.toMatch(
+        /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+      );
+      expect(error.message).toContain(`(${body.length} chars)`);
+    }
+  });
 });
 
 describe("isSwapIntentError", () => {

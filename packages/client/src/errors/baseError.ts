@@ -49,7 +49,12 @@ function formatDetail(value: unknown): string {
       text = String(value);
     }
   }
-  return text.length > maxDetailLength ? `${text.slice(0, maxDetailLength)}… (${text.length} chars)` : text;
+  if (text.length <= maxDetailLength) return text;
+  // Never cut a surrogate pair in two: a lone surrogate is not text (and renders as a replacement mark).
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxDetailLength - 1))
+    ? maxDetailLength - 1
+    : maxDetailLength;
+  return `${text.slice(0, end)}… (${text.length} chars)`;
 }
 
 /**
