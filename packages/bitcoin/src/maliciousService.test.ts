@@ -1,0 +1,316 @@
+// A second attack on the Bitcoin signer as a malicious service would run it (after issue 12): the payloads that
+// got through, each refused now with its code before the user's key is used, and the members of their classes.
+import { isSwapIntentError } from "@swapintent/client";
+import { crypto, opcodes, Psbt, payments, script, Transaction } from "bitcoinjs-lib";
+import * as ecc from "tiny-secp256k1";
+import { describe, expect, it } from "vitest";
+import {
+  buildDeposit,
+  type Deposit,
+  hex,
+  p2trOf,
+  p2wpkhOf,
+  spySigner,
+  strangerKey,
+  userKey,
+  xOnly,
+} from "../test/fixtures.js";
+import { runInterpreter } from "../test/runInterpreter.js";
+import { signHtlcPsbt } from "./signHtlcPsbt.js";
+import { signHtlcRefund } from "./signHtlcRefund.js";
+import type { HtlcPolicyParameters, PsbtWalletSigner } from "./types.js";
+
+const userPublicKey = hex(userKey.publicKey);
+
+async function attempt(
+  deposit: Pick<Deposit, "intent" | "quote">,
+  policy?: HtlcPolicyParameters,
+): Promise<{ code: string; uses: number }> {
+  const signer = spySigner();
+  try {
+    await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer, policy });
+    return { code: "ACCEPTED", uses: signer.uses };
+  } catch (error) {
+    if (isSwapIntentError(error)) return { code: error.code, uses: signer.uses };
+    throw error;
+  }
+}
+
+function tamper(deposit: Deposit, edit: (psbt: Psbt, tx: Transaction) => void): Deposit {
+  const psbt = Psbt.fromBase64(deposit.psbt);
+  edit(psbt, (psbt.data.globalMap.unsignedTx as unknown as { tx: Transaction }).tx);
+  const base64 = psbt.toBase64();
+  return {
+    ...deposit,
+    psbt: base64,
+    intent: { ...deposit.intent, paramsToSign: { ...deposit.intent.paramsToSign, psbt: base64 } },
+  };
+}
+
+/** One user P2TR coin: HTLC 100,000 + change 9,000, fee 1,000. */
+const single = () =>
+  buildDeposit({
+    inputs: [{ kind: "p2tr", value: 110_000n }],
+    outputs: [{ script: p2trOf(userKey), value: 9_000n }],
+  });
+
+describe("deposits nodes would not relay, but a miner would still mine", () => {
+  it.each([0, 3, 4, 0x7fffffff, 0xffffffff])("refuses transaction version %i", async (version) => {
+    const deposit = tamper(single(), (_psbt, tx) => {
+      tx.version = version;
+    });
+    expect(await attempt(deposit)).toEqual({ code: "BTC_TX_NOT_STANDARD", uses: 0 });
+  });
+
+  it("accepts versions 1 and 2", async () => {
+    for (const version of [1, 2]) {
+      const deposit = tamper(single(), (_psbt, tx) => {
+        tx.version = version;
+      });
+      expect((await attempt(deposit)).code).toBe("ACCEPTED");
+    }
+  });
+
+  it("a version-0 deposit is valid by consensus (bitcore's interpreter): the service could still have it mined", () => {
+    const deposit = tamper(single(), (_psbt, tx) => {
+      tx.version = 0;
+    });
+    const psbt = Psbt.fromBase64(deposit.psbt);
+    psbt.signInput(0, userKey.tweak(crypto.taggedHash("TapTweak", xOnly(userKey))));
+    psbt.finalizeAllInputs();
+    const tx = psbt.extractTransaction();
+    expect(tx.version).toBe(0);
+    expect(runInterpreter({ txHex: tx.toHex(), prevouts: deposit.prevouts })).toEqual([null]);
+  });
+
+  /** `count` change outputs of 330 sat to the user; the coin pays for them, the HTLC and a 110,000 sat fee. */
+  const heavy = (count: number) =>
+    buildDeposit({
+      inputs: [{ kind: "p2tr", value: 100_000n + 330n * BigInt(count) + 110_000n }],
+      outputs: Array.from({ length: count }, () => ({ script: p2trOf(userKey), value: 330n })),
+    });
+  const generous = { maxFeeLots: 1_000_000n };
+
+  it("refuses a deposit above 400,000 weight units (MAX_STANDARD_TX_WEIGHT), accepts one below", async () => {
+    expect(await attempt(heavy(2_400), generous)).toEqual({ code: "BTC_TX_NOT_STANDARD", uses: 0 });
+    expect((await attempt(heavy(2_300), generous)).code).toBe("ACCEPTED");
+  });
+});
+
+describe("a time locktime is checked against the chain's median time past, not the clock", () => {
+  const withLocktime = (secondsAgo: number) =>
+    tamper(single(), (_psbt, tx) => {
+      tx.ins[0]!.sequence = 0xfffffffd;
+      tx.locktime = Math.floor(Date.now() / 1000) - secondsAgo;
+    });
+
+  it("refuses a time locktime less than two hours ago (median time past lags the clock by about an hour)", async () => {
+    for (const ago of [-60, 0, 60, 3_600, 7_000]) {
+      expect(await attempt(withLocktime(ago))).toEqual({ code: "BTC_TX_TIMELOCKED", uses: 0 });
+    }
+  });
+
+  it("accepts one more than two hours ago", async () => {
+    expect((await attempt(withLocktime(7_300))).code).toBe("ACCEPTED");
+  });
+});
+
+describe("an unlisted input that names the user's key in any field", () => {
+  /** The user's P2TR coin (listed) and a service coin (unlisted) whose prevout and PSBT fields `edit` sets. */
+  const withServiceCoin = (edit: (input: Psbt["data"]["inputs"][number]) => void) =>
+    tamper(
+      buildDeposit({
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n, owner: strangerKey },
+        ],
+        listed: [0],
+      }),
+      (psbt) => edit(psbt.data.inputs[1]!),
+    );
+  const multisig = payments.p2wsh({
+    redeem: payments.p2ms({ m: 1, pubkeys: [userKey.publicKey, strangerKey.publicKey] }),
+  });
+  const userLeaf = script.compile([xOnly(userKey), opcodes.OP_CHECKSIG]);
+  const leafTree = payments.p2tr({
+    internalPubkey: xOnly(strangerKey),
+    scriptTree: { output: userLeaf },
+    redeem: { output: userLeaf },
+  });
+  const hashScript = payments.p2wsh({
+    redeem: {
+      output: script.compile([
+        opcodes.OP_DUP,
+        opcodes.OP_HASH160,
+        crypto.hash160(userKey.publicKey),
+        opcodes.OP_EQUALVERIFY,
+        opcodes.OP_CHECKSIG,
+      ]),
+    },
+  });
+
+  it.each<[string, (input: Psbt["data"]["inputs"][number]) => void]>([
+    [
+      "a user+service multisig witnessScript, SIGHASH_NONE|ANYONECANPAY",
+      (input) => {
+        input.witnessUtxo = { script: multisig.output!, value: 50_000n };
+        input.witnessScript = multisig.redeem!.output!;
+        input.sighashType = 0x82;
+      },
+    ],
+    [
+      "a tapscript leaf with the user's x-only key, SIGHASH_SINGLE|ANYONECANPAY",
+      (input) => {
+        input.witnessUtxo = { script: leafTree.output!, value: 50_000n };
+        input.tapLeafScript = [
+          { leafVersion: 0xc0, script: userLeaf, controlBlock: leafTree.witness!.at(-1)! },
+        ];
+        input.sighashType = 0x83;
+      },
+    ],
+    [
+      "a witnessScript locked to the user's key hash",
+      (input) => {
+        input.witnessUtxo = { script: hashScript.output!, value: 50_000n };
+        input.witnessScript = hashScript.redeem!.output!;
+      },
+    ],
+    [
+      "a P2TR prevout whose output key is the user's untweaked key",
+      (input) => {
+        input.witnessUtxo = { script: Uint8Array.from([0x51, 0x20, ...xOnly(userKey)]), value: 50_000n };
+      },
+    ],
+    [
+      "a tapScriptSig by the user's key",
+      (input) => {
+        input.tapScriptSig = [
+          { pubkey: xOnly(userKey), leafHash: new Uint8Array(32).fill(1), signature: new Uint8Array(64) },
+        ];
+      },
+    ],
+  ])("refuses %s", async (_name, edit) => {
+    expect(await attempt(withServiceCoin(edit))).toEqual({ code: "BTC_INPUT_NOT_LISTED_SIGNED", uses: 0 });
+  });
+
+  it("refuses unknown and proprietary fields on an unlisted input (their meaning to a wallet is unknown)", async () => {
+    for (const key of [Uint8Array.of(0xfc, 0x01), Uint8Array.of(0x42)]) {
+      const deposit = withServiceCoin((input) => {
+        input.unknownKeyVals = [{ key, value: Uint8Array.of(1) }];
+      });
+      expect(await attempt(deposit)).toEqual({ code: "BTC_PSBT_FIELD_NOT_ALLOWED", uses: 0 });
+    }
+  });
+
+  it("still accepts a service coin whose fields name only the service's keys", async () => {
+    const other = payments.p2wsh({ redeem: payments.p2ms({ m: 1, pubkeys: [strangerKey.publicKey] }) });
+    const deposit = withServiceCoin((input) => {
+      input.witnessUtxo = { script: other.output!, value: 50_000n };
+      input.witnessScript = other.redeem!.output!;
+      input.sighashType = 0x82;
+    });
+    expect((await attempt(deposit)).code).toBe("ACCEPTED");
+  });
+
+  it("a wallet's signPsbt sees only UTXO data on unlisted inputs: no derivation path, sighash or script to sign by", async () => {
+    // The user's other coin (another key of the same wallet), offered with its derivation path and SIGHASH_NONE.
+    const otherKey = strangerKey;
+    const deposit = withServiceCoin((input) => {
+      input.bip32Derivation = [
+        { masterFingerprint: Uint8Array.of(1, 2, 3, 4), path: "m/84'/0'/0'/0/7", pubkey: otherKey.publicKey },
+      ];
+      input.sighashType = 0x82;
+    });
+    let seen: Psbt | undefined;
+    const wallet: PsbtWalletSigner = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (base64, inputs) => {
+        seen = Psbt.fromBase64(base64);
+        const psbt = Psbt.fromBase64(base64);
+        // A wallet that signs every input it recognizes, with the sighash the PSBT asks for.
+        psbt.data.inputs.forEach((input, index) => {
+          if (input.bip32Derivation?.some((d) => hex(d.pubkey) === hex(otherKey.publicKey)))
+            psbt.signInput(index, otherKey, [input.sighashType ?? 1]);
+        });
+        for (const index of inputs)
+          psbt.signInput(index, userKey.tweak(crypto.taggedHash("TapTweak", xOnly(userKey))));
+        return psbt.toBase64();
+      },
+    };
+    const { psbt } = await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer: wallet });
+    expect(
+      Object.keys(seen!.data.inputs[1]!)
+        .filter((k) => k !== "unknownKeyVals")
+        .sort(),
+    ).toEqual(["witnessUtxo"]);
+    expect(Psbt.fromBase64(psbt).data.inputs[1]!.partialSig).toBeUndefined();
+  });
+});
+
+describe("signHtlcRefund: service-chosen CSV numbers and caller input of the wrong type", () => {
+  async function refund(
+    deposit: Deposit,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ code: string; uses: number; txHex?: string }> {
+    const signer = spySigner();
+    try {
+      const { txHex } = await signHtlcRefund({
+        ecc,
+        depositPsbt: deposit.psbt,
+        userPublicKey,
+        signer,
+        feeLots: 500n,
+        ...extra,
+      } as never);
+      return { code: "ACCEPTED", uses: signer.uses, txHex };
+    } catch (error) {
+      if (isSwapIntentError(error)) return { code: error.code, uses: signer.uses };
+      throw error;
+    }
+  }
+
+  it.each([
+    ["512-second units (type flag)", 0x400090],
+    ["the disable flag (CSV is then a no-op)", 0x80000090],
+    ["ignored bits 16-21 (65542 means 6 blocks)", 65_542],
+    ["100,000 (not a block count BIP-68 can express)", 100_000],
+  ])(
+    "refuses a refund leaf whose CSV number has %s: csvBlocks would not be the blocks to wait",
+    async (_n, csv) => {
+      expect(await refund(buildDeposit({ csv }))).toEqual({
+        code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS",
+        uses: 0,
+      });
+    },
+  );
+
+  it("refuses a fee or destination of the wrong type with a code, not a TypeError", async () => {
+    for (const extra of [
+      { feeLots: 500 },
+      { feeLots: "500" },
+      { destinationScript: "0014" },
+      { destinationScript: new Uint8Array() },
+    ]) {
+      expect(await refund(buildDeposit(), extra)).toEqual({ code: "BTC_REFUND_INVALID", uses: 0 });
+    }
+  });
+
+  it("refuses a fee below 1 sat/vB of the refund transaction (not relayed); at 1 sat/vB bitcore accepts it", async () => {
+    const deposit = buildDeposit();
+    const vsizeOf = (txHex: string) => BigInt(Transaction.fromHex(txHex).virtualSize());
+    const { txHex } = await refund(deposit);
+    const vsize = vsizeOf(txHex!);
+    expect(await refund(deposit, { feeLots: vsize - 1n })).toEqual({ code: "BTC_REFUND_INVALID", uses: 0 });
+    const atMinimum = await refund(deposit, { feeLots: vsize });
+    expect(atMinimum.code).toBe("ACCEPTED");
+    const tx = Transaction.fromHex(atMinimum.txHex!);
+    expect(tx.outs[0]!.value).toBe(100_000n - vsize);
+    // Spendable once the CSV delay has passed: the interpreter checks the leaf against the input's nSequence.
+    expect(
+      runInterpreter({
+        txHex: atMinimum.txHex!,
+        prevouts: [{ script: deposit.htlcScript, value: 100_000n }],
+      }),
+    ).toEqual([null]);
+  });
+});
