@@ -29,6 +29,7 @@ export type BitcoinErrorCode =
   | "BTC_HTLC_AMOUNT_MISMATCH"
   | "BTC_OUTPUT_NOT_USERS"
   | "BTC_OUTPUT_DUST"
+  | "BTC_CHANGE_SPLIT"
   | "BTC_FEE_INVALID"
   | "BTC_FEE_TOO_LOW"
   | "BTC_FEE_TOO_HIGH"

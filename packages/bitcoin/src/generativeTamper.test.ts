@@ -512,6 +512,7 @@ function judgeSigned(seed: Seed, signedBase64: string, listed: number[]): string
   if (listed.length !== tx.ins.length) return "an input the user did not sign was left in an honest deposit";
   if (!equal(tx.outs[0]!.script, seed.htlcScript) || tx.outs[0]!.value !== seed.quote.sourceAmountLots)
     return "output 0 is not the expected HTLC";
+  if (tx.outs.length > 2) return "the change is split over several outputs";
   for (const out of tx.outs.slice(1)) {
     if (!USER_SCRIPTS.includes(hex(out.script))) return "an output pays someone else";
     if (out.value < (out.script.length === 34 ? 330n : 294n)) return "a dust output";

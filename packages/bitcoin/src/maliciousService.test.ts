@@ -83,17 +83,47 @@ describe("deposits nodes would not relay, but a miner would still mine", () => {
     expect(runInterpreter({ txHex: tx.toHex(), prevouts: deposit.prevouts })).toEqual([null]);
   });
 
-  /** `count` change outputs of 330 sat to the user; the coin pays for them, the HTLC and a 110,000 sat fee. */
+  /** The user's P2TR coin plus `count` unlisted P2WSH service coins of 100 sat (each 41 bytes, 3 WU estimated). */
   const heavy = (count: number) =>
-    buildDeposit({
-      inputs: [{ kind: "p2tr", value: 100_000n + 330n * BigInt(count) + 110_000n }],
-      outputs: Array.from({ length: count }, () => ({ script: p2trOf(userKey), value: 330n })),
+    tamper(single(), (psbt) => {
+      const serviceScript = payments.p2wsh({ redeem: { output: Uint8Array.of(0x51) } }).output!;
+      // Written into the transaction and the input maps directly (psbt.addInput re-checks every input each time).
+      const tx = (psbt.data.globalMap.unsignedTx as unknown as { tx: Transaction }).tx;
+      for (let i = 0; i < count; i++) {
+        const hash = new Uint8Array(32);
+        new DataView(hash.buffer).setUint32(0, i + 1);
+        tx.addInput(hash, 0);
+        psbt.data.inputs.push({ witnessUtxo: { script: serviceScript, value: 100n } } as never);
+      }
     });
   const generous = { maxFeeLots: 1_000_000n };
 
   it("refuses a deposit above 400,000 weight units (MAX_STANDARD_TX_WEIGHT), accepts one below", async () => {
-    expect(await attempt(heavy(2_400), generous)).toEqual({ code: "BTC_TX_NOT_STANDARD", uses: 0 });
-    expect((await attempt(heavy(2_300), generous)).code).toBe("ACCEPTED");
+    expect(await attempt(heavy(2_450), generous)).toEqual({ code: "BTC_TX_NOT_STANDARD", uses: 0 });
+    expect((await attempt(heavy(2_380), generous)).code).toBe("ACCEPTED");
+  });
+});
+
+describe("the user's change split into outputs worth less than it costs to spend them", () => {
+  it("refuses two or more change outputs, of either type, whatever their values", async () => {
+    for (const outputs of [
+      [p2trOf(userKey), p2trOf(userKey)],
+      [p2trOf(userKey), p2wpkhOf(userKey)],
+      Array.from({ length: 27 }, () => p2trOf(userKey)),
+    ]) {
+      const each = 9_000n / BigInt(outputs.length);
+      const deposit = buildDeposit({
+        inputs: [{ kind: "p2tr", value: 110_000n }],
+        outputs: outputs.map((script) => ({ script, value: each })),
+      });
+      expect(await attempt(deposit)).toEqual({ code: "BTC_CHANGE_SPLIT", uses: 0 });
+    }
+  });
+
+  it("accepts one change output, or none", async () => {
+    expect((await attempt(single())).code).toBe("ACCEPTED");
+    const noChange = buildDeposit({ inputs: [{ kind: "p2tr", value: 101_000n }], outputs: [] });
+    expect((await attempt(noChange)).code).toBe("ACCEPTED");
   });
 });
 

@@ -532,7 +532,10 @@ function assertAmountsCommitted(args: { psbt: Psbt; inputs: ListedInput[] }): vo
   }
 }
 
-/** Every output but the HTLC pays the user; no output is dust. Returns the sum of all outputs. */
+/**
+ * Every output but the HTLC pays the user; no output is dust; at most one change output. Returns the sum of all
+ * outputs.
+ */
 function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
   const { tx, user } = args;
   let outputTotal = 0n;
@@ -567,6 +570,15 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
       );
     }
   });
+  // One change output at most: more would split the user's change into outputs that each cost a fee to create and
+  // another to spend (at 330 sat each, worth nothing above about 6 sat/vB), all within the fee caps.
+  if (tx.outs.length > 2) {
+    throw createBitcoinError(
+      "BTC_CHANGE_SPLIT",
+      "The deposit has more than one change output: the user's change would be split.",
+      { changeOutputs: tx.outs.length - 1 },
+    );
+  }
   return outputTotal;
 }
 
