@@ -223,6 +223,40 @@ describe("an unlisted input that names the user's key in any field", () => {
     expect(await attempt(withServiceCoin(edit))).toEqual({ code: "BTC_INPUT_NOT_LISTED_SIGNED", uses: 0 });
   });
 
+  it("what the refused payload allows (bitcore's interpreter): a user signature with SIGHASH_NONE|ANYONECANPAY on a user+service 2-of-2 spends it in a transaction paying only the service", () => {
+    const twoOfTwo = payments.p2wsh({
+      redeem: payments.p2ms({ m: 2, pubkeys: [userKey.publicKey, strangerKey.publicKey] }),
+    });
+    const coin = { script: twoOfTwo.output!, value: 50_000n };
+    const outpoint = { hash: new Uint8Array(32).fill(9), index: 0 };
+    // A wallet that signs every input it can, with the sighash the PSBT asks for, in the PSBT the service sent.
+    const offered = new Psbt();
+    offered.setVersion(2);
+    offered.addInput({
+      ...outpoint,
+      witnessUtxo: coin,
+      witnessScript: twoOfTwo.redeem!.output!,
+      sighashType: 0x82,
+    });
+    offered.addOutput({ script: p2trOf(userKey), value: 40_000n });
+    offered.signInput(0, userKey, [0x82]);
+    const userSignature = offered.data.inputs[0]!.partialSig![0]!.signature;
+    // The service's own transaction: the same coin, every satoshi to the service.
+    const sweep = new Psbt();
+    sweep.setVersion(2);
+    sweep.addInput({ ...outpoint, witnessUtxo: coin, witnessScript: twoOfTwo.redeem!.output! });
+    sweep.addOutput({ script: p2wpkhOf(strangerKey), value: 49_000n });
+    sweep.signInput(0, strangerKey);
+    const serviceSignature = sweep.data.inputs[0]!.partialSig![0]!.signature;
+    const stack = [new Uint8Array(), userSignature, serviceSignature, twoOfTwo.redeem!.output!];
+    sweep.finalizeInput(0, () => ({
+      finalScriptSig: undefined,
+      finalScriptWitness: Uint8Array.from([stack.length, ...stack.flatMap((item) => [item.length, ...item])]),
+    }));
+    const txHex = sweep.extractTransaction(true).toHex();
+    expect(runInterpreter({ txHex, prevouts: [coin] })).toEqual([null]);
+  });
+
   it("refuses unknown and proprietary fields on an unlisted input (their meaning to a wallet is unknown)", async () => {
     for (const key of [Uint8Array.of(0xfc, 0x01), Uint8Array.of(0x42)]) {
       const deposit = withServiceCoin((input) => {
