@@ -30,6 +30,7 @@ export type BitcoinErrorCode =
   | "BTC_OUTPUT_NOT_USERS"
   | "BTC_OUTPUT_DUST"
   | "BTC_CHANGE_SPLIT"
+  | "BTC_CHANGE_SCRIPT_MISMATCH"
   | "BTC_FEE_INVALID"
   | "BTC_FEE_TOO_LOW"
   | "BTC_FEE_TOO_HIGH"

@@ -127,6 +127,32 @@ describe("the user's change split into outputs worth less than it costs to spend
   });
 });
 
+describe("change to the user's key, but to the script type the wallet does not watch", () => {
+  const changeTo = (script: Uint8Array) =>
+    buildDeposit({ inputs: [{ kind: "p2tr", value: 110_000n }], outputs: [{ script, value: 9_000n }] });
+
+  it("refuses P2WPKH change for a P2TR wallet (and P2TR change for a P2WPKH wallet) that pins policy.changeScriptType", async () => {
+    expect(await attempt(changeTo(p2wpkhOf(userKey)), { changeScriptType: "p2tr" })).toEqual({
+      code: "BTC_CHANGE_SCRIPT_MISMATCH",
+      uses: 0,
+    });
+    expect(await attempt(changeTo(p2trOf(userKey)), { changeScriptType: "p2wpkh" })).toEqual({
+      code: "BTC_CHANGE_SCRIPT_MISMATCH",
+      uses: 0,
+    });
+  });
+
+  it("accepts change of the pinned type, and either type when nothing is pinned", async () => {
+    expect((await attempt(changeTo(p2trOf(userKey)), { changeScriptType: "p2tr" })).code).toBe("ACCEPTED");
+    expect((await attempt(changeTo(p2wpkhOf(userKey)))).code).toBe("ACCEPTED");
+  });
+
+  it("refuses a changeScriptType that is not p2tr or p2wpkh", async () => {
+    const policy = { changeScriptType: "p2sh" } as unknown as HtlcPolicyParameters;
+    expect(await attempt(single(), policy)).toEqual({ code: "BTC_POLICY_INVALID", uses: 0 });
+  });
+});
+
 describe("a time locktime is checked against the chain's median time past, not the clock", () => {
   const withLocktime = (secondsAgo: number) =>
     tamper(single(), (_psbt, tx) => {

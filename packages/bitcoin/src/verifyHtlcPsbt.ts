@@ -137,7 +137,7 @@ export function verifyHtlcPsbt(args: VerifyHtlcPsbtParameters): VerifiedHtlcPsbt
       },
     );
   }
-  const outputTotal = checkOutputs({ tx, user });
+  const outputTotal = checkOutputs({ tx, user, policy });
   const { feeLots, estimatedVsize } = checkFee({ psbt, tx, kinds, inputTotal, outputTotal, policy });
   return {
     psbt,
@@ -231,7 +231,10 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&
     (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
-    (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string");
+    (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string") &&
+    (policy.changeScriptType === undefined ||
+      policy.changeScriptType === "p2tr" ||
+      policy.changeScriptType === "p2wpkh");
   if (!valid) {
     throw createBitcoinError(
       "BTC_POLICY_INVALID",
@@ -533,11 +536,12 @@ function assertAmountsCommitted(args: { psbt: Psbt; inputs: ListedInput[] }): vo
 }
 
 /**
- * Every output but the HTLC pays the user; no output is dust; at most one change output. Returns the sum of all
+ * Every output but the HTLC pays the user (of `policy.changeScriptType` when set); no output is dust; at most one
+ * change output. Returns the sum of all
  * outputs.
  */
-function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
-  const { tx, user } = args;
+function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPolicy }): bigint {
+  const { tx, user, policy } = args;
   let outputTotal = 0n;
   tx.outs.forEach((output, index) => {
     outputTotal += output.value;
@@ -556,6 +560,15 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
           script: bytesToHex(output.script),
           valueLots: output.value,
         },
+      );
+    }
+    // The same key's other script type is not an address an HD wallet watches (BIP-86 and BIP-84 derive different
+    // keys), so change sent there would be invisible to it: a wallet pins its own source address's type.
+    if (index > 0 && policy.changeScriptType !== undefined && kind !== policy.changeScriptType) {
+      throw createBitcoinError(
+        "BTC_CHANGE_SCRIPT_MISMATCH",
+        "The change goes to a script type of the user's key other than policy.changeScriptType.",
+        { output: index, kind, changeScriptType: policy.changeScriptType },
       );
     }
     if (output.value < DUST_LIMIT_LOTS[kind]) {
