@@ -4,6 +4,7 @@ import { isSwapIntentError } from "@swapintent/client";
 import { crypto, opcodes, Psbt, payments, script, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
+import { attempt, tamper } from "../test/attempt.js";
 import {
   buildDeposit,
   type Deposit,
@@ -21,31 +22,6 @@ import { signHtlcRefund } from "./signHtlcRefund.js";
 import type { HtlcPolicyParameters, PsbtWalletSigner } from "./types.js";
 
 const userPublicKey = hex(userKey.publicKey);
-
-async function attempt(
-  deposit: Pick<Deposit, "intent" | "quote">,
-  policy?: HtlcPolicyParameters,
-): Promise<{ code: string; uses: number }> {
-  const signer = spySigner();
-  try {
-    await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer, policy });
-    return { code: "ACCEPTED", uses: signer.uses };
-  } catch (error) {
-    if (isSwapIntentError(error)) return { code: error.code, uses: signer.uses };
-    throw error;
-  }
-}
-
-function tamper(deposit: Deposit, edit: (psbt: Psbt, tx: Transaction) => void): Deposit {
-  const psbt = Psbt.fromBase64(deposit.psbt);
-  edit(psbt, (psbt.data.globalMap.unsignedTx as unknown as { tx: Transaction }).tx);
-  const base64 = psbt.toBase64();
-  return {
-    ...deposit,
-    psbt: base64,
-    intent: { ...deposit.intent, paramsToSign: { ...deposit.intent.paramsToSign, psbt: base64 } },
-  };
-}
 
 /** One user P2TR coin: HTLC 100,000 + change 9,000, fee 1,000. */
 const single = () =>
