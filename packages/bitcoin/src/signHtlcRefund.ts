@@ -23,7 +23,10 @@ export interface SignHtlcRefundParameters {
   userPublicKey: string | Uint8Array;
   /** The user's untweaked key; it must have `signSchnorr`. */
   signer: KeySigner;
-  /** Network fee of the refund transaction, in satoshis. */
+  /**
+   * Network fee of the refund transaction, in satoshis (bigint): at least its vsize (1 sat/vB, the minimum relay
+   * rate, about 111 sat for the default destination), else `BTC_REFUND_INVALID`.
+   */
   feeLots: bigint;
   /** Where the refund goes; defaults to the user's own P2TR (BIP-86) script. */
   destinationScript?: Uint8Array | undefined;
