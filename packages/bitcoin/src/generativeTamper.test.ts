@@ -186,6 +186,9 @@ const someScript = fc.oneof(
     HTLC_SCRIPT,
     payments.p2pkh({ pubkey: userKey.publicKey }).output!,
     payments.p2wsh({ redeem: { output: Uint8Array.of(0x51) } }).output!,
+    // A user+service multisig and a P2TR whose output key is the user's untweaked key.
+    payments.p2ms({ m: 1, pubkeys: [userKey.publicKey, strangerKey.publicKey] }).output!,
+    Uint8Array.from([0x51, 0x20, ...xOnly(userKey)]),
   ),
   bytes(0, 40),
 );
@@ -291,10 +294,15 @@ const outputField = fc.oneof(
 
 /** Changes to the unsigned transaction itself (rebuilt, so every other PSBT field stays). */
 const txEdit = fc.oneof(
-  fc.record({ op: fc.constant("version"), value: fc.constantFrom(0, 1, 2, 3, 0xffffffff) }),
+  fc.record({ op: fc.constant("version"), value: fc.constantFrom(0, 1, 2, 3, 4, 0x7fffffff, 0xffffffff) }),
   fc.record({
     op: fc.constant("locktime"),
-    value: fc.oneof(fc.constantFrom(1, 499_999_999, 500_000_000, 2_000_000_000), fc.nat()),
+    value: fc.oneof(
+      fc.constantFrom(1, 499_999_999, 500_000_000, 2_000_000_000),
+      fc.nat(),
+      // Near the clock: the chain compares a time locktime with the median time past, about an hour behind.
+      fc.integer({ min: -10_800, max: 600 }).map((d) => Math.floor(Date.now() / 1000) + d),
+    ),
   }),
   fc.record({
     op: fc.constant("sequence"),
@@ -478,6 +486,18 @@ function judgeSigned(seed: Seed, signedBase64: string, listed: number[]): string
     seed.utxos.get(`${Buffer.from(input.hash).reverse().toString("hex")}:${input.index}`),
   );
   const claimed = signed.data.inputs.map((input) => input.witnessUtxo!);
+  // No input the user did not sign may name the user's key anywhere a wallet could sign by.
+  const keyHash = crypto.hash160(userKey.publicKey);
+  for (const [i, input] of signed.data.inputs.entries()) {
+    if (listed.includes(i)) continue;
+    const fields = Object.entries(input).filter(
+      ([key]) => !["nonWitnessUtxo", "finalScriptWitness", "finalScriptSig"].includes(key),
+    );
+    const text = hex(Buffer.concat(fields.flatMap(([, value]) => bytesIn(value))));
+    if (text.includes(hex(xOnly(userKey))) || text.includes(hex(keyHash)))
+      return `unlisted input ${i} names the user's key`;
+    if (input.unknownKeyVals?.length) return `unlisted input ${i} carries unknown fields`;
+  }
   const honest = real.every(
     (r, i) => r && equal(r.script, claimed[i]!.script) && r.value === claimed[i]!.value,
   );
@@ -492,6 +512,7 @@ function judgeSigned(seed: Seed, signedBase64: string, listed: number[]): string
   if (listed.length !== tx.ins.length) return "an input the user did not sign was left in an honest deposit";
   if (!equal(tx.outs[0]!.script, seed.htlcScript) || tx.outs[0]!.value !== seed.quote.sourceAmountLots)
     return "output 0 is not the expected HTLC";
+  if (tx.outs.length > 2) return "the change is split over several outputs";
   for (const out of tx.outs.slice(1)) {
     if (!USER_SCRIPTS.includes(hex(out.script))) return "an output pays someone else";
     if (out.value < (out.script.length === 34 ? 330n : 294n)) return "a dust output";
@@ -499,13 +520,25 @@ function judgeSigned(seed: Seed, signedBase64: string, listed: number[]): string
   const fee = real.reduce((sum, r) => sum + r!.value, 0n) - tx.outs.reduce((sum, o) => sum + o.value, 0n);
   const vsize = BigInt(tx.virtualSize());
   if (fee < vsize || fee > MAX_FEE_LOTS || fee > MAX_FEE_RATE * vsize) return `fee ${fee} for ${vsize} vB`;
-  // A height locktime delays the deposit (the policy allows none); a time locktime only when it is in the future.
-  const pastTime = tx.locktime >= 500_000_000 && tx.locktime <= Date.now() / 1000;
+  // Relayed: version 1 or 2 and at most 400,000 weight units.
+  if (tx.version !== 1 && tx.version !== 2) return `version ${tx.version} is not relayed`;
+  if (tx.weight() > 400_000) return "heavier than 400,000 weight units";
+  // A height locktime delays the deposit (the policy allows none); a time locktime unless the median time past
+  // (at least an hour behind the clock, taken as two) has passed it.
+  const pastTime = tx.locktime >= 500_000_000 && tx.locktime <= Date.now() / 1000 - 7_200;
   const delayed = tx.ins.some((i) => i.sequence !== 0xffffffff) && tx.locktime !== 0 && !pastTime;
   const relative =
     tx.version >= 2 && tx.ins.some((i) => (i.sequence & 0x80000000) === 0 && (i.sequence & 0xffff) !== 0);
   if (delayed || relative) return "the deposit is timelocked";
   return null;
+}
+
+/** Every byte string inside a PSBT field value, read here independently of the package. */
+function bytesIn(value: unknown): Uint8Array[] {
+  if (value instanceof Uint8Array) return [value];
+  if (Array.isArray(value)) return value.flatMap(bytesIn);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(bytesIn);
+  return [];
 }
 
 function decodeWitness(bytes: Uint8Array): Uint8Array[] {

@@ -4,6 +4,7 @@ import { isSwapIntentError } from "@swapintent/client";
 import { crypto, Psbt, payments, script, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
+import { attempt, tamper } from "../test/attempt.js";
 import {
   AMOUNT,
   buildDeposit,
@@ -18,38 +19,11 @@ import {
 import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import { signHtlcRefund } from "./signHtlcRefund.js";
-import type { HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
+import type { KeySigner, PsbtWalletSigner } from "./types.js";
 import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
 const tapTweak = crypto.taggedHash("TapTweak", userKey.publicKey.slice(1));
-
-/** Sign with a spy; returns the refusal code (or "ACCEPTED") and how often the key was used. */
-async function attempt(
-  deposit: Pick<Deposit, "intent" | "quote">,
-  policy?: HtlcPolicyParameters,
-): Promise<{ code: string; uses: number }> {
-  const signer = spySigner();
-  try {
-    await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer, policy });
-    return { code: "ACCEPTED", uses: signer.uses };
-  } catch (error) {
-    if (isSwapIntentError(error)) return { code: error.code, uses: signer.uses };
-    throw error;
-  }
-}
-
-/** The deposit with its PSBT changed by `edit` (fields set directly, as a malicious service would). */
-function tamper(deposit: Deposit, edit: (psbt: Psbt) => void): Deposit {
-  const psbt = Psbt.fromBase64(deposit.psbt);
-  edit(psbt);
-  const base64 = psbt.toBase64();
-  return {
-    ...deposit,
-    psbt: base64,
-    intent: { ...deposit.intent, paramsToSign: { ...deposit.intent.paramsToSign, psbt: base64 } },
-  };
-}
 
 /** A deposit with the user's P2TR input (listed) and a stranger's input of the service (unlisted). */
 function withServiceInput(args: { serviceValue: bigint; changeValue: bigint }): Deposit {

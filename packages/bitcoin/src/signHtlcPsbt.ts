@@ -212,7 +212,7 @@ async function copyWalletSignatures(args: {
 }): Promise<void> {
   const { psbt, verified, signer } = args;
   const returned = await signer.signPsbt(
-    verified.psbt.toBase64(),
+    psbtForWallet(verified),
     verified.inputs.map((i) => i.index),
   );
   let signed: Psbt;
@@ -245,6 +245,23 @@ async function copyWalletSignatures(args: {
       psbt.updateInput(index, { partialSig: [{ pubkey: verified.userPublicKey, signature: sig! }] });
     }
   }
+}
+
+/**
+ * The verified PSBT as the wallet sees it: unlisted inputs keep only their UTXO data (needed for the sighash), so
+ * nothing the service put there (leaf scripts, derivation paths into the user's wallet, sighash types, final
+ * witnesses, proprietary fields) can lead a wallet that signs whatever it recognizes into signing them.
+ */
+function psbtForWallet(verified: VerifiedHtlcPsbt): string {
+  const copy = Psbt.fromBase64(verified.psbt.toBase64());
+  const listed = new Set(verified.inputs.map((i) => i.index));
+  copy.data.inputs.forEach((input, index) => {
+    if (listed.has(index)) return;
+    for (const key of Object.keys(input) as (keyof typeof input)[]) {
+      if (key !== "witnessUtxo" && key !== "nonWitnessUtxo") delete input[key];
+    }
+  });
+  return copy.toBase64();
 }
 
 /**

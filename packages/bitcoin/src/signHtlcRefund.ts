@@ -1,5 +1,5 @@
 import { Psbt, payments, Transaction } from "bitcoinjs-lib";
-import { bytesToHex, equalBytes } from "./bytes.js";
+import { bytesToHex, compactSize, equalBytes } from "./bytes.js";
 import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
@@ -8,6 +8,10 @@ import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
 
 const MIN_OUTPUT_LOTS = 330n;
+/** BIP-68 keeps only the low 16 bits as the delay; above, flag bits change what the number means. */
+const MAX_BIP68_BLOCKS = 0xffff;
+/** Bitcoin Core's largest standard output script (MAX_SCRIPT_SIZE). */
+const MAX_SCRIPT_BYTES = 10_000;
 
 /** Parameters of `signHtlcRefund`. */
 export interface SignHtlcRefundParameters {
@@ -19,7 +23,10 @@ export interface SignHtlcRefundParameters {
   userPublicKey: string | Uint8Array;
   /** The user's untweaked key; it must have `signSchnorr`. */
   signer: KeySigner;
-  /** Network fee of the refund transaction, in satoshis. */
+  /**
+   * Network fee of the refund transaction, in satoshis (bigint): at least its vsize (1 sat/vB, the minimum relay
+   * rate, about 111 sat for the default destination), else `BTC_REFUND_INVALID`.
+   */
   feeLots: bigint;
   /** Where the refund goes; defaults to the user's own P2TR (BIP-86) script. */
   destinationScript?: Uint8Array | undefined;
@@ -70,6 +77,19 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
       "The signer is not the user's key or cannot sign Schnorr.",
     );
   }
+  const destination = args.destinationScript ?? user.p2tr;
+  if (
+    typeof args.feeLots !== "bigint" ||
+    !(destination instanceof Uint8Array) ||
+    destination.length === 0 ||
+    destination.length > MAX_SCRIPT_BYTES
+  ) {
+    throw createBitcoinError(
+      "BTC_REFUND_INVALID",
+      "feeLots must be a bigint and destinationScript a non-empty output script (Uint8Array).",
+      { feeLots: typeof args.feeLots, destinationScript: typeof args.destinationScript },
+    );
+  }
   let deposit: Psbt;
   try {
     deposit = Psbt.fromBase64(args.depositPsbt);
@@ -118,14 +138,25 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
   if (!equalBytes(fields.userXOnly, user.xOnly)) {
     throw createBitcoinError("BTC_HTLC_REFUND_KEY_MISMATCH", "The refund leaf does not pay the user's key.");
   }
+  // Above 0xffff the number sets BIP-68 flag bits: 512-second units, a disabled lock, or ignored bits (65542
+  // means 6 blocks), so `csvBlocks` would not be the number of blocks to wait.
+  if (fields.csvBlocks > MAX_BIP68_BLOCKS) {
+    throw createBitcoinError(
+      "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS",
+      "The refund leaf's CSV number is not a plain BIP-68 block count.",
+      { csvBlocks: fields.csvBlocks },
+    );
+  }
   const valueLots = output.value - args.feeLots;
-  if (args.feeLots <= 0n || valueLots < MIN_OUTPUT_LOTS) {
+  const vsize = refundVsize({ leaf: refundLeaf.script, controlBlock, destination });
+  if (args.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
     throw createBitcoinError(
       "BTC_REFUND_INVALID",
-      "The refund fee must be positive and leave a spendable output.",
+      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave a spendable output.",
       {
         feeLots: args.feeLots,
         htlcLots: output.value,
+        vsize,
       },
     );
   }
@@ -140,7 +171,7 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
     witnessUtxo: { script: output.script, value: output.value },
     tapLeafScript: [{ leafVersion: TAPSCRIPT_LEAF_VERSION, script: refundLeaf.script, controlBlock }],
   });
-  psbt.addOutput({ script: args.destinationScript ?? user.p2tr, value: valueLots });
+  psbt.addOutput({ script: destination, value: valueLots });
   const signer = args.signer;
   const schnorr = signer.signSchnorr!.bind(signer);
   await psbt.signTaprootInputAsync(0, {
@@ -155,4 +186,23 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
   psbt.finalizeInput(0);
   const tx = psbt.extractTransaction();
   return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: fields.csvBlocks, valueLots };
+}
+
+/**
+ * Virtual size of the refund transaction: version, one input, one output, locktime, and the witness (signature,
+ * leaf script, control block) with the segwit marker and flag.
+ */
+function refundVsize(args: { leaf: Uint8Array; controlBlock: Uint8Array; destination: Uint8Array }): bigint {
+  const { leaf, controlBlock, destination } = args;
+  const base = 4 + 1 + 41 + 1 + 8 + compactSize(destination.length).length + destination.length + 4;
+  const witness =
+    2 +
+    1 +
+    1 +
+    64 +
+    compactSize(leaf.length).length +
+    leaf.length +
+    compactSize(controlBlock.length).length +
+    controlBlock.length;
+  return BigInt(Math.ceil((base * 4 + witness) / 4));
 }

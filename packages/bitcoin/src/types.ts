@@ -62,6 +62,12 @@ export interface HtlcPolicy {
    * claim key is accepted: the claim path needs the secret, which only the service releases after delivering.
    */
   resolverPublicKey?: string | undefined;
+  /**
+   * When set, the change output must be the user's script of this type: pass the type of the user's source
+   * address (the one the wallet watches). When unset the change may go to either the P2TR or the P2WPKH script of
+   * the user's key; an HD wallet that watches only one of them would not see change sent to the other.
+   */
+  changeScriptType?: "p2tr" | "p2wpkh" | undefined;
 }
 
 /**

@@ -60,6 +60,21 @@ const SEQUENCE_FINAL = 0xffffffff;
 const SEQUENCE_DISABLE_FLAG = 0x80000000;
 const LOCKTIME_THRESHOLD = 500_000_000;
 const SEGWIT_MARKER_AND_FLAG_WU = 2n;
+/**
+ * Consensus checks a time locktime against the median time of the last 11 blocks (BIP-113), which lags the clock
+ * by about an hour and can lag more: a time locktime is accepted only when it is this far in the past.
+ */
+const MEDIAN_TIME_PAST_MARGIN_SECS = 7_200;
+/** Transaction versions Bitcoin Core relays without extra rules (version 3 is TRUC, with its own limits). */
+const STANDARD_TX_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
+/** Bitcoin Core's MAX_STANDARD_TX_WEIGHT: a heavier transaction is not relayed. */
+const MAX_STANDARD_TX_WEIGHT = 400_000n;
+/** Fields of an unlisted input that are not searched for the user's key (see `assertUnlistedInputs`). */
+const UNSEARCHED_UNLISTED_FIELDS: ReadonlySet<string> = new Set([
+  "nonWitnessUtxo",
+  "finalScriptWitness",
+  "finalScriptSig",
+]);
 
 /** PSBT fields a listed input may carry, per kind; anything else is refused before any key is used. */
 const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
@@ -104,6 +119,7 @@ export function verifyHtlcPsbt(args: VerifyHtlcPsbtParameters): VerifiedHtlcPsbt
   // The deposit must be valid now: a locktime or relative lock would let the service hold a signed deposit that
   // only becomes valid later, after the quote and the intent's deadline.
   assertNotTimelocked({ tx, policy });
+  assertStandardVersion(tx);
   assertPsbtFields({ psbt, user });
   const { inputTotal, kinds } = readInputs({ psbt, tx });
   const inputs = listed.map((index) => checkListedInput({ psbt, index, user }));
@@ -121,7 +137,7 @@ export function verifyHtlcPsbt(args: VerifyHtlcPsbtParameters): VerifiedHtlcPsbt
       },
     );
   }
-  const outputTotal = checkOutputs({ tx, user });
+  const outputTotal = checkOutputs({ tx, user, policy });
   const { feeLots, estimatedVsize } = checkFee({ psbt, tx, kinds, inputTotal, outputTotal, policy });
   return {
     psbt,
@@ -215,7 +231,10 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&
     (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
-    (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string");
+    (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string") &&
+    (policy.changeScriptType === undefined ||
+      policy.changeScriptType === "p2tr" ||
+      policy.changeScriptType === "p2wpkh");
   if (!valid) {
     throw createBitcoinError(
       "BTC_POLICY_INVALID",
@@ -232,12 +251,12 @@ function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): voi
   if (enforced && tx.locktime !== 0) {
     const allowed =
       tx.locktime >= LOCKTIME_THRESHOLD
-        ? tx.locktime <= Math.floor(Date.now() / 1000)
+        ? tx.locktime <= Math.floor(Date.now() / 1000) - MEDIAN_TIME_PAST_MARGIN_SECS
         : policy.maxLockTimeHeight !== undefined && tx.locktime <= policy.maxLockTimeHeight;
     if (!allowed) {
       throw createBitcoinError(
         "BTC_TX_TIMELOCKED",
-        "The deposit's nLockTime delays it (a height above policy.maxLockTimeHeight, or a future time).",
+        "The deposit's nLockTime delays it (a height above policy.maxLockTimeHeight, or a time less than two hours ago).",
         { locktime: tx.locktime, maxLockTimeHeight: policy.maxLockTimeHeight },
       );
     }
@@ -253,6 +272,22 @@ function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): voi
         sequence: tx.ins[index]!.sequence,
       });
     }
+  }
+}
+
+/**
+ * Only transaction versions that nodes relay. Any other version is valid by consensus but not relayed: the user
+ * would see a deposit that never propagates, while the service could still have it mined directly at a time it
+ * chooses, until the user spends the inputs elsewhere.
+ */
+function assertStandardVersion(tx: Transaction): void {
+  const version = tx.version >>> 0;
+  if (!STANDARD_TX_VERSIONS.has(version)) {
+    throw createBitcoinError(
+      "BTC_TX_NOT_STANDARD",
+      "The deposit's transaction version is not 1 or 2: nodes would not relay it.",
+      { version },
+    );
   }
 }
 
@@ -423,19 +458,35 @@ function checkListedInput(args: { psbt: Psbt; index: number; user: UserScripts }
   return { index, kind };
 }
 
-/** Unlisted inputs must not ask for the user's key. */
+/**
+ * Unlisted inputs must not ask for the user's key, in any field: a wallet's `signPsbt` signs every input it
+ * recognizes in some wallets, so a service coin whose script, leaf script, derivation or signature names the
+ * user's key (a user+service multisig, a tapscript leaf with the user's key) with SIGHASH_NONE|ANYONECANPAY would
+ * otherwise get a user signature valid in any transaction. Every field but the previous transaction and final
+ * scripts (which need no signature) is searched for the user's x-only key (inside the compressed key too) and key
+ * hash; unknown and proprietary fields are refused, since their meaning to a wallet is unknown.
+ */
 function assertUnlistedInputs(args: { psbt: Psbt; listed: number[]; user: UserScripts }): void {
   const { psbt, listed, user } = args;
+  const keyHash = btcCrypto.hash160(user.publicKey);
   psbt.data.inputs.forEach((input, index) => {
     if (listed.includes(index)) return;
     const script = input.witnessUtxo!.script;
+    const unknown = presentFields(input).filter((key) => key === "unknownKeyVals");
+    if (unknown.length > 0) {
+      throw createBitcoinError(
+        "BTC_PSBT_FIELD_NOT_ALLOWED",
+        "The PSBT carries fields a deposit does not have.",
+        { where: `input ${index}`, fields: unknown },
+      );
+    }
+    const searched = Object.entries(input)
+      .filter(([key]) => !UNSEARCHED_UNLISTED_FIELDS.has(key))
+      .flatMap(([, value]) => collectBytes(value));
     const mentionsUser =
       equalBytes(script, user.p2tr) ||
       equalBytes(script, user.p2wpkh) ||
-      equalBytes(input.tapInternalKey, user.xOnly) ||
-      (input.bip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.publicKey)) ||
-      (input.tapBip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.xOnly)) ||
-      (input.partialSig ?? []).some((s) => equalBytes(s.pubkey, user.publicKey));
+      searched.some((bytes) => containsBytes(bytes, user.xOnly) || containsBytes(bytes, keyHash));
     if (mentionsUser) {
       throw createBitcoinError(
         "BTC_INPUT_NOT_LISTED_SIGNED",
@@ -444,6 +495,22 @@ function assertUnlistedInputs(args: { psbt: Psbt; listed: number[]; user: UserSc
       );
     }
   });
+}
+
+/** Every byte string inside a PSBT field value (arrays and objects walked). */
+function collectBytes(value: unknown): Uint8Array[] {
+  if (value instanceof Uint8Array) return [value];
+  if (Array.isArray(value)) return value.flatMap(collectBytes);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(collectBytes);
+  return [];
+}
+
+function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -468,9 +535,13 @@ function assertAmountsCommitted(args: { psbt: Psbt; inputs: ListedInput[] }): vo
   }
 }
 
-/** Every output but the HTLC pays the user; no output is dust. Returns the sum of all outputs. */
-function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
-  const { tx, user } = args;
+/**
+ * Every output but the HTLC pays the user (of `policy.changeScriptType` when set); no output is dust; at most one
+ * change output. Returns the sum of all
+ * outputs.
+ */
+function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPolicy }): bigint {
+  const { tx, user, policy } = args;
   let outputTotal = 0n;
   tx.outs.forEach((output, index) => {
     outputTotal += output.value;
@@ -491,6 +562,15 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
         },
       );
     }
+    // The same key's other script type is not an address an HD wallet watches (BIP-86 and BIP-84 derive different
+    // keys), so change sent there would be invisible to it: a wallet pins its own source address's type.
+    if (index > 0 && policy.changeScriptType !== undefined && kind !== policy.changeScriptType) {
+      throw createBitcoinError(
+        "BTC_CHANGE_SCRIPT_MISMATCH",
+        "The change goes to a script type of the user's key other than policy.changeScriptType.",
+        { output: index, kind, changeScriptType: policy.changeScriptType },
+      );
+    }
     if (output.value < DUST_LIMIT_LOTS[kind]) {
       throw createBitcoinError(
         "BTC_OUTPUT_DUST",
@@ -503,6 +583,15 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
       );
     }
   });
+  // One change output at most: more would split the user's change into outputs that each cost a fee to create and
+  // another to spend (at 330 sat each, worth nothing above about 6 sat/vB), all within the fee caps.
+  if (tx.outs.length > 2) {
+    throw createBitcoinError(
+      "BTC_CHANGE_SPLIT",
+      "The deposit has more than one change output: the user's change would be split.",
+      { changeOutputs: tx.outs.length - 1 },
+    );
+  }
   return outputTotal;
 }
 
@@ -531,6 +620,13 @@ function checkFee(args: {
   kinds.forEach((kind, index) => {
     weight += witnessWeightOf(kind, psbt.data.inputs[index]!.sighashType);
   });
+  if (weight > MAX_STANDARD_TX_WEIGHT) {
+    throw createBitcoinError(
+      "BTC_TX_NOT_STANDARD",
+      "The deposit is heavier than 400,000 weight units: nodes would not relay it.",
+      { estimatedWeight: weight },
+    );
+  }
   const estimatedVsize = (weight + 3n) / 4n;
   const details = {
     feeLots,
