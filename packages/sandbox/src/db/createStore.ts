@@ -57,8 +57,19 @@ export interface Store {
     expectedPendingStep?: IntentRow["pendingStep"];
     changes: Partial<IntentRow>;
   }): Promise<UpdateResult>;
-  /** Intents the resolver still has work on: not terminal, or with a recorded pending step. Oldest first. */
+  /**
+   * At most `limit` intents the resolver can move: a recorded pending step, or approved and not terminal
+   * (`Initiated` intents wait for their user and are left to {@link Store.expireOverdue}). Those not tried
+   * for longest come first (see {@link Store.deferIntent}), then the oldest.
+   */
   listWork(limit: number): Promise<IntentRow[]>;
+  /**
+   * One statement: every `Initiated` or `ApprovalAdded` intent (no pending step) whose deadline is before
+   * `nowMs` becomes `Expired`. Returns how many did.
+   */
+  expireOverdue(nowMs: number): Promise<number>;
+  /** Move an intent the resolver could not advance behind the others in {@link Store.listWork}'s order. */
+  deferIntent(id: string, nowMs: number): Promise<void>;
   listHistory(query: HistoryQuery): Promise<{ rows: StatusRow[]; total: number }>;
 }
 
@@ -186,11 +197,25 @@ export function createStore({ db }: { db: PGlite }): Store {
     async listWork(limit) {
       const r = await db.query<Record<string, unknown>>(
         `SELECT * FROM intents WHERE pending_step IS NOT NULL
-           OR status IN ('Initiated', 'ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested')
-         ORDER BY seq LIMIT $1`,
+           OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested')
+         ORDER BY next_attempt_ms, seq LIMIT $1`,
         [limit],
       );
       return r.rows.map(readIntentRow);
+    },
+
+    async expireOverdue(nowMs) {
+      // deadline_secs * 1000 < nowMs, written so the intents_expiry index applies.
+      const r = await db.query(
+        `UPDATE intents SET status = 'Expired', updated_at_ms = $1
+         WHERE status IN ('Initiated', 'ApprovalAdded') AND pending_step IS NULL AND deadline_secs < $2`,
+        [nowMs, Math.ceil(nowMs / 1000)],
+      );
+      return r.affectedRows ?? 0;
+    },
+
+    async deferIntent(id, nowMs) {
+      await db.query("UPDATE intents SET next_attempt_ms = $2 WHERE id = $1", [id, nowMs]);
     },
 
     async listHistory(query) {

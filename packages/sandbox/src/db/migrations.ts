@@ -76,4 +76,17 @@ CREATE INDEX intents_dest_wallet ON intents (lower(user_destination_address));
 CREATE INDEX intents_retail ON intents (retail_user_id);
 `,
   },
+  {
+    // Version 3 (version 2 belongs to another change and may or may not exist): the resolver's fair queue.
+    // Idempotent, so it applies on any database whatever other migrations it has.
+    version: 3,
+    name: "resolver-queue",
+    sql: `
+ALTER TABLE intents ADD COLUMN IF NOT EXISTS next_attempt_ms bigint NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS intents_ready ON intents (next_attempt_ms, seq)
+  WHERE pending_step IS NOT NULL OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested');
+CREATE INDEX IF NOT EXISTS intents_expiry ON intents (deadline_secs)
+  WHERE status IN ('Initiated', 'ApprovalAdded') AND pending_step IS NULL;
+`,
+  },
 ];
