@@ -618,7 +618,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
         nonce,
         formatAddress,
       });
-      return { paramsToSign, legData: { nonce: nonce.toString() } };
+      return { paramsToSign, legData: { nonce: nonce.toString() }, proxyAddress: formatAddress(escrow) };
     },
 
     async verifyApproval(intent, legData, approval: SubmittedApproval) {
