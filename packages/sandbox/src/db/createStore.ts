@@ -7,6 +7,7 @@ import {
   type IntentStatusName,
   readIntentRow,
   STATUS_COLUMNS_SQL,
+  STATUS_FIELDS,
   type StatusRow,
   TERMINAL_STATUSES,
 } from "./intentRow.js";
@@ -48,7 +49,10 @@ export interface Store {
    */
   insertIntentFromQuote(row: IntentRow): Promise<boolean>;
   getIntent(id: string): Promise<IntentRow | undefined>;
-  /** What the status endpoint shows of an intent (never the secret). */
+  /**
+   * What the status endpoint shows of an intent (never the secret). Served from a write-through cache: this store
+   * is the database's only writer and refreshes the cache with every row it writes.
+   */
   getStatus(id: string): Promise<StatusRow | undefined>;
   /** Set `changes` on the intent if its status is still `expectedStatus` (and, when given, its pending step matches). */
   updateIntent(request: {
@@ -77,6 +81,14 @@ const META_SEED = "master_seed";
 const META_CLOCK = "clock_offset_ms";
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(", ");
 
+/** Status rows kept in memory at most (oldest dropped first). */
+const STATUS_CACHE_SIZE = 50_000;
+/** Quotes written in one INSERT at most. */
+const QUOTE_BATCH = 128;
+
+const pickStatus = (row: IntentRow): StatusRow =>
+  Object.fromEntries(STATUS_FIELDS.map((f) => [f, row[f]])) as unknown as StatusRow;
+
 function toParam(value: unknown): unknown {
   if (value !== null && typeof value === "object") return JSON.stringify(value);
   return value;
@@ -90,6 +102,85 @@ export function createStore({ db }: { db: PGlite }): Store {
     const r = await q.query<{ value: string }>("SELECT value FROM meta WHERE key = $1", [key]);
     return r.rows[0]?.value;
   };
+
+  // Status cache. Writes that change status fields refresh it with the row the database returned. A read fills it
+  // only when no intent write was in flight from its start to its end, so it never stores a stale row.
+  const statusCache = new Map<string, StatusRow>();
+  let writesStarted = 0;
+  let writesFinished = 0;
+  const cacheStatus = (id: string, row: StatusRow) => {
+    statusCache.delete(id);
+    statusCache.set(id, row);
+    if (statusCache.size > STATUS_CACHE_SIZE) {
+      const oldest = statusCache.keys().next().value;
+      if (oldest !== undefined) statusCache.delete(oldest);
+    }
+  };
+  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+    writesStarted++;
+    try {
+      return await write();
+    } finally {
+      writesFinished++;
+    }
+  };
+
+  // Quotes are inserted by group commit: while one INSERT runs, later quotes queue and go in the next one
+  // (one statement for up to QUOTE_BATCH rows). Each caller still resolves only once its row is committed.
+  type QueuedQuote = { quote: QuoteRecord & { createdAtMs: number }; done: (error?: unknown) => void };
+  let quoteQueue: QueuedQuote[] = [];
+  let flushingQuotes = false;
+  const insertQuotes = async (batch: QueuedQuote[]) => {
+    const params: unknown[] = [];
+    const values = batch.map(({ quote }) => {
+      params.push(
+        quote.id,
+        JSON.stringify(quote.wire),
+        quote.expiryMs,
+        quote.retailUserId,
+        quote.createdAtMs,
+      );
+      const n = params.length;
+      return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, NULL, $${n})`;
+    });
+    await db.query(
+      `INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms) VALUES ${values.join(", ")}`,
+      params,
+    );
+  };
+  const flushQuotes = async () => {
+    flushingQuotes = true;
+    while (quoteQueue.length > 0) {
+      const batch = quoteQueue.slice(0, QUOTE_BATCH);
+      quoteQueue = quoteQueue.slice(QUOTE_BATCH);
+      try {
+        await insertQuotes(batch);
+        for (const q of batch) q.done();
+      } catch {
+        // One bad row must not fail the others: retry them one by one.
+        for (const q of batch) await insertQuotes([q]).then(() => q.done(), q.done);
+      }
+    }
+    flushingQuotes = false;
+  };
+
+  /** Mark the quote used and insert the intent, in one transaction; false when the quote was already used. */
+  const insertIntent = (row: IntentRow) =>
+    db.transaction(async (tx) => {
+      const claimed = await tx.query(
+        "UPDATE quotes SET used_by_intent = $1 WHERE id = $2 AND used_by_intent IS NULL",
+        [row.id, row.quoteId],
+      );
+      if (claimed.affectedRows !== 1) return false;
+      const fields = Object.keys(INTENT_COLUMNS) as (keyof IntentRow)[];
+      const columns = fields.map((f) => INTENT_COLUMNS[f]);
+      const placeholders = fields.map((_, i) => `$${i + 1}`);
+      await tx.query(
+        `INSERT INTO intents (${columns.join(", ")}) VALUES (${placeholders.join(", ")})`,
+        fields.map((f) => toParam(row[f])),
+      );
+      return true;
+    });
 
   return {
     async loadMasterSeed() {
@@ -114,11 +205,11 @@ export function createStore({ db }: { db: PGlite }): Store {
       );
     },
 
-    async insertQuote(quote) {
-      await db.query(
-        "INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms) VALUES ($1, $2, $3, $4, NULL, $5)",
-        [quote.id, JSON.stringify(quote.wire), quote.expiryMs, quote.retailUserId, quote.createdAtMs],
-      );
+    insertQuote(quote) {
+      return new Promise<void>((resolve, reject) => {
+        quoteQueue.push({ quote, done: (error) => (error === undefined ? resolve() : reject(error)) });
+        if (!flushingQuotes) void flushQuotes();
+      });
     },
 
     async getQuote(id) {
@@ -141,21 +232,9 @@ export function createStore({ db }: { db: PGlite }): Store {
     },
 
     async insertIntentFromQuote(row) {
-      return db.transaction(async (tx) => {
-        const claimed = await tx.query(
-          "UPDATE quotes SET used_by_intent = $1 WHERE id = $2 AND used_by_intent IS NULL",
-          [row.id, row.quoteId],
-        );
-        if (claimed.affectedRows !== 1) return false;
-        const fields = Object.keys(INTENT_COLUMNS) as (keyof IntentRow)[];
-        const columns = fields.map((f) => INTENT_COLUMNS[f]);
-        const placeholders = fields.map((_, i) => `$${i + 1}`);
-        await tx.query(
-          `INSERT INTO intents (${columns.join(", ")}) VALUES (${placeholders.join(", ")})`,
-          fields.map((f) => toParam(row[f])),
-        );
-        return true;
-      });
+      const inserted = await writing(() => insertIntent(row));
+      if (inserted) cacheStatus(row.id, pickStatus(row));
+      return inserted;
     },
 
     async getIntent(id) {
@@ -164,11 +243,17 @@ export function createStore({ db }: { db: PGlite }): Store {
     },
 
     async getStatus(id) {
+      const cached = statusCache.get(id);
+      if (cached) return cached;
+      const quiet = writesStarted === writesFinished;
+      const startedBefore = writesStarted;
       const r = await db.query<Record<string, unknown>>(
         `SELECT ${STATUS_COLUMNS_SQL} FROM intents WHERE id = $1`,
         [id],
       );
-      return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
+      const row = r.rows[0] ? (readIntentRow(r.rows[0]) as StatusRow) : undefined;
+      if (row && quiet && writesStarted === startedBefore) cacheStatus(id, row);
+      return row;
     },
 
     async updateIntent({ id, expectedStatus, expectedPendingStep, changes }) {
@@ -186,12 +271,17 @@ export function createStore({ db }: { db: PGlite }): Store {
           where += ` AND pending_step = $${params.length}`;
         }
       }
-      const r = await db.query<Record<string, unknown>>(
-        `UPDATE intents SET ${sets.join(", ")} WHERE ${where} RETURNING *`,
-        params,
+      const r = await writing(() =>
+        db.query<Record<string, unknown>>(
+          `UPDATE intents SET ${sets.join(", ")} WHERE ${where} RETURNING *`,
+          params,
+        ),
       );
       const updated = r.rows[0];
-      return updated ? { updated: true, row: readIntentRow(updated) } : { updated: false };
+      if (!updated) return { updated: false };
+      const row = readIntentRow(updated);
+      cacheStatus(row.id, pickStatus(row));
+      return { updated: true, row };
     },
 
     async listWork(limit) {
@@ -206,12 +296,19 @@ export function createStore({ db }: { db: PGlite }): Store {
 
     async expireOverdue(nowMs) {
       // deadline_secs * 1000 < nowMs, written so the intents_expiry index applies.
-      const r = await db.query(
-        `UPDATE intents SET status = 'Expired', updated_at_ms = $1
-         WHERE status IN ('Initiated', 'ApprovalAdded') AND pending_step IS NULL AND deadline_secs < $2`,
-        [nowMs, Math.ceil(nowMs / 1000)],
+      const r = await writing(() =>
+        db.query<{ id: string }>(
+          `UPDATE intents SET status = 'Expired', updated_at_ms = $1
+           WHERE status IN ('Initiated', 'ApprovalAdded') AND pending_step IS NULL AND deadline_secs < $2
+           RETURNING id`,
+          [nowMs, Math.ceil(nowMs / 1000)],
+        ),
       );
-      return r.affectedRows ?? 0;
+      for (const { id } of r.rows) {
+        const cached = statusCache.get(id);
+        if (cached) statusCache.set(id, { ...cached, status: "Expired" });
+      }
+      return r.rows.length;
     },
 
     async deferIntent(id, nowMs) {

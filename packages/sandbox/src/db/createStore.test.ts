@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import type { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createStore, type Store } from "./createStore.js";
+import type { IntentRow, IntentStatusName } from "./intentRow.js";
+import { MIGRATIONS } from "./migrations.js";
+import { openDatabase } from "./openDatabase.js";
+
+let db: PGlite;
+let store: Store;
+beforeAll(async () => {
+  db = await openDatabase({ dir: undefined });
+  store = createStore({ db });
+});
+afterAll(() => db?.close());
+
+const quote = (id = randomUUID()) => ({
+  id,
+  wire: { id },
+  expiryMs: 1_000,
+  retailUserId: null,
+  usedByIntent: null,
+  createdAtMs: 1,
+});
+
+function intentRow(quoteId: string, overrides: Partial<IntentRow> = {}): IntentRow {
+  return {
+    id: randomUUID(),
+    quoteId,
+    swapId: randomUUID(),
+    status: "Initiated",
+    pendingStep: null,
+    sourceChain: 1,
+    sourceToken: "0xsource",
+    sourceAmountLots: "100",
+    sourceAmountDecimals: 6,
+    destChain: 5,
+    destToken: "dest",
+    destAmountDecimals: 6,
+    minDestAmountLots: "99",
+    maxDestAmountLots: "100",
+    userSourceAddress: "0xuser",
+    userSourcePublicKey: null,
+    userDestinationAddress: "0xuser",
+    refundAddress: "0xuser",
+    retailUserId: null,
+    secret: "00".repeat(32),
+    secretHash: `0x${"11".repeat(32)}`,
+    deadlineSecs: 2_000,
+    approvalMechanism: "permit2",
+    paramsToSign: {},
+    legData: {},
+    proxyAddress: "0xescrow",
+    deliveredAmountLots: null,
+    userDepositTx: null,
+    fulfillTx: null,
+    swapTx: null,
+    refundTx: null,
+    lastError: null,
+    createdAtMs: 1,
+    updatedAtMs: 1,
+    userDepositedAtMs: null,
+    kycRequestedAtMs: null,
+    fulfilledAtMs: null,
+    swappedAtMs: null,
+    refundedAtMs: null,
+    ...overrides,
+  };
+}
+
+async function newIntent(overrides: Partial<IntentRow> = {}): Promise<IntentRow> {
+  const q = quote();
+  await store.insertQuote(q);
+  const row = intentRow(q.id, overrides);
+  expect(await store.insertIntentFromQuote(row)).toBe(true);
+  return row;
+}
+
+/** What the database itself holds, bypassing the store's cache. */
+async function statusInDb(id: string): Promise<string | undefined> {
+  return (await db.query<{ status: string }>("SELECT status FROM intents WHERE id = $1", [id])).rows[0]
+    ?.status;
+}
+
+describe("quote group commit", () => {
+  test("300 concurrent quotes are all stored; each caller resolves only once its row is in the database", async () => {
+    const quotes = Array.from({ length: 300 }, () => quote());
+    await Promise.all(
+      quotes.map(async (q) => {
+        await store.insertQuote(q);
+        expect((await store.getQuote(q.id))?.id).toBe(q.id);
+      }),
+    );
+    const ids = quotes.map((q) => q.id);
+    const n = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM quotes WHERE id = ANY($1)", [
+      ids,
+    ]);
+    expect(n.rows[0]?.n).toBe(300);
+  });
+
+  test("a quote that cannot be stored (duplicate id) fails alone; the others in its batch are stored", async () => {
+    const existing = quote();
+    await store.insertQuote(existing);
+    const others = Array.from({ length: 20 }, () => quote());
+    const results = await Promise.allSettled([
+      ...others.slice(0, 10).map((q) => store.insertQuote(q)),
+      store.insertQuote({ ...existing }),
+      ...others.slice(10).map((q) => store.insertQuote(q)),
+    ]);
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(1);
+    expect(results[10]?.status).toBe("rejected");
+    for (const q of others) expect((await store.getQuote(q.id))?.id).toBe(q.id);
+  });
+});
+
+describe("status cache", () => {
+  test("every write shows at once: insert, compare-and-set updates, the expiry sweep", async () => {
+    const row = await newIntent();
+    expect((await store.getStatus(row.id))?.status).toBe("Initiated");
+    const steps: IntentStatusName[] = ["ApprovalAdded", "Accepted", "UserDeposited", "Fulfilled"];
+    let expected: IntentStatusName = "Initiated";
+    for (const next of steps) {
+      const r = await store.updateIntent({ id: row.id, expectedStatus: expected, changes: { status: next } });
+      expect(r.updated).toBe(true);
+      expected = next;
+      expect((await store.getStatus(row.id))?.status).toBe(next);
+      expect(await statusInDb(row.id)).toBe(next);
+    }
+    // A compare-and-set that does not apply changes nothing, in the cache either.
+    const stale = await store.updateIntent({
+      id: row.id,
+      expectedStatus: "Accepted",
+      changes: { status: "Declined" },
+    });
+    expect(stale.updated).toBe(false);
+    expect((await store.getStatus(row.id))?.status).toBe("Fulfilled");
+
+    const abandoned = await newIntent({ deadlineSecs: 10 });
+    expect((await store.getStatus(abandoned.id))?.status).toBe("Initiated");
+    expect(await store.expireOverdue(20_000)).toBeGreaterThanOrEqual(1);
+    expect((await store.getStatus(abandoned.id))?.status).toBe("Expired");
+    expect(await statusInDb(abandoned.id)).toBe("Expired");
+  });
+
+  test("reads racing writes never return a status older than one a finished write already set", async () => {
+    const row = await newIntent();
+    const order: IntentStatusName[] = [
+      "Initiated",
+      "ApprovalAdded",
+      "Accepted",
+      "UserDeposited",
+      "Fulfilled",
+    ];
+    let committed = 0; // index in `order` of the last write that finished
+    const violations: string[] = [];
+    let done = false;
+    const reader = async () => {
+      while (!done) {
+        const floor = committed;
+        const seen = (await store.getStatus(row.id))?.status as IntentStatusName;
+        if (order.indexOf(seen) < floor) violations.push(`${seen} after ${order[floor]}`);
+        // A cached read resolves without I/O: yield so the writer's timers run.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const readers = Array.from({ length: 6 }, reader);
+    for (let i = 1; i < order.length; i++) {
+      await store.updateIntent({ id: row.id, expectedStatus: order[i - 1]!, changes: { status: order[i]! } });
+      committed = i;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    done = true;
+    await Promise.all(readers);
+    expect(violations).toEqual([]);
+    expect((await store.getStatus(row.id))?.status).toBe("Fulfilled");
+  });
+
+  test("an unknown id is not cached as missing: it is found once inserted", async () => {
+    const q = quote();
+    await store.insertQuote(q);
+    const row = intentRow(q.id);
+    expect(await store.getStatus(row.id)).toBeUndefined();
+    await store.insertIntentFromQuote(row);
+    expect((await store.getStatus(row.id))?.status).toBe("Initiated");
+  });
+});
+
+describe("migration 3", () => {
+  test("is idempotent: applying its SQL again changes nothing and fails nothing", async () => {
+    const m3 = MIGRATIONS.find((m) => m.version === 3);
+    expect(m3).toBeDefined();
+    await db.exec(m3!.sql);
+    const cols = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'intents' AND column_name = 'next_attempt_ms'",
+    );
+    expect(cols.rows[0]?.n).toBe(1);
+  });
+});
