@@ -56,11 +56,13 @@ export function startResolver({
     let stuck = false;
     try {
       for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
-        if (!(await advanceIntent({ core, row }))) {
+        // The row the database returned for the change: no re-read between steps.
+        const next: IntentRow | undefined = await advanceIntent({ core, row });
+        if (!next) {
           stuck = hasWork(row);
           break;
         }
-        row = await core.store.getIntent(row.id);
+        row = next;
       }
     } catch (error) {
       stuck = true;
