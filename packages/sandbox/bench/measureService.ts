@@ -16,7 +16,7 @@ import { startSandbox } from "../src/index.js";
 import { createTestLegFactory, createTestWallet } from "../test/support/createTestLeg.js";
 import { spawnSandbox } from "../test/support/spawnSandbox.js";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? "5");
+const seconds = Number(process.env.BENCH_SECONDS ?? "9");
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? "16");
 const e2eSeconds = Number(process.env.BENCH_E2E_SECONDS ?? "10");
 const loadgen = fileURLToPath(new URL("./loadgen.mjs", import.meta.url));
@@ -130,22 +130,46 @@ async function main() {
       user_destination_address: w.address,
     });
 
-    // warm-up, then measure
+    // warm-up, then measure in interleaved rounds (baseline, quotes, status, repeated), so a change in the
+    // machine's load hits every series alike; each series is reported by its median round.
     await runLoad({ port, path: "/affiliate/v1/networks", maxSeconds: 1 });
-    const baseline = await runLoad({ port, path: "/affiliate/v1/networks" });
-    const quotes = await runLoad({
-      port,
-      path: "/affiliate/v1/quotes/best",
-      method: "POST",
-      body: quoteBody,
-    });
-    const status = await runLoad({ port, path: `/affiliate/v1/intents/${intent.intent_id}/status` });
+    const rounds = Number(process.env.BENCH_ROUNDS ?? "3");
+    const series: { baseline: LoadResult[]; quotes: LoadResult[]; status: LoadResult[] } = {
+      baseline: [],
+      quotes: [],
+      status: [],
+    };
+    const slice = { maxSeconds: seconds / rounds };
+    for (let round = 0; round < rounds; round++) {
+      series.baseline.push(await runLoad({ port, path: "/affiliate/v1/networks", ...slice }));
+      series.quotes.push(
+        await runLoad({ port, path: "/affiliate/v1/quotes/best", method: "POST", body: quoteBody, ...slice }),
+      );
+      series.status.push(
+        await runLoad({ port, path: `/affiliate/v1/intents/${intent.intent_id}/status`, ...slice }),
+      );
+    }
+    const median = (results: LoadResult[]): LoadResult => {
+      const sorted = [...results].sort((a, b) => a.perSecond - b.perSecond);
+      return {
+        ...sorted[Math.floor(sorted.length / 2)]!,
+        ok: results.reduce((n, r) => n + r.ok, 0),
+        failed: results.reduce((n, r) => n + r.failed, 0),
+      };
+    };
+    const baseline = median(series.baseline);
+    const quotes = median(series.quotes);
+    const status = median(series.status);
+    const roundRatios = series.baseline.map((b, i) => ({
+      quotes: series.quotes[i]!.perSecond / b.perSecond,
+      status: series.status[i]!.perSecond / b.perSecond,
+    }));
     const e2e = await runUsers({ port, users: 6, seconds: e2eSeconds, drainSeconds: 30, quoteBody });
 
     const row = (name: string, r: LoadResult) =>
       `${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2).padStart(6)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms  ${(r.perSecond / baseline.perSecond).toFixed(2)}x baseline  (${r.ok} ok, ${r.failed} failed)`;
     console.log(
-      `\nsandbox service benchmark (${concurrency} keep-alive connections, ${seconds} s each, load from a second process)`,
+      `\nsandbox service benchmark (${concurrency} keep-alive connections, ${seconds} s per series in ${rounds} interleaved rounds, median round shown; load from a second process)`,
     );
     console.log(row("GET /networks (baseline, no DB)", baseline));
     console.log(row("POST /quotes/best", quotes));
@@ -163,6 +187,7 @@ async function main() {
         statusPerSecond: status.perSecond,
         quotesVsBaseline: quotes.perSecond / baseline.perSecond,
         statusVsBaseline: status.perSecond / baseline.perSecond,
+        roundRatios,
         e2e,
         cliReadyMs,
         inProcessReadyMs: inProcess,
