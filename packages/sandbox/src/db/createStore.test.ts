@@ -98,6 +98,26 @@ describe("quote group commit", () => {
     expect(n.rows[0]?.n).toBe(300);
   });
 
+  test("quotes that arrive together share INSERT statements (group commit)", async () => {
+    const spyDb = await openDatabase({ dir: undefined });
+    try {
+      let inserts = 0;
+      const query = spyDb.query.bind(spyDb);
+      spyDb.query = ((sql: string, ...rest: unknown[]) => {
+        if (sql.startsWith("INSERT INTO quotes")) inserts++;
+        return (query as (...a: unknown[]) => unknown)(sql, ...rest);
+      }) as typeof spyDb.query;
+      const spyStore = createStore({ db: spyDb });
+      await Promise.all(Array.from({ length: 64 }, () => spyStore.insertQuote(quote())));
+      expect(inserts).toBeGreaterThan(0);
+      expect(inserts).toBeLessThanOrEqual(2);
+      const n = await spyDb.query<{ n: number }>("SELECT count(*)::int AS n FROM quotes");
+      expect(n.rows[0]?.n).toBe(64);
+    } finally {
+      await spyDb.close();
+    }
+  });
+
   test("a quote that cannot be stored (duplicate id) fails alone; the others in its batch are stored", async () => {
     const existing = quote();
     await store.insertQuote(existing);

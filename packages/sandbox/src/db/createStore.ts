@@ -139,7 +139,8 @@ export function createStore({ db }: { db: PGlite }): Store {
     }
   };
 
-  // Quotes are inserted by group commit: while one INSERT runs, later quotes queue and go in the next one
+  // Quotes are inserted by group commit: the INSERT starts on the next turn of the event loop (after the requests
+  // that arrived with this one have queued their quotes), and while it runs later quotes queue for the next one
   // (one statement for up to QUOTE_BATCH rows). Each caller still resolves only once its row is committed.
   type QueuedQuote = { quote: QuoteRecord & { createdAtMs: number }; done: (error?: unknown) => void };
   let quoteQueue: QueuedQuote[] = [];
@@ -222,7 +223,10 @@ export function createStore({ db }: { db: PGlite }): Store {
     insertQuote(quote) {
       return new Promise<void>((resolve, reject) => {
         quoteQueue.push({ quote, done: (error) => (error === undefined ? resolve() : reject(error)) });
-        if (!flushingQuotes) void flushQuotes();
+        if (!flushingQuotes) {
+          flushingQuotes = true;
+          setImmediate(() => void flushQuotes());
+        }
       });
     },
 
