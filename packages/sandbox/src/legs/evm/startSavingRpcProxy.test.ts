@@ -112,6 +112,22 @@ describe("startSavingRpcProxy", () => {
     expect(saves).toBe(1);
   });
 
+  test("answers a browser's CORS preflight and marks answers readable from any origin", async () => {
+    const { seen, call } = await setUp(async () => {});
+    const base = new URL((await call({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] })).url)
+      .origin;
+    const preflight = await fetch(base, {
+      method: "OPTIONS",
+      headers: { origin: "http://wallet.test", "access-control-request-headers": "content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+    const answer = await call({ jsonrpc: "2.0", id: 2, method: "eth_chainId", params: [] });
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(seen.filter((m) => m === "eth_chainId")).toHaveLength(2);
+  });
+
   test("when the save fails the caller gets a JSON-RPC error (502), not the transaction hash", async () => {
     const { call } = await setUp(async () => {
       throw new Error("disk full");

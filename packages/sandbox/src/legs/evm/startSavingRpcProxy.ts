@@ -105,6 +105,18 @@ export async function startSavingRpcProxy({
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    // Browser wallets call the engine from their own origin, as they could call anvil itself.
+    response.setHeader("access-control-allow-origin", "*");
+    if (request.method === "OPTIONS") {
+      response
+        .writeHead(204, {
+          "access-control-allow-methods": "POST, OPTIONS",
+          "access-control-allow-headers": request.headers["access-control-request-headers"] ?? "content-type",
+          "access-control-max-age": "600",
+        })
+        .end();
+      return;
+    }
     if (request.method !== "POST") {
       response.writeHead(405, { allow: "POST" }).end();
       return;
