@@ -38,22 +38,25 @@ interface UsersResult {
   errors: number;
 }
 
-function runUsers(config: Record<string, unknown>): Promise<UsersResult> {
+/** Run a load process (node with `args`) and parse the one JSON line it prints. */
+function runJsonChild<T>(args: string[], name: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=swapintent-source", "--import", tsxLoader, usersLoad, JSON.stringify(config)],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
     });
     child.once("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as UsersResult) : reject(new Error(`usersLoad exited ${code}`)),
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${name} exited ${code}`)),
     );
   });
 }
+
+const runUsers = (config: Record<string, unknown>) =>
+  runJsonChild<UsersResult>(
+    ["--conditions=swapintent-source", "--import", tsxLoader, usersLoad, JSON.stringify(config)],
+    "usersLoad",
+  );
 
 interface LoadResult {
   requests: number;
@@ -66,24 +69,11 @@ interface LoadResult {
   p99Ms: number;
 }
 
-function runLoad(config: Record<string, unknown>): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [loadgen, JSON.stringify({ concurrency, maxSeconds: seconds, maxRequests: 200_000, ...config })],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.once("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`loadgen exited ${code}`)),
-    );
-  });
-}
+const runLoad = (config: Record<string, unknown>) =>
+  runJsonChild<LoadResult>(
+    [loadgen, JSON.stringify({ concurrency, maxSeconds: seconds, maxRequests: 200_000, ...config })],
+    "loadgen",
+  );
 
 async function main() {
   // 1. start-to-ready
