@@ -1,16 +1,15 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertSignerBuild } from "./assertSignerBuild.js";
+import { launchChromium } from "./chromium.js";
 import { serveStatic } from "./serveStatic.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const ROUTES = ["evm", "tron", "bitcoin", "solana"] as const;
 
@@ -48,8 +47,8 @@ beforeAll(async () => {
 async function setUp(): Promise<void> {
   // The signer packages' dist is built by test/globalSetup.ts.
   assertSignerBuild();
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run .ci/setup-extra (it installs Debian's chromium)`);
+  // First, before anything needs closing: a browser that cannot start fails every test with its reason.
+  browser = await launchChromium();
   outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-"));
   const [started, output] = await Promise.all([
     startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
@@ -92,19 +91,6 @@ async function setUp(): Promise<void> {
       size: c.code?.length ?? 0,
     }));
   site = await serveStatic({ dir: outDir });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
   page = await browser.newPage({ viewport: { width: 1280, height: 560 } });
   page.on("pageerror", (error) => pageErrors.push(error.message));
   page.on("console", (message) => {

@@ -4,6 +4,13 @@ import { opcodes, script } from "bitcoinjs-lib";
  * Build the two tapscript leaves of the deposit HTLC (docs/approvals.md, section htlc):
  * claim `OP_SHA256 <secret_hash> OP_EQUALVERIFY <resolver_xonly> OP_CHECKSIG` and
  * refund `<csv_blocks> OP_CHECKSEQUENCEVERIFY OP_DROP <user_xonly> OP_CHECKSIG`.
+ *
+ * @example
+ * ```ts
+ * import { buildHtlcLeaves } from "@swapintent/bitcoin";
+ *
+ * const { claim, refund } = buildHtlcLeaves({ secretHash, resolverXOnly, userXOnly, csvBlocks: 144 });
+ * ```
  */
 export function buildHtlcLeaves(args: {
   secretHash: Uint8Array;

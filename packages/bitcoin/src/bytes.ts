@@ -46,3 +46,17 @@ export function decodeWitnessStack(bytes: Uint8Array): Uint8Array[] | null {
   }
   return pos === bytes.length ? items : null;
 }
+
+/** Bitcoin's CompactSize encoding of `n` (a length prefix). */
+export function compactSize(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
+  return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
+}
+
+/** Lexicographic comparison of two byte strings (negative, zero or positive). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}

@@ -10,4 +10,5 @@ export const DEFAULT_HTLC_POLICY = {
   maxCsvBlocks: 1008,
   maxFeeLots: 50_000n,
   maxFeeRateSatPerVbyte: 200n,
+  minFeeRateSatPerVbyte: 1n,
 } as const;

@@ -7,6 +7,14 @@ import { useEcc } from "./useEcc.js";
 /**
  * The output scripts that belong to a user's 33-byte compressed key: its BIP-86 P2TR key-path script
  * (internal key = the x-only key, empty script tree) and its P2WPKH script.
+ *
+ * @example
+ * ```ts
+ * import * as ecc from "tiny-secp256k1";
+ * import { getUserScripts } from "@swapintent/bitcoin";
+ *
+ * const { p2tr, p2wpkh } = getUserScripts({ ecc, publicKey: "02…" });
+ * ```
  */
 export function getUserScripts(args: { ecc: BitcoinEcc; publicKey: string | Uint8Array }): {
   publicKey: Uint8Array;

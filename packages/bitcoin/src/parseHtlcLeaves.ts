@@ -5,6 +5,14 @@ import { equalBytes } from "./bytes.js";
 /**
  * Read the claim and refund leaves of an HTLC. Returns null unless both are exactly the documented templates
  * (the parsed fields rebuild to the same bytes, so non-minimal encodings are refused too).
+ *
+ * @example
+ * ```ts
+ * import { parseHtlcLeaves } from "@swapintent/bitcoin";
+ *
+ * const fields = parseHtlcLeaves({ claim, refund });
+ * if (fields) console.log(fields.csvBlocks);
+ * ```
  */
 export function parseHtlcLeaves(args: { claim: Uint8Array; refund: Uint8Array }): {
   secretHash: Uint8Array;

@@ -1,35 +1,62 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
-import { crypto as btcCrypto, Psbt, type SignerAsync } from "bitcoinjs-lib";
+import { crypto as btcCrypto, Psbt, type SignerAsync, script } from "bitcoinjs-lib";
 import { decodeWitnessStack, equalBytes } from "./bytes.js";
 import { createBitcoinError } from "./errors.js";
-import type { BitcoinEcc, HtlcPolicy, KeySigner, PsbtWalletSigner } from "./types.js";
+import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifiedHtlcPsbt, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
 
-/**
- * Verify the deposit PSBT of an `htlc` intent (`verifyHtlcPsbt`, always first), then sign and finalize the
- * listed inputs with `signer` (a local key such as an `ecpair` key pair, an external signer, or a wallet's
- * `signPsbt`). Signatures from external signers and wallets are checked against their sighash before they are
- * kept (a local key's too with `alwaysCheckSignatures`), and the unsigned transaction must come out byte-identical.
- * Returns the signed base64 PSBT and the approval body to submit (`{type: "psbt", signedData}`).
- */
-export async function signHtlcPsbt(args: {
+/** Parameters of `signHtlcPsbt`. */
+export interface SignHtlcPsbtParameters {
+  /** The secp256k1 backend: `tiny-secp256k1` or `@bitcoinerlab/secp256k1`. */
   ecc: BitcoinEcc;
+  /** The `htlc` intent as the service returned it (checked, not trusted). */
   intent: Intent;
+  /** The quote the user accepted: the HTLC must lock exactly `sourceAmountLots`. */
   quote: Pick<Quote, "sourceAmountLots">;
   /** The user's 33-byte compressed key, hex (the intent's `user_source_public_key`). */
   userPublicKey: string | Uint8Array;
+  /** A local key (`ecpair`), an external signer, or a wallet's `signPsbt`. */
   signer: KeySigner | PsbtWalletSigner;
-  policy?: Partial<HtlcPolicy>;
+  /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
+  policy?: HtlcPolicyParameters | undefined;
   /**
    * Check every new signature against its sighash before finalizing. Always on for wallets and for external
    * signers (no `tweak` method); off by default for an in-process key pair with `tweak` (an `ecpair` key), whose
    * signatures come from the secp256k1 backend over sighashes computed here. Set true to check those too.
    */
-  alwaysCheckSignatures?: boolean;
-}): Promise<{ psbt: string; approval: Extract<Approval, { type: "psbt" }>; verified: VerifiedHtlcPsbt }> {
+  alwaysCheckSignatures?: boolean | undefined;
+}
+
+/** What `signHtlcPsbt` returns. */
+export interface SignHtlcPsbtReturnType {
+  /** The PSBT with the listed inputs signed and finalized, base64. */
+  psbt: string;
+  /** The approval body to submit: `{ type: "psbt", signedData }`. */
+  approval: Extract<Approval, { type: "psbt" }>;
+  /** What was verified before signing (HTLC, fee, txid…). */
+  verified: VerifiedHtlcPsbt;
+}
+
+/**
+ * Verify the deposit PSBT of an `htlc` intent (`verifyHtlcPsbt`, always first, complete before any key is
+ * used), then sign and finalize the listed inputs with `signer` (a local key such as an `ecpair` key pair, an
+ * external signer, or a wallet's `signPsbt`). Signatures from external signers and wallets are checked against
+ * their sighash and against the chain's encoding rules before they are kept (a local key's too with
+ * `alwaysCheckSignatures`), and the unsigned transaction must come out byte-identical.
+ *
+ * @example
+ * ```ts
+ * import * as ecc from "tiny-secp256k1";
+ * import { signHtlcPsbt } from "@swapintent/bitcoin";
+ *
+ * const { approval } = await signHtlcPsbt({ ecc, intent, quote, userPublicKey: "02…", signer: keyPair });
+ * await client.submitApproval({ intentId: intent.intentId, approval });
+ * ```
+ */
+export async function signHtlcPsbt(args: SignHtlcPsbtParameters): Promise<SignHtlcPsbtReturnType> {
   const verified = verifyHtlcPsbt(args);
   const { ecc, signer } = args;
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
@@ -37,68 +64,17 @@ export async function signHtlcPsbt(args: {
   }
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
-
   if ("signPsbt" in signer) {
     await copyWalletSignatures({ psbt, verified, signer });
     for (const { index } of verified.inputs) {
-      let valid = false;
-      try {
-        valid = psbt.validateSignaturesOfInput(index, (pubkey, hash, signature) =>
-          pubkey.length === 32
-            ? ecc.verifySchnorr(hash, pubkey, signature)
-            : // strict: a high-S signature is valid by consensus but not relayed (BIP-62 LOW_S policy)
-              ecc.verify(hash, pubkey, signature, true),
-        );
-      } catch {
-        valid = false;
-      }
-      if (!valid) {
+      if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
           input: index,
         });
       }
     }
   } else {
-    for (const { index, kind } of verified.inputs) {
-      // Each signature is checked against the exact sighash bitcoinjs asked the signer to sign.
-      const made: { hash: Uint8Array; signature: Uint8Array }[] = [];
-      let publicKey: Uint8Array;
-      try {
-        if (kind === "p2tr") {
-          const keySigner = taprootKeySigner({ ecc, signer, verified, made });
-          publicKey = keySigner.publicKey.slice(1, 33);
-          await psbt.signInputAsync(index, keySigner, [SIGHASH_DEFAULT, SIGHASH_ALL]);
-        } else {
-          publicKey = signer.publicKey;
-          await psbt.signInputAsync(index, ecdsaSigner({ signer, made }), [SIGHASH_ALL]);
-        }
-      } catch (cause) {
-        throw createBitcoinError(
-          "BTC_SIGNATURE_INVALID",
-          "The signer could not sign a listed input.",
-          { input: index },
-          cause,
-        );
-      }
-      const check = args.alwaysCheckSignatures === true || signer.tweak === undefined;
-      const valid =
-        made.length === 1 &&
-        (!check ||
-          made.every(({ hash, signature }) => {
-            try {
-              return kind === "p2tr"
-                ? ecc.verifySchnorr(hash, publicKey, signature)
-                : ecc.verify(hash, publicKey, signature, true);
-            } catch {
-              return false; // malformed signature bytes
-            }
-          }));
-      if (!valid) {
-        throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
-          input: index,
-        });
-      }
-    }
+    await signWithKey({ ecc, signer, verified, alwaysCheck: args.alwaysCheckSignatures === true });
   }
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
@@ -108,7 +84,73 @@ export async function signHtlcPsbt(args: {
   return { psbt: signedData, approval: { type: "psbt", signedData }, verified };
 }
 
+function validateInput(args: { ecc: BitcoinEcc; psbt: Psbt; index: number }): boolean {
+  const { ecc, psbt, index } = args;
+  try {
+    return psbt.validateSignaturesOfInput(index, (pubkey, hash, signature) =>
+      pubkey.length === 32
+        ? ecc.verifySchnorr(hash, pubkey, signature)
+        : // strict: a high-S signature is valid by consensus but not relayed (BIP-62 LOW_S policy)
+          ecc.verify(hash, pubkey, signature, true),
+    );
+  } catch {
+    return false;
+  }
+}
+
 type Made = { hash: Uint8Array; signature: Uint8Array }[];
+
+/**
+ * Sign each listed input with a key signer. Every signer object is built (and the signer's abilities checked)
+ * before the first signature, so a signer that cannot sign some input is refused before it has signed any.
+ */
+async function signWithKey(args: {
+  ecc: BitcoinEcc;
+  signer: KeySigner;
+  verified: VerifiedHtlcPsbt;
+  alwaysCheck: boolean;
+}): Promise<void> {
+  const { ecc, signer, verified } = args;
+  const psbt = verified.psbt;
+  const made: Made = [];
+  const needsTaproot = verified.inputs.some((i) => i.kind === "p2tr");
+  const taproot = needsTaproot ? taprootKeySigner({ ecc, signer, verified, made }) : undefined;
+  const ecdsa = ecdsaSigner({ signer, made });
+  for (const { index, kind } of verified.inputs) {
+    made.length = 0;
+    try {
+      if (kind === "p2tr") await psbt.signInputAsync(index, taproot!, [SIGHASH_DEFAULT, SIGHASH_ALL]);
+      else await psbt.signInputAsync(index, ecdsa, [SIGHASH_ALL]);
+    } catch (cause) {
+      throw createBitcoinError(
+        "BTC_SIGNATURE_INVALID",
+        "The signer could not sign a listed input.",
+        { input: index },
+        cause,
+      );
+    }
+    // Each signature is checked against the exact sighash bitcoinjs asked the signer to sign.
+    const publicKey = kind === "p2tr" ? taproot!.publicKey.slice(1, 33) : signer.publicKey;
+    const check = args.alwaysCheck || signer.tweak === undefined;
+    const valid =
+      made.length === 1 &&
+      (!check ||
+        made.every(({ hash, signature }) => {
+          try {
+            return kind === "p2tr"
+              ? signature.length === 64 && ecc.verifySchnorr(hash, publicKey, signature)
+              : ecc.verify(hash, publicKey, signature, true);
+          } catch {
+            return false; // malformed signature bytes
+          }
+        }));
+    if (!valid) {
+      throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
+        input: index,
+      });
+    }
+  }
+}
 
 function ecdsaSigner(args: { signer: KeySigner; made: Made }): SignerAsync {
   const { signer, made } = args;
@@ -131,27 +173,32 @@ function taprootKeySigner(args: {
   const { ecc, signer, verified, made } = args;
   const xOnly = verified.userPublicKey.slice(1);
   const tweak = btcCrypto.taggedHash("TapTweak", xOnly);
-  let publicKey: Uint8Array;
-  let schnorr: (hash: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+  let publicKey: Uint8Array | undefined;
+  let schnorr: ((hash: Uint8Array) => Uint8Array | Promise<Uint8Array>) | undefined;
   if (signer.tweak) {
     const tweaked = signer.tweak(tweak);
-    if (!tweaked.signSchnorr) throw new Error("the tweaked signer cannot make Schnorr signatures");
     publicKey = tweaked.publicKey;
-    schnorr = tweaked.signSchnorr.bind(tweaked);
+    schnorr = tweaked.signSchnorr?.bind(tweaked);
   } else {
     const outputKey = ecc.xOnlyPointAddTweak(xOnly, tweak);
-    if (!outputKey || !signer.signSchnorr)
-      throw new Error("the signer cannot make Taproot key-path signatures");
-    publicKey = Uint8Array.from([outputKey.parity === 0 ? 0x02 : 0x03, ...outputKey.xOnlyPubkey]);
-    schnorr = signer.signSchnorr.bind(signer);
+    if (outputKey)
+      publicKey = Uint8Array.from([outputKey.parity === 0 ? 0x02 : 0x03, ...outputKey.xOnlyPubkey]);
+    schnorr = signer.signSchnorr?.bind(signer);
   }
+  if (!schnorr || !publicKey) {
+    throw createBitcoinError(
+      "BTC_SIGNER_UNSUPPORTED",
+      "The signer cannot make Taproot key-path (Schnorr) signatures, which a listed P2TR input needs.",
+    );
+  }
+  const sign = schnorr;
   return {
     publicKey,
     sign: async () => {
       throw new Error("a Taproot key-path input needs a Schnorr signature");
     },
     signSchnorr: async (hash) => {
-      const signature = await schnorr(hash);
+      const signature = await sign(hash);
       made.push({ hash, signature });
       return signature;
     },
@@ -188,41 +235,79 @@ async function copyWalletSignatures(args: {
     const witness = input.finalScriptWitness ? decodeWitnessStack(input.finalScriptWitness) : null;
     if (kind === "p2tr") {
       const sig = input.tapKeySig ?? (witness?.length === 1 ? witness[0] : undefined);
-      if (!sig)
-        throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
-          input: index,
-        });
-      // bitcoinjs checks a key-path signature against the digest of the PSBT's sighash type, ignoring the
-      // signature's own byte; on chain the byte decides. They must agree (64 bytes = DEFAULT, 65 = byte 64).
       const expected = psbt.data.inputs[index]!.sighashType ?? SIGHASH_DEFAULT;
-      const implied = sig.length === 64 ? SIGHASH_DEFAULT : sig.length === 65 ? sig[64] : undefined;
-      if (implied !== expected || (implied !== SIGHASH_DEFAULT && implied !== SIGHASH_ALL)) {
-        throw createBitcoinError(
-          "BTC_SIGHASH_NOT_ALLOWED",
-          "The wallet signed with a sighash other than DEFAULT/ALL, or other than the PSBT's.",
-          {
-            input: index,
-          },
-        );
-      }
-      psbt.updateInput(index, { tapKeySig: sig });
+      assertTaprootSignatureShape({ index, sig, expected });
+      psbt.updateInput(index, { tapKeySig: sig! });
     } else {
       const partial = input.partialSig?.find((p) => equalBytes(p.pubkey, verified.userPublicKey));
       const sig = partial?.signature ?? (witness?.length === 2 ? witness[0] : undefined);
-      if (!sig)
-        throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
-          input: index,
-        });
-      if (sig[sig.length - 1] !== SIGHASH_ALL) {
-        throw createBitcoinError(
-          "BTC_SIGHASH_NOT_ALLOWED",
-          "The wallet signed with a sighash other than ALL.",
-          {
-            input: index,
-          },
-        );
-      }
-      psbt.updateInput(index, { partialSig: [{ pubkey: verified.userPublicKey, signature: sig }] });
+      assertEcdsaSignatureShape({ index, sig });
+      psbt.updateInput(index, { partialSig: [{ pubkey: verified.userPublicKey, signature: sig! }] });
     }
+  }
+}
+
+/**
+ * A key-path signature as the chain accepts it (BIP-341): 64 bytes (SIGHASH_DEFAULT), or 65 bytes whose last byte
+ * is a sighash type other than 0x00 (a 65-byte signature ending in 0x00 fails with SCHNORR_SIG_HASHTYPE). bitcoinjs
+ * checks the signature against the digest of the PSBT's sighash type, ignoring the signature's own byte; on chain
+ * the byte decides, so the two must agree, and only DEFAULT/ALL are signed for.
+ */
+function assertTaprootSignatureShape(args: {
+  index: number;
+  sig: Uint8Array | undefined;
+  expected: number;
+}): void {
+  const { index, sig, expected } = args;
+  if (!sig) {
+    throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
+      input: index,
+    });
+  }
+  if (sig.length !== 64 && sig.length !== 65) {
+    throw createBitcoinError("BTC_SIGNATURE_INVALID", "A Taproot signature is neither 64 nor 65 bytes.", {
+      input: index,
+      length: sig.length,
+    });
+  }
+  const byte = sig.length === 65 ? sig[64]! : undefined;
+  const agrees =
+    byte === undefined ? expected === SIGHASH_DEFAULT : byte === SIGHASH_ALL && expected === SIGHASH_ALL;
+  if (!agrees) {
+    throw createBitcoinError(
+      "BTC_SIGHASH_NOT_ALLOWED",
+      "The wallet's signature carries a sighash byte the chain refuses or other than the PSBT's (DEFAULT/ALL).",
+      { input: index, sighashByte: byte ?? null, expected },
+    );
+  }
+}
+
+/**
+ * An ECDSA signature as the chain's standard rules accept it: strict DER (BIP-66) that re-encodes to the same
+ * bytes, and SIGHASH_ALL. Low S is checked with the signature itself (`ecc.verify(…, strict)`).
+ */
+function assertEcdsaSignatureShape(args: { index: number; sig: Uint8Array | undefined }): void {
+  const { index, sig } = args;
+  if (!sig) {
+    throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
+      input: index,
+    });
+  }
+  if (sig[sig.length - 1] !== SIGHASH_ALL) {
+    throw createBitcoinError("BTC_SIGHASH_NOT_ALLOWED", "The wallet signed with a sighash other than ALL.", {
+      input: index,
+    });
+  }
+  let canonical = false;
+  try {
+    const decoded = script.signature.decode(sig);
+    canonical = equalBytes(script.signature.encode(decoded.signature, decoded.hashType), sig);
+  } catch {
+    canonical = false;
+  }
+  if (!canonical) {
+    throw createBitcoinError("BTC_SIGNATURE_INVALID", "An ECDSA signature is not strict DER.", {
+      input: index,
+    });
   }
 }

@@ -4,26 +4,64 @@ import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
 
 const MIN_OUTPUT_LOTS = 330n;
+
+/** Parameters of `signHtlcRefund`. */
+export interface SignHtlcRefundParameters {
+  /** The secp256k1 backend: `tiny-secp256k1` or `@bitcoinerlab/secp256k1`. */
+  ecc: BitcoinEcc;
+  /** The deposit PSBT, base64: the signed one (`approval.signedData`) or `params_to_sign.psbt`. */
+  depositPsbt: string;
+  /** The user's 33-byte compressed key, hex or bytes. */
+  userPublicKey: string | Uint8Array;
+  /** The user's untweaked key; it must have `signSchnorr`. */
+  signer: KeySigner;
+  /** Network fee of the refund transaction, in satoshis. */
+  feeLots: bigint;
+  /** Where the refund goes; defaults to the user's own P2TR (BIP-86) script. */
+  destinationScript?: Uint8Array | undefined;
+}
+
+/** What `signHtlcRefund` returns. */
+export interface SignHtlcRefundReturnType {
+  /** The signed refund transaction, hex: broadcast it once the deposit has `csvBlocks` confirmations. */
+  txHex: string;
+  /** The refund transaction's id. */
+  txid: string;
+  /** The refund leaf's CSV delay, in blocks. */
+  csvBlocks: number;
+  /** What the refund pays (HTLC value minus `feeLots`). */
+  valueLots: bigint;
+}
 
 /**
  * The user's way out without the service: build and sign the transaction that spends the deposit's HTLC
  * output through the refund leaf (script path, control block, version 2, nSequence = the leaf's CSV delay)
  * back to the user. It is valid once the deposit has `csvBlocks` confirmations; broadcast `txHex` then.
- * `depositPsbt` is the deposit PSBT (signed or not); `signer` is the user's untweaked key (Schnorr).
+ * `depositPsbt` is the deposit PSBT (signed or not); `signer` is the user's untweaked key (Schnorr). The
+ * deposit's txid is read from its unsigned transaction, so every deposit input must spend a native segwit output
+ * (refused otherwise, `BTC_INPUT_NOT_SEGWIT`: a scriptSig would change the txid after signing). Every check runs
+ * before the key signs.
+ *
+ * @example
+ * ```ts
+ * import * as ecc from "tiny-secp256k1";
+ * import { signHtlcRefund } from "@swapintent/bitcoin";
+ *
+ * const { txHex, csvBlocks } = await signHtlcRefund({
+ *   ecc,
+ *   depositPsbt: approval.signedData,
+ *   userPublicKey: "02…",
+ *   signer: keyPair,
+ *   feeLots: 500n,
+ * });
+ * // broadcast txHex once the deposit has csvBlocks confirmations
+ * ```
  */
-export async function signHtlcRefund(args: {
-  ecc: BitcoinEcc;
-  depositPsbt: string;
-  userPublicKey: string | Uint8Array;
-  signer: KeySigner;
-  /** Network fee of the refund transaction, in satoshis. */
-  feeLots: bigint;
-  /** Where the refund goes; defaults to the user's own P2TR (BIP-86) script. */
-  destinationScript?: Uint8Array;
-}): Promise<{ txHex: string; txid: string; csvBlocks: number; valueLots: bigint }> {
+export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<SignHtlcRefundReturnType> {
   const { ecc } = args;
   const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
   if (!equalBytes(args.signer.publicKey, user.publicKey) || !args.signer.signSchnorr) {
@@ -37,6 +75,16 @@ export async function signHtlcRefund(args: {
     deposit = Psbt.fromBase64(args.depositPsbt);
   } catch (cause) {
     throw createBitcoinError("BTC_PSBT_INVALID", "depositPsbt is not a valid base64 PSBT.", {}, cause);
+  }
+  const notSegwit = deposit.data.inputs.findIndex(
+    (input) => !input.witnessUtxo || !getSegwitKind(input.witnessUtxo.script) || input.finalScriptSig?.length,
+  );
+  if (notSegwit !== -1) {
+    throw createBitcoinError(
+      "BTC_INPUT_NOT_SEGWIT",
+      "A deposit input is not a native segwit spend: the deposit's txid could change, and the refund would spend nothing.",
+      { input: notSegwit },
+    );
   }
   const output = deposit.txOutputs[0];
   const data = deposit.data.outputs[0];

@@ -21,8 +21,8 @@ export interface BitcoinEcc {
 export interface KeySigner {
   publicKey: Uint8Array;
   sign(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  signSchnorr?(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  tweak?(t: Uint8Array): KeySigner;
+  signSchnorr?: ((hash: Uint8Array) => Uint8Array | Promise<Uint8Array>) | undefined;
+  tweak?: ((t: Uint8Array) => KeySigner) | undefined;
 }
 
 /**
@@ -46,18 +46,29 @@ export interface HtlcPolicy {
   /** Largest accepted fee rate, in satoshis per virtual byte of the signed transaction (estimated). */
   maxFeeRateSatPerVbyte: bigint;
   /**
+   * Smallest accepted fee rate, in satoshis per estimated virtual byte (default 1, Bitcoin Core's minimum relay
+   * rate): a deposit below it would never be relayed.
+   */
+  minFeeRateSatPerVbyte: bigint;
+  /**
    * Largest accepted block-height `nLockTime` of the deposit (for example the wallet's chain tip + 1, which
    * allows anti-fee-sniping locktimes). When unset, a height locktime that the transaction enforces is refused:
    * it would let the service hold a signed deposit that becomes valid only later. A time locktime is accepted
    * only when it is not in the future (the caller's clock).
    */
-  maxLockTimeHeight?: number;
+  maxLockTimeHeight?: number | undefined;
   /**
    * When set, the claim leaf must pay this key (33-byte compressed or 32-byte x-only, hex). When unset any
    * claim key is accepted: the claim path needs the secret, which only the service releases after delivering.
    */
-  resolverPublicKey?: string;
+  resolverPublicKey?: string | undefined;
 }
+
+/**
+ * The policy a caller passes: any subset of `HtlcPolicy`; a field left out or set to `undefined` keeps its
+ * `DEFAULT_HTLC_POLICY` value.
+ */
+export type HtlcPolicyParameters = { [K in keyof HtlcPolicy]?: HtlcPolicy[K] | undefined };
 
 /** The HTLC output of a verified deposit PSBT. */
 export interface HtlcOutput {

@@ -1,12 +1,13 @@
 import type { Intent, Quote } from "@swapintent/client";
-import { Psbt, Transaction } from "bitcoinjs-lib";
-import { toHashTree, tweakKey } from "bitcoinjs-lib/src/payments/bip341";
-import { bytesToHex, equalBytes, hexToBytes } from "./bytes.js";
+import { crypto as btcCrypto, Psbt, Transaction } from "bitcoinjs-lib";
+import { bytesToHex, compactSize, compareBytes, equalBytes, hexToBytes } from "./bytes.js";
 import { DEFAULT_HTLC_POLICY, NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
+import { escapeForDisplay } from "./displaySafe.js";
 import { createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
-import type { BitcoinEcc, HtlcOutput, HtlcPolicy } from "./types.js";
+import { DUST_LIMIT_LOTS, getSegwitKind, type SegwitKind, witnessWeightOf } from "./scriptTypes.js";
+import type { BitcoinEcc, HtlcOutput, HtlcPolicy, HtlcPolicyParameters } from "./types.js";
 import { useEcc } from "./useEcc.js";
 
 /** The result of a successful `verifyHtlcPsbt`. */
@@ -15,14 +16,42 @@ export interface VerifiedHtlcPsbt {
   psbt: Psbt;
   /** The unsigned transaction as the PSBT carries it; signing must leave it byte-identical. */
   unsignedTx: Uint8Array;
+  /**
+   * The deposit's txid. Every input spends a native segwit output, so signing cannot change it: the refund
+   * (`signHtlcRefund`) spends `txid:0`.
+   */
+  txid: string;
   /** The inputs the user signs, and for each whether it spends the user's P2TR or P2WPKH output. */
   inputs: { index: number; kind: "p2tr" | "p2wpkh" }[];
+  /** The HTLC output (always output 0). */
   htlc: HtlcOutput;
+  /** Sum of the inputs' values minus sum of the outputs' values, in satoshis. */
   feeLots: bigint;
-  /** Virtual size of the transaction once the listed inputs are signed (estimate; unknown witnesses count 0). */
+  /**
+   * Virtual size of the signed transaction, estimated from the inputs' script types only (witness data the
+   * service put in the PSBT is never counted).
+   */
   estimatedVsize: bigint;
+  /** The user's 33-byte compressed key. */
   userPublicKey: Uint8Array;
 }
+
+/** Parameters of `verifyHtlcPsbt`. */
+export interface VerifyHtlcPsbtParameters {
+  /** The secp256k1 backend: `tiny-secp256k1` or `@bitcoinerlab/secp256k1`. */
+  ecc: BitcoinEcc;
+  /** The `htlc` intent as the service returned it (checked, not trusted). */
+  intent: Intent;
+  /** The quote the user accepted: the HTLC must lock exactly `sourceAmountLots`. */
+  quote: Pick<Quote, "sourceAmountLots">;
+  /** The user's 33-byte compressed key, hex (the intent's `user_source_public_key`). */
+  userPublicKey: string | Uint8Array;
+  /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
+  policy?: HtlcPolicyParameters | undefined;
+}
+
+type UserScripts = ReturnType<typeof getUserScripts>;
+type ListedInput = VerifiedHtlcPsbt["inputs"][number];
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
@@ -30,275 +59,74 @@ const MAX_BIP68_BLOCKS = 0xffff;
 const SEQUENCE_FINAL = 0xffffffff;
 const SEQUENCE_DISABLE_FLAG = 0x80000000;
 const LOCKTIME_THRESHOLD = 500_000_000;
-const P2TR_KEY_PATH_WITNESS_WU = 66n; // item count, length, 64-byte signature
-const P2WPKH_WITNESS_WU = 108n; // item count, length + 72-byte signature, length + 33-byte key
+const SEGWIT_MARKER_AND_FLAG_WU = 2n;
+
+/** PSBT fields a listed input may carry, per kind; anything else is refused before any key is used. */
+const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
+  p2tr: new Set(["witnessUtxo", "nonWitnessUtxo", "sighashType", "tapInternalKey", "tapBip32Derivation"]),
+  p2wpkh: new Set(["witnessUtxo", "nonWitnessUtxo", "sighashType", "bip32Derivation"]),
+};
 
 /**
  * Check a Bitcoin deposit PSBT (`params_to_sign` of an `htlc` intent) against the intent and quote the user
- * accepted, before anything is signed. Throws a `BaseError` whose `code` names the first check that failed:
- * the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of `userPublicKey`) with consistent UTXO
- * data and SIGHASH_DEFAULT/ALL only; no unlisted input asks for the user's key; output 0 is the Taproot HTLC
- * (NUMS internal key, claim leaf locked to the intent's `secretHash`, refund leaf to the user's key after a CSV
- * delay within the policy) paying exactly `quote.sourceAmountLots`; every other output pays the user; the fee
- * is under the policy's absolute and per-vbyte caps.
+ * accepted, before anything is signed. Throws a `BaseError` whose `code` names the first check that failed
+ * (README, "What is verified"): the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of
+ * `userPublicKey`) with only the PSBT fields a key spend needs and SIGHASH_DEFAULT/ALL; every input spends a
+ * native segwit output (so the txid is final before signing); no unlisted input asks for the user's key;
+ * output 0 is the Taproot HTLC (NUMS internal key, claim leaf locked to the intent's `secretHash`, refund leaf to
+ * the user's key after a CSV delay within the policy) paying exactly `quote.sourceAmountLots`; every other
+ * output pays the user and is above the dust limit; the fee is between the minimum relay rate and the policy's
+ * absolute and per-vbyte caps, with the size estimated from script types.
+ *
+ * @example
+ * ```ts
+ * import * as ecc from "tiny-secp256k1";
+ * import { verifyHtlcPsbt } from "@swapintent/bitcoin";
+ *
+ * const verified = verifyHtlcPsbt({ ecc, intent, quote, userPublicKey: "02…" });
+ * console.log(verified.htlc.valueLots, verified.feeLots, verified.txid);
+ * ```
  */
-export function verifyHtlcPsbt(args: {
-  ecc: BitcoinEcc;
-  intent: Intent;
-  quote: Pick<Quote, "sourceAmountLots">;
-  /** The user's 33-byte compressed key, hex (the intent's `user_source_public_key`). */
-  userPublicKey: string | Uint8Array;
-  policy?: Partial<HtlcPolicy>;
-}): VerifiedHtlcPsbt {
-  const { ecc, intent } = args;
+export function verifyHtlcPsbt(args: VerifyHtlcPsbtParameters): VerifiedHtlcPsbt {
+  const { ecc } = args;
   const policy = resolvePolicy(args.policy);
-  if (intent.approvalMechanism !== "htlc") {
-    throw createBitcoinError("BTC_INTENT_NOT_HTLC", "The intent is not a Bitcoin htlc intent.", {
-      approvalMechanism: intent.approvalMechanism,
-    });
-  }
+  const { psbtBase64, listed, secretHashHex } = readIntent(args.intent);
+  const amountLots = readQuoteAmount(args.quote);
   useEcc(ecc);
   const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
-
-  let psbt: Psbt;
-  try {
-    psbt = Psbt.fromBase64(intent.paramsToSign.psbt);
-  } catch (cause) {
-    throw createBitcoinError(
-      "BTC_PSBT_INVALID",
-      "params_to_sign.psbt is not a valid base64 PSBT.",
-      {},
-      cause,
-    );
-  }
+  const psbt = parsePsbt(psbtBase64);
   const unsignedTx = psbt.data.globalMap.unsignedTx.toBuffer();
   // Read inputs and outputs from the unsigned transaction (bitcoinjs' txInputs/txOutputs getters also derive
   // addresses, which costs about a millisecond).
   const tx = Transaction.fromBuffer(unsignedTx);
-  const txInputs = tx.ins;
-  const txOutputs = tx.outs;
-
-  // Which inputs the user is asked to sign.
-  const listed = intent.paramsToSign.inputs;
-  if (
-    !Array.isArray(listed) ||
-    listed.length === 0 ||
-    new Set(listed).size !== listed.length ||
-    listed.some((i) => !Number.isInteger(i) || i < 0 || i >= txInputs.length)
-  ) {
-    throw createBitcoinError(
-      "BTC_INPUT_INDEX_INVALID",
-      "params_to_sign.inputs is not a list of input indexes.",
-      {
-        inputs: listed,
-        inputCount: txInputs.length,
-      },
-    );
-  }
+  assertListedIndexes(listed, tx.ins.length);
 
   // The deposit must be valid now: a locktime or relative lock would let the service hold a signed deposit that
   // only becomes valid later, after the quote and the intent's deadline.
   assertNotTimelocked({ tx, policy });
+  assertPsbtFields({ psbt, user });
+  const { inputTotal, kinds } = readInputs({ psbt, tx });
+  const inputs = listed.map((index) => checkListedInput({ psbt, index, user }));
+  assertUnlistedInputs({ psbt, listed, user });
+  assertAmountsCommitted({ psbt, inputs });
 
-  // Every input: UTXO data present and consistent.
-  let inputTotal = 0n;
-  for (let index = 0; index < txInputs.length; index++) {
-    const input = psbt.data.inputs[index]!;
-    const txInput = txInputs[index]!;
-    if (!input.witnessUtxo) {
-      throw createBitcoinError("BTC_UTXO_MISSING", "An input has no witnessUtxo; its value is unknown.", {
-        input: index,
-      });
-    }
-    if (input.nonWitnessUtxo) {
-      let prev: Transaction;
-      try {
-        prev = Transaction.fromBuffer(input.nonWitnessUtxo);
-      } catch (cause) {
-        throw createBitcoinError(
-          "BTC_UTXO_MISMATCH",
-          "An input's nonWitnessUtxo does not parse.",
-          { input: index },
-          cause,
-        );
-      }
-      const prevOut = prev.outs[txInput.index];
-      if (
-        !equalBytes(prev.getHash(), txInput.hash) ||
-        !prevOut ||
-        prevOut.value !== input.witnessUtxo.value ||
-        !equalBytes(prevOut.script, input.witnessUtxo.script)
-      ) {
-        throw createBitcoinError(
-          "BTC_UTXO_MISMATCH",
-          "An input's witnessUtxo disagrees with its nonWitnessUtxo (previous transaction).",
-          { input: index },
-        );
-      }
-    }
-    inputTotal += input.witnessUtxo.value;
-  }
-
-  // Listed inputs: the user's own outputs, signed with SIGHASH_DEFAULT/ALL.
-  const inputs: VerifiedHtlcPsbt["inputs"] = [];
-  for (const index of listed) {
-    const input = psbt.data.inputs[index]!;
-    const script = input.witnessUtxo!.script;
-    let kind: "p2tr" | "p2wpkh";
-    if (equalBytes(script, user.p2tr)) {
-      kind = "p2tr";
-      if (
-        !equalBytes(input.tapInternalKey, user.xOnly) ||
-        input.tapMerkleRoot ||
-        input.tapLeafScript?.length
-      ) {
-        throw createBitcoinError(
-          "BTC_INPUT_NOT_USERS",
-          "A listed P2TR input is not a BIP-86 key-path spend of the user's key (tapInternalKey missing or foreign, or a script tree).",
-          { input: index },
-        );
-      }
-    } else if (equalBytes(script, user.p2wpkh)) {
-      kind = "p2wpkh";
-    } else {
-      throw createBitcoinError("BTC_INPUT_NOT_USERS", "A listed input does not spend the user's address.", {
-        input: index,
-        script: bytesToHex(script),
-      });
-    }
-    // Nothing that would change what is signed or finalized: no scripts a p2wpkh spend does not use, no
-    // signatures or final witnesses already there, no request for a script-path signature.
-    const unexpected = [
-      input.redeemScript && "redeemScript",
-      input.witnessScript && "witnessScript",
-      input.partialSig?.length && "partialSig",
-      input.tapKeySig && "tapKeySig",
-      input.tapScriptSig?.length && "tapScriptSig",
-      input.finalScriptSig && "finalScriptSig",
-      input.finalScriptWitness && "finalScriptWitness",
-      kind === "p2wpkh" && input.tapInternalKey && "tapInternalKey",
-      input.tapBip32Derivation?.some((d) => d.leafHashes.length > 0) && "tapBip32Derivation.leafHashes",
-    ].filter((field): field is string => typeof field === "string");
-    if (unexpected.length > 0) {
-      throw createBitcoinError(
-        "BTC_INPUT_FIELD_NOT_ALLOWED",
-        "A listed input carries PSBT fields that a plain key spend does not have.",
-        { input: index, fields: unexpected },
-      );
-    }
-    const sighash = input.sighashType;
-    const allowed = kind === "p2tr" ? [SIGHASH_DEFAULT, SIGHASH_ALL] : [SIGHASH_ALL];
-    if (sighash !== undefined && !allowed.includes(sighash)) {
-      throw createBitcoinError(
-        "BTC_SIGHASH_NOT_ALLOWED",
-        "A listed input asks for a sighash type other than DEFAULT/ALL.",
-        {
-          input: index,
-          sighashType: sighash,
-        },
-      );
-    }
-    inputs.push({ index, kind });
-  }
-
-  // Unlisted inputs must not ask for the user's key.
-  for (let index = 0; index < txInputs.length; index++) {
-    if (listed.includes(index)) continue;
-    const input = psbt.data.inputs[index]!;
-    const script = input.witnessUtxo!.script;
-    const mentionsUser =
-      equalBytes(script, user.p2tr) ||
-      equalBytes(script, user.p2wpkh) ||
-      equalBytes(input.tapInternalKey, user.xOnly) ||
-      (input.bip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.publicKey)) ||
-      (input.tapBip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.xOnly)) ||
-      (input.partialSig ?? []).some((s) => equalBytes(s.pubkey, user.publicKey));
-    if (mentionsUser) {
-      throw createBitcoinError(
-        "BTC_INPUT_NOT_LISTED_SIGNED",
-        "An input that is not listed would be signed by (or asks for) the user's key.",
-        { input: index },
-      );
-    }
-  }
-
-  // Amounts the signatures do not commit to. A segwit v0 signature (BIP-143) commits only to its own input's
-  // amount, so a service can lie about the other inputs' amounts or scripts, ask for the same transaction twice
-  // with different lies, and combine the two valid halves into a transaction whose real fee it never showed.
-  // A Taproot SIGHASH_DEFAULT/ALL signature commits to every input's amount and script (BIP-341), so one listed
-  // P2TR input makes the data honest; a lone input cannot be combined with anything. Otherwise every input must
-  // carry its previous transaction (checked above against the txid and witnessUtxo).
-  if (txInputs.length > 1 && !inputs.some((i) => i.kind === "p2tr")) {
-    const missing = psbt.data.inputs.findIndex((input) => !input.nonWitnessUtxo);
-    if (missing !== -1) {
-      throw createBitcoinError(
-        "BTC_NON_WITNESS_UTXO_REQUIRED",
-        "With no Taproot input to commit to every amount, each input needs its previous transaction (nonWitnessUtxo).",
-        { input: missing },
-      );
-    }
-  }
-
-  // Output 0: the HTLC.
-  const htlc = readHtlcOutput({ psbt, output: txOutputs[0], user, policy, secretHashHex: intent.secretHash });
-  if (htlc.valueLots !== args.quote.sourceAmountLots) {
+  const htlc = readHtlcOutput({ ecc, psbt, output: tx.outs[0], user, policy, secretHashHex });
+  if (htlc.valueLots !== amountLots) {
     throw createBitcoinError(
       "BTC_HTLC_AMOUNT_MISMATCH",
       "The HTLC does not lock exactly the quoted amount.",
       {
-        expected: args.quote.sourceAmountLots,
+        expected: amountLots,
         actual: htlc.valueLots,
       },
     );
   }
-
-  // Every other output: back to the user.
-  let outputTotal = 0n;
-  for (let index = 0; index < txOutputs.length; index++) {
-    const output = txOutputs[index]!;
-    outputTotal += output.value;
-    if (index === htlc.outputIndex) continue;
-    if (!equalBytes(output.script, user.p2tr) && !equalBytes(output.script, user.p2wpkh)) {
-      throw createBitcoinError(
-        "BTC_OUTPUT_NOT_USERS",
-        "An output other than the HTLC does not pay the user.",
-        {
-          output: index,
-          script: bytesToHex(output.script),
-          valueLots: output.value,
-        },
-      );
-    }
-  }
-
-  // The fee.
-  const feeLots = inputTotal - outputTotal;
-  if (feeLots < 0n) {
-    throw createBitcoinError("BTC_FEE_INVALID", "The outputs spend more than the inputs.", {
-      inputTotal,
-      outputTotal,
-    });
-  }
-  let witnessWeight = 2n; // segwit marker and flag
-  for (let index = 0; index < txInputs.length; index++) {
-    const signed = inputs.find((i) => i.index === index);
-    if (signed) witnessWeight += signed.kind === "p2tr" ? P2TR_KEY_PATH_WITNESS_WU : P2WPKH_WITNESS_WU;
-    else witnessWeight += BigInt(psbt.data.inputs[index]!.finalScriptWitness?.length ?? 1);
-  }
-  const weight = BigInt(unsignedTx.length) * 4n + witnessWeight;
-  const estimatedVsize = (weight + 3n) / 4n;
-  if (feeLots > policy.maxFeeLots || feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize) {
-    throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", {
-      feeLots,
-      estimatedVsize,
-      maxFeeLots: policy.maxFeeLots,
-      maxFeeRateSatPerVbyte: policy.maxFeeRateSatPerVbyte,
-    });
-  }
-
+  const outputTotal = checkOutputs({ tx, user });
+  const { feeLots, estimatedVsize } = checkFee({ psbt, tx, kinds, inputTotal, outputTotal, policy });
   return {
     psbt,
     unsignedTx,
+    txid: tx.getId(),
     inputs,
     htlc,
     feeLots,
@@ -307,23 +135,85 @@ export function verifyHtlcPsbt(args: {
   };
 }
 
+/** The fields of the intent this check reads, each of the type it must have (the service could send anything). */
+function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secretHashHex: string } {
+  const untyped = intent as unknown as Record<string, unknown> | null;
+  const mechanism = typeof untyped === "object" && untyped !== null ? untyped.approvalMechanism : undefined;
+  if (mechanism !== "htlc") {
+    throw createBitcoinError("BTC_INTENT_NOT_HTLC", "The intent is not a Bitcoin htlc intent.", {
+      approvalMechanism: escapeForDisplay(mechanism),
+    });
+  }
+  const params = untyped!.paramsToSign as Record<string, unknown> | null | undefined;
+  const psbtBase64 = typeof params === "object" && params !== null ? params.psbt : undefined;
+  if (typeof psbtBase64 !== "string") {
+    throw createBitcoinError("BTC_PSBT_INVALID", "params_to_sign.psbt is not a string.");
+  }
+  const secretHashHex = untyped!.secretHash;
+  if (typeof secretHashHex !== "string") {
+    throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.");
+  }
+  return { psbtBase64, listed: params!.inputs, secretHashHex };
+}
+
+function readQuoteAmount(quote: Pick<Quote, "sourceAmountLots">): bigint {
+  const amount = (quote as { sourceAmountLots?: unknown } | null)?.sourceAmountLots;
+  if (typeof amount !== "bigint" || amount <= 0n) {
+    throw createBitcoinError("BTC_QUOTE_INVALID", "quote.sourceAmountLots is not a positive bigint.", {
+      sourceAmountLots: escapeForDisplay(amount),
+    });
+  }
+  return amount;
+}
+
+function parsePsbt(base64: string): Psbt {
+  try {
+    return Psbt.fromBase64(base64);
+  } catch (cause) {
+    throw createBitcoinError(
+      "BTC_PSBT_INVALID",
+      "params_to_sign.psbt is not a valid base64 PSBT.",
+      {},
+      cause,
+    );
+  }
+}
+
+function assertListedIndexes(listed: unknown, inputCount: number): asserts listed is number[] {
+  if (
+    !Array.isArray(listed) ||
+    listed.length === 0 ||
+    new Set(listed).size !== listed.length ||
+    listed.some((i) => !Number.isSafeInteger(i) || i < 0 || i >= inputCount)
+  ) {
+    throw createBitcoinError(
+      "BTC_INPUT_INDEX_INVALID",
+      "params_to_sign.inputs is not a list of input indexes.",
+      {
+        inputs: escapeForDisplay(listed),
+        inputCount,
+      },
+    );
+  }
+}
+
 /**
  * Defaults for the fields the caller left out (an explicit `undefined` too: spreading it would switch a cap off),
  * and a typed error for values that would make a check meaningless or throw.
  */
-function resolvePolicy(given: Partial<HtlcPolicy> | undefined): HtlcPolicy {
+function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
   for (const [key, value] of Object.entries(given ?? {})) {
     if (value !== undefined) (policy as unknown as Record<string, unknown>)[key] = value;
   }
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  const isLots = (n: unknown) => typeof n === "bigint" && n >= 0n;
   const valid =
     isCount(policy.minCsvBlocks) &&
     isCount(policy.maxCsvBlocks) &&
-    typeof policy.maxFeeLots === "bigint" &&
-    policy.maxFeeLots >= 0n &&
-    typeof policy.maxFeeRateSatPerVbyte === "bigint" &&
-    policy.maxFeeRateSatPerVbyte >= 0n &&
+    isLots(policy.maxFeeLots) &&
+    isLots(policy.maxFeeRateSatPerVbyte) &&
+    isLots(policy.minFeeRateSatPerVbyte) &&
     (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
     (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string");
   if (!valid) {
@@ -366,7 +256,323 @@ function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): voi
   }
 }
 
+/** Field names of a PSBT map that carry a value (an empty list counts as absent). */
+function presentFields(map: object): string[] {
+  return Object.entries(map)
+    .filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0))
+    .map(([key]) => key);
+}
+
+/**
+ * True when `map[key]` is BIP-32 derivation data naming only the user's key (key path only for Taproot); false for
+ * any other field.
+ */
+function derivationNamesOnlyUser(args: {
+  map: Pick<Psbt["data"]["inputs"][number], "bip32Derivation" | "tapBip32Derivation">;
+  key: string;
+  user: UserScripts;
+}): boolean {
+  const { map, key, user } = args;
+  if (key === "bip32Derivation")
+    return map.bip32Derivation!.every((d) => equalBytes(d.pubkey, user.publicKey));
+  if (key === "tapBip32Derivation")
+    return map.tapBip32Derivation!.every(
+      (d) => equalBytes(d.pubkey, user.xOnly) && d.leafHashes.length === 0,
+    );
+  return false;
+}
+
+/**
+ * Global and output fields: only the unsigned transaction globally; output 0 only its BIP-371 HTLC fields; other
+ * outputs only derivation data naming the user's own key (wallets use it to recognize change).
+ */
+function assertPsbtFields(args: { psbt: Psbt; user: UserScripts }): void {
+  const { psbt, user } = args;
+  const refuse = (where: string, fields: string[]) => {
+    throw createBitcoinError(
+      "BTC_PSBT_FIELD_NOT_ALLOWED",
+      "The PSBT carries fields a deposit does not have.",
+      {
+        where,
+        fields,
+      },
+    );
+  };
+  const globalExtra = presentFields(psbt.data.globalMap).filter((key) => key !== "unsignedTx");
+  if (globalExtra.length > 0) refuse("global", globalExtra);
+  psbt.data.outputs.forEach((output, index) => {
+    const extra = presentFields(output).filter((key) => {
+      if (index === 0) return key !== "tapInternalKey" && key !== "tapTree";
+      if (key === "tapInternalKey") return !equalBytes(output.tapInternalKey, user.xOnly);
+      return !derivationNamesOnlyUser({ map: output, key, user });
+    });
+    if (extra.length > 0) refuse(`output ${index}`, extra);
+  });
+}
+
+/**
+ * Every input: UTXO data present and consistent, and a native segwit prevout with no scriptSig. A legacy or
+ * wrapped input's scriptSig is part of the txid, so the service could change the deposit's txid after the user
+ * signed, and a refund built for `txid:0` would spend an outpoint that never exists.
+ */
+function readInputs(args: { psbt: Psbt; tx: Transaction }): { inputTotal: bigint; kinds: SegwitKind[] } {
+  const { psbt, tx } = args;
+  let inputTotal = 0n;
+  const kinds: SegwitKind[] = [];
+  tx.ins.forEach((txInput, index) => {
+    const input = psbt.data.inputs[index]!;
+    if (!input.witnessUtxo) {
+      throw createBitcoinError("BTC_UTXO_MISSING", "An input has no witnessUtxo; its value is unknown.", {
+        input: index,
+      });
+    }
+    const kind = getSegwitKind(input.witnessUtxo.script);
+    if (!kind || input.finalScriptSig?.length) {
+      throw createBitcoinError(
+        "BTC_INPUT_NOT_SEGWIT",
+        "An input does not spend a native segwit output (P2WPKH, P2WSH or P2TR) with an empty scriptSig: its signature could change the deposit's txid.",
+        { input: index, script: bytesToHex(input.witnessUtxo.script) },
+      );
+    }
+    if (input.nonWitnessUtxo) assertPreviousTransaction({ index, txInput, input });
+    kinds.push(kind);
+    inputTotal += input.witnessUtxo.value;
+  });
+  return { inputTotal, kinds };
+}
+
+function assertPreviousTransaction(args: {
+  index: number;
+  txInput: Transaction["ins"][number];
+  input: Psbt["data"]["inputs"][number];
+}): void {
+  const { index, txInput, input } = args;
+  let prev: Transaction;
+  try {
+    prev = Transaction.fromBuffer(input.nonWitnessUtxo!);
+  } catch (cause) {
+    throw createBitcoinError(
+      "BTC_UTXO_MISMATCH",
+      "An input's nonWitnessUtxo does not parse.",
+      { input: index },
+      cause,
+    );
+  }
+  const prevOut = prev.outs[txInput.index];
+  if (
+    !equalBytes(prev.getHash(), txInput.hash) ||
+    !prevOut ||
+    prevOut.value !== input.witnessUtxo!.value ||
+    !equalBytes(prevOut.script, input.witnessUtxo!.script)
+  ) {
+    throw createBitcoinError(
+      "BTC_UTXO_MISMATCH",
+      "An input's witnessUtxo disagrees with its nonWitnessUtxo (previous transaction).",
+      { input: index },
+    );
+  }
+}
+
+/**
+ * A listed input: the user's own output, with only the PSBT fields a plain key spend needs (an allow-list, so a
+ * field this code never heard of is refused too), signed with SIGHASH_DEFAULT/ALL.
+ */
+function checkListedInput(args: { psbt: Psbt; index: number; user: UserScripts }): ListedInput {
+  const { psbt, index, user } = args;
+  const input = psbt.data.inputs[index]!;
+  const script = input.witnessUtxo!.script;
+  const kind = equalBytes(script, user.p2tr) ? "p2tr" : equalBytes(script, user.p2wpkh) ? "p2wpkh" : null;
+  if (!kind) {
+    throw createBitcoinError("BTC_INPUT_NOT_USERS", "A listed input does not spend the user's address.", {
+      input: index,
+      script: bytesToHex(script),
+    });
+  }
+  if (kind === "p2tr" && !equalBytes(input.tapInternalKey, user.xOnly)) {
+    throw createBitcoinError(
+      "BTC_INPUT_NOT_USERS",
+      "A listed P2TR input is not a BIP-86 key-path spend of the user's key (tapInternalKey missing or foreign).",
+      { input: index },
+    );
+  }
+  const unexpected = presentFields(input).filter((key) => {
+    if (!LISTED_INPUT_FIELDS[kind].has(key)) return true;
+    if (key === "bip32Derivation" || key === "tapBip32Derivation")
+      return !derivationNamesOnlyUser({ map: input, key, user });
+    return false;
+  });
+  if (unexpected.length > 0) {
+    throw createBitcoinError(
+      "BTC_INPUT_FIELD_NOT_ALLOWED",
+      "A listed input carries PSBT fields that a plain key spend of the user's key does not have.",
+      { input: index, fields: unexpected },
+    );
+  }
+  const sighash = input.sighashType;
+  const allowed = kind === "p2tr" ? [SIGHASH_DEFAULT, SIGHASH_ALL] : [SIGHASH_ALL];
+  if (sighash !== undefined && !allowed.includes(sighash)) {
+    throw createBitcoinError(
+      "BTC_SIGHASH_NOT_ALLOWED",
+      "A listed input asks for a sighash type other than DEFAULT/ALL.",
+      {
+        input: index,
+        sighashType: sighash,
+      },
+    );
+  }
+  return { index, kind };
+}
+
+/** Unlisted inputs must not ask for the user's key. */
+function assertUnlistedInputs(args: { psbt: Psbt; listed: number[]; user: UserScripts }): void {
+  const { psbt, listed, user } = args;
+  psbt.data.inputs.forEach((input, index) => {
+    if (listed.includes(index)) return;
+    const script = input.witnessUtxo!.script;
+    const mentionsUser =
+      equalBytes(script, user.p2tr) ||
+      equalBytes(script, user.p2wpkh) ||
+      equalBytes(input.tapInternalKey, user.xOnly) ||
+      (input.bip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.publicKey)) ||
+      (input.tapBip32Derivation ?? []).some((d) => equalBytes(d.pubkey, user.xOnly)) ||
+      (input.partialSig ?? []).some((s) => equalBytes(s.pubkey, user.publicKey));
+    if (mentionsUser) {
+      throw createBitcoinError(
+        "BTC_INPUT_NOT_LISTED_SIGNED",
+        "An input that is not listed would be signed by (or asks for) the user's key.",
+        { input: index },
+      );
+    }
+  });
+}
+
+/**
+ * Amounts the signatures do not commit to. A segwit v0 signature (BIP-143) commits only to its own input's
+ * amount, so a service can lie about the other inputs' amounts or scripts, ask for the same transaction twice
+ * with different lies, and combine the two valid halves into a transaction whose real fee it never showed.
+ * A Taproot SIGHASH_DEFAULT/ALL signature commits to every input's amount and script (BIP-341), so one listed
+ * P2TR input makes the data honest; a lone input cannot be combined with anything. Otherwise every input must
+ * carry its previous transaction (checked against the txid and witnessUtxo in `readInputs`).
+ */
+function assertAmountsCommitted(args: { psbt: Psbt; inputs: ListedInput[] }): void {
+  const { psbt, inputs } = args;
+  if (psbt.data.inputs.length > 1 && !inputs.some((i) => i.kind === "p2tr")) {
+    const missing = psbt.data.inputs.findIndex((input) => !input.nonWitnessUtxo);
+    if (missing !== -1) {
+      throw createBitcoinError(
+        "BTC_NON_WITNESS_UTXO_REQUIRED",
+        "With no Taproot input to commit to every amount, each input needs its previous transaction (nonWitnessUtxo).",
+        { input: missing },
+      );
+    }
+  }
+}
+
+/** Every output but the HTLC pays the user; no output is dust. Returns the sum of all outputs. */
+function checkOutputs(args: { tx: Transaction; user: UserScripts }): bigint {
+  const { tx, user } = args;
+  let outputTotal = 0n;
+  tx.outs.forEach((output, index) => {
+    outputTotal += output.value;
+    const kind =
+      index === 0 || equalBytes(output.script, user.p2tr)
+        ? "p2tr"
+        : equalBytes(output.script, user.p2wpkh)
+          ? "p2wpkh"
+          : null;
+    if (!kind) {
+      throw createBitcoinError(
+        "BTC_OUTPUT_NOT_USERS",
+        "An output other than the HTLC does not pay the user.",
+        {
+          output: index,
+          script: bytesToHex(output.script),
+          valueLots: output.value,
+        },
+      );
+    }
+    if (output.value < DUST_LIMIT_LOTS[kind]) {
+      throw createBitcoinError(
+        "BTC_OUTPUT_DUST",
+        "An output is below its type's dust limit: nodes would not relay the deposit.",
+        {
+          output: index,
+          valueLots: output.value,
+          dustLimitLots: DUST_LIMIT_LOTS[kind],
+        },
+      );
+    }
+  });
+  return outputTotal;
+}
+
+/**
+ * The fee: not negative, at least the minimum relay rate, at most the policy's caps. The size comes from the
+ * unsigned transaction and each input's script type (`witnessWeightOf`), never from witness or script data the
+ * service put in the PSBT: a fake 12 kB witness on its own input would otherwise make any fee look cheap.
+ */
+function checkFee(args: {
+  psbt: Psbt;
+  tx: Transaction;
+  kinds: SegwitKind[];
+  inputTotal: bigint;
+  outputTotal: bigint;
+  policy: HtlcPolicy;
+}): { feeLots: bigint; estimatedVsize: bigint } {
+  const { psbt, tx, kinds, inputTotal, outputTotal, policy } = args;
+  const feeLots = inputTotal - outputTotal;
+  if (feeLots < 0n) {
+    throw createBitcoinError("BTC_FEE_INVALID", "The outputs spend more than the inputs.", {
+      inputTotal,
+      outputTotal,
+    });
+  }
+  let weight = BigInt(tx.byteLength(false)) * 4n + SEGWIT_MARKER_AND_FLAG_WU;
+  kinds.forEach((kind, index) => {
+    weight += witnessWeightOf(kind, psbt.data.inputs[index]!.sighashType);
+  });
+  const estimatedVsize = (weight + 3n) / 4n;
+  const details = {
+    feeLots,
+    estimatedVsize,
+    minFeeRateSatPerVbyte: policy.minFeeRateSatPerVbyte,
+    maxFeeLots: policy.maxFeeLots,
+    maxFeeRateSatPerVbyte: policy.maxFeeRateSatPerVbyte,
+  };
+  if (feeLots < policy.minFeeRateSatPerVbyte * estimatedVsize) {
+    throw createBitcoinError(
+      "BTC_FEE_TOO_LOW",
+      "The fee is below the minimum relay rate: nodes would not relay the deposit.",
+      details,
+    );
+  }
+  if (feeLots > policy.maxFeeLots || feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize) {
+    throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", details);
+  }
+  return { feeLots, estimatedVsize };
+}
+
+/** BIP-341 output script of `internalKey` with a two-leaf tree at depth 1 (public APIs only). */
+function taprootScriptOf(args: {
+  ecc: BitcoinEcc;
+  internalKey: Uint8Array;
+  leaves: [Uint8Array, Uint8Array];
+}): Uint8Array | undefined {
+  const leafHash = (leaf: Uint8Array) =>
+    btcCrypto.taggedHash(
+      "TapLeaf",
+      Uint8Array.from([TAPSCRIPT_LEAF_VERSION, ...compactSize(leaf.length), ...leaf]),
+    );
+  const [a, b] = args.leaves.map(leafHash) as [Uint8Array, Uint8Array];
+  const [first, second] = compareBytes(a, b) <= 0 ? [a, b] : [b, a];
+  const root = btcCrypto.taggedHash("TapBranch", Uint8Array.from([...first, ...second]));
+  const tweak = btcCrypto.taggedHash("TapTweak", Uint8Array.from([...args.internalKey, ...root]));
+  const outputKey = args.ecc.xOnlyPointAddTweak(args.internalKey, tweak);
+  return outputKey ? Uint8Array.from([0x51, 0x20, ...outputKey.xOnlyPubkey]) : undefined;
+}
+
 function readHtlcOutput(args: {
+  ecc: BitcoinEcc;
   psbt: Psbt;
   output: { script: Uint8Array; value: bigint } | undefined;
   user: { xOnly: Uint8Array };
@@ -404,9 +610,11 @@ function readHtlcOutput(args: {
     );
   }
   // BIP-341: output key = internal key tweaked by the Merkle root of the two leaves.
-  const root = toHashTree([{ output: claimLeaf.script }, { output: refundLeaf.script }]).hash;
-  const outputKey = tweakKey(data.tapInternalKey, root);
-  const rebuilt = outputKey ? Uint8Array.from([0x51, 0x20, ...outputKey.x]) : undefined;
+  const rebuilt = taprootScriptOf({
+    ecc: args.ecc,
+    internalKey: data.tapInternalKey,
+    leaves: [claimLeaf.script, refundLeaf.script],
+  });
   if (!rebuilt || !equalBytes(rebuilt, output.script)) {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
@@ -427,7 +635,7 @@ function readHtlcOutput(args: {
       "BTC_HTLC_SECRET_HASH_MISMATCH",
       "The claim leaf is locked to another secret hash.",
       {
-        expected: args.secretHashHex,
+        expected: escapeForDisplay(args.secretHashHex),
         actual: `0x${bytesToHex(fields.secretHash)}`,
       },
     );

@@ -147,3 +147,30 @@ export function buildDeposit(options: DepositOptions = {}): Deposit {
   const quote: Pick<Quote, "sourceAmountLots"> = { sourceAmountLots: AMOUNT };
   return { intent, quote, psbt: psbt.toBase64(), prevouts, htlcScript: htlc.output!, leaves: leafScripts };
 }
+
+/** The user's key behind a spy that counts every use (sign, signSchnorr, tweak): a refusal must leave it at 0. */
+export function spySigner(): {
+  uses: number;
+  publicKey: Uint8Array;
+  sign(hash: Uint8Array): Uint8Array;
+  signSchnorr(hash: Uint8Array): Uint8Array;
+  tweak(t: Uint8Array): ECPairInterface;
+} {
+  const spy = {
+    uses: 0,
+    publicKey: userKey.publicKey,
+    sign: (hash: Uint8Array) => {
+      spy.uses++;
+      return userKey.sign(hash);
+    },
+    signSchnorr: (hash: Uint8Array) => {
+      spy.uses++;
+      return userKey.signSchnorr(hash);
+    },
+    tweak: (t: Uint8Array) => {
+      spy.uses++;
+      return userKey.tweak(t);
+    },
+  };
+  return spy;
+}

@@ -7,6 +7,7 @@ it("exports exactly the public API", async () => {
       "createBaseClient",
       "createClient",
       "createIntent",
+      "createRequestSigner",
       "formatAmount",
       "formatCanonicalRequest",
       "formatQueryString",

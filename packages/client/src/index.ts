@@ -29,7 +29,12 @@ export type {
 } from "./client/types.js";
 export { BaseError, isSwapIntentError } from "./errors/baseError.js";
 export type { ClientErrorCode } from "./errors/codes.js";
-export type { RequestSigningOptions } from "./signing/createRequestSigner.js";
+export {
+  createRequestSigner,
+  type RequestSigner,
+  type RequestSigningOptions,
+  type SignableRequest,
+} from "./signing/createRequestSigner.js";
 export { formatCanonicalRequest } from "./signing/formatCanonicalRequest.js";
 export { formatQueryString, type QueryParams } from "./signing/formatQueryString.js";
 export { stringifyCanonicalJson } from "./signing/stringifyCanonicalJson.js";

@@ -70,7 +70,7 @@ export interface Permit2Params {
     domain: Record<string, unknown>;
     types: Record<string, readonly TypedDataField[]>;
     witness: Record<string, unknown>;
-    secretHash?: string;
+    secretHash?: string | undefined;
     witnessTypeString: string;
     witnessHash: Hex;
   };

@@ -1,6 +1,7 @@
 export { SANDBOX_NETWORKS } from "./config/networks.js";
 export { DEFAULT_PRICES, DEFAULT_STABLECOINS, type Price, type PriceTable } from "./config/prices.js";
 export { createOpenApiDocument } from "./http/createOpenApiDocument.js";
+export type { PublicKeyConfig } from "./http/importSigningKey.js";
 export {
   type ChainLeg,
   type Clock,

@@ -6,6 +6,7 @@ import { DEFAULT_PRICES, DEFAULT_STABLECOINS } from "./config/prices.js";
 import { createStore } from "./db/createStore.js";
 import { openDatabase } from "./db/openDatabase.js";
 import { deriveLegSeed } from "./deriveLegSeed.js";
+import { answerClientError, MAX_HEADER_BYTES } from "./http/answerClientError.js";
 import { createApp } from "./http/createApp.js";
 import { createAuthenticator } from "./http/createAuthenticator.js";
 import { resolveLegFactory } from "./legs/registry.js";
@@ -137,8 +138,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : undefined,
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: "127.0.0.1" }, () => resolve(s));
+      const s = serve(
+        {
+          fetch: app.fetch,
+          port: options.port ?? 0,
+          hostname: "127.0.0.1",
+          serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
+        },
+        () => resolve(s),
+      );
       s.once("error", reject);
+      s.on("clientError", answerClientError);
     });
     // The resolver starts last, once nothing can fail any more.
     const resolver = startResolver({
@@ -174,6 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clock,
       advanceClock,
       setFaults,
+      fetch: async (request) => app.fetch(request),
       runResolverOnce: () => resolver.runOnce(),
       close,
     };

@@ -1,4 +1,5 @@
 import type { PriceTable } from "./config/prices.js";
+import type { PublicKeyConfig } from "./http/importSigningKey.js";
 import type { ChainLeg, Clock, Json, LegContext, NetworkConfig } from "./legs/types.js";
 
 /** Creates one network's leg. */
@@ -20,7 +21,10 @@ export interface Faults {
   decline_all: boolean;
 }
 
-/** Per-key rate limit: at most `requests` per `windowSecs` per API key (fixed window). */
+/**
+ * Rate limit, fixed window: at most `requests` per `windowSecs`, counted per client address while any key is
+ * accepted (keys cost nothing then), per partner when `apiKeys` or `publicKeys` restrict who may call.
+ */
 export interface RateLimit {
   requests: number;
   windowSecs: number;
@@ -36,10 +40,16 @@ export interface SandboxOptions {
   dev?: boolean;
   /** Base clock (default: `Date.now`). The dev clock endpoint adds an offset on top of it. */
   clock?: Clock;
-  /** Accepted `X-Api-Key` values; when empty or absent any non-empty key is accepted. */
+  /**
+   * Accepted `X-Api-Key` values; when empty or absent any non-empty key is accepted. Either way each distinct key
+   * is its own partner: it sees only the quotes, intents and history it created.
+   */
   apiKeys?: string[];
-  /** SPKI PEM RSA public keys of partners; when given, every `/affiliate/v1` request must be signed (design §2). */
-  publicKeys?: string[];
+  /**
+   * RSA public keys of partners (PEM, SPKI or PKCS#1), optionally with the key id a partner was issued; when given,
+   * every `/affiliate/v1` request must be signed (design §2) and each key is its own partner.
+   */
+  publicKeys?: PublicKeyConfig[];
   /** Quote lifetime, seconds. Default 30. */
   quoteTtlSecs?: number;
   /** Intent lifetime (deadline_secs = now + this), seconds. Default 1800. */
@@ -58,7 +68,7 @@ export interface SandboxOptions {
   stablecoins?: readonly string[];
   /** Largest quote accepted, in US dollars of the source amount. Default 10,000,000. */
   maxQuoteUsd?: bigint;
-  /** Per-key rate limit; none when absent. */
+  /** Rate limit (see {@link RateLimit} for what it counts); none when absent. */
   rateLimit?: RateLimit;
   /** Log sink (default: stderr with a timestamp; `() => {}` silences it). Secrets are never passed to it. */
   log?: (message: string) => void;
@@ -79,6 +89,11 @@ export interface Sandbox {
   advanceClock(secs: number): Promise<void>;
   /** Set dev faults. */
   setFaults(faults: Partial<Faults>): Faults;
+  /**
+   * Answer a request in this process, without a socket (tests, fuzzing): the app the server runs, minus what
+   * node:http does before it (header limits, keep-alive). The rate limit counts such requests as one client.
+   */
+  fetch(request: Request): Promise<Response>;
   /** Run one resolver pass now (tests). */
   runResolverOnce(): Promise<void>;
   /** Stop the resolver, the legs, the server and the database. Idempotent. */

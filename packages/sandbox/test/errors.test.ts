@@ -417,8 +417,12 @@ describe("authentication and rate limits", () => {
     }
   });
 
-  test("a key over its rate limit gets 429 with Retry-After; other keys are unaffected", async () => {
-    const s = await startTestSandbox({ rateLimit: { requests: 3, windowSecs: 60 } });
+  test("with a key list, a partner over its rate limit gets 429 with Retry-After; other partners are unaffected", async () => {
+    // (while any key is accepted the limit counts per client address instead: see partners.test.ts)
+    const s = await startTestSandbox({
+      apiKeys: ["busy", "calm"],
+      rateLimit: { requests: 3, windowSecs: 60 },
+    });
     try {
       const statuses: number[] = [];
       let last: Awaited<ReturnType<typeof s.request>> | undefined;

@@ -1,18 +1,34 @@
-import { createHash, createSign, generateKeyPairSync } from "node:crypto";
-import { createClient } from "@swapintent/client";
+import { createHash, createPublicKey, createSign, generateKeyPairSync } from "node:crypto";
+import { createClient, createRequestSigner } from "@swapintent/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestSandbox, type TestSandbox } from "./support/harness.js";
+import { startTestSandbox, type TestSandbox, type Wire } from "./support/harness.js";
 
 const partner = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const publicPem = partner.publicKey.export({ type: "spki", format: "pem" }).toString();
 const privatePem = partner.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+/** The key id as the real service's published code derives it: base64 SHA-256 of the PKCS#1 DER (node:crypto). */
 const keyId = createHash("sha256")
+  .update(createPublicKey(privatePem).export({ type: "pkcs1", format: "der" }))
+  .digest("base64");
+/** The SPKI-DER hash earlier clients sent, accepted during the transition. */
+const spkiKeyId = createHash("sha256")
   .update(partner.publicKey.export({ type: "spki", format: "der" }))
   .digest("base64");
+/** A second partner, configured with a PKCS#1 PEM and a key id it was issued. */
+const issued = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const issuedKeyId = "issued-key-id-of-partner-2";
 
 let t: TestSandbox;
 beforeAll(async () => {
-  t = await startTestSandbox({ publicKeys: [publicPem] });
+  t = await startTestSandbox({
+    publicKeys: [
+      publicPem,
+      {
+        pem: issued.publicKey.export({ type: "pkcs1", format: "pem" }).toString(),
+        keyId: issuedKeyId,
+      },
+    ],
+  });
 });
 afterAll(() => t?.close());
 
@@ -48,14 +64,125 @@ async function send({
   };
   if (nonce !== null) headers["x-api-nonce"] = nonce;
   const r = await fetch(`${t.sandbox.url}${path}`, { method, headers, body });
-  return { status: r.status, body: (await r.json()) as { type?: string; code?: number } };
+  return {
+    status: r.status,
+    body: (await r.json()) as { type?: string; code?: number } & Wire,
+  };
 }
+
+describe("the key id (x-api-key of signed requests)", () => {
+  const canonical = "GET:/affiliate/v1/networks::";
+  test("base64 SHA-256 of the PKCS#1 DER, as node:crypto exports it, is accepted", async () => {
+    expect(keyId).not.toBe(spkiKeyId);
+    const r = await send({ method: "GET", path: "/affiliate/v1/networks", canonical, apiKey: keyId });
+    expect(r.status).toBe(200);
+  });
+
+  test("the SPKI-DER hash of earlier clients is accepted too, as the same partner", async () => {
+    expect(
+      (await send({ method: "GET", path: "/affiliate/v1/networks", canonical, apiKey: spkiKeyId })).status,
+    ).toBe(200);
+    // a quote asked for under one id is the same partner's under the other: an intent from it gets past the quote lookup
+    const usdcOn = async (network: number) => {
+      const query = `network_id=${network}&q=usdc`;
+      const r = await send({
+        method: "GET",
+        path: `/affiliate/v1/tokens?${query}`,
+        canonical: `GET:/affiliate/v1/tokens:${query}:`,
+        nonce: null,
+      });
+      return r.body.data[0].contract_address as string;
+    };
+    const usdc1 = await usdcOn(1);
+    const usdc5 = await usdcOn(5);
+    const quoteBody = JSON.stringify({
+      source_chain: 1,
+      source_token: usdc1,
+      dest_chain: 5,
+      dest_token: usdc5,
+      amount: 1,
+      slippage_bps: "0",
+      swap_type: "standard",
+    });
+    const sorted = JSON.stringify(
+      Object.fromEntries(Object.entries(JSON.parse(quoteBody)).sort(([a], [b]) => (a < b ? -1 : 1))),
+    );
+    const quote = await send({
+      method: "POST",
+      path: "/affiliate/v1/quotes/best",
+      body: quoteBody,
+      canonical: `POST:/affiliate/v1/quotes/best::${sorted}`,
+      apiKey: spkiKeyId,
+    });
+    expect(quote.status).toBe(200);
+    const intentBody = `{"quote_id":"${quote.body.id}"}`;
+    const asPkcs1 = await send({
+      method: "POST",
+      path: "/affiliate/v1/intents",
+      body: intentBody,
+      canonical: `POST:/affiliate/v1/intents::${intentBody}`,
+      apiKey: keyId,
+    });
+    expect(asPkcs1.body.type).toBe("MISSING_FIELD"); // past authentication, failing on the fields it lacks
+    // the other partner, validly signed, may not see the quote: QUOTE_NOT_FOUND once its fields are complete
+    const w = "0x1111111111111111111111111111111111111111";
+    const full = JSON.stringify({
+      quote_id: quote.body.id,
+      refund_address: w,
+      user_destination_address: w,
+      user_source_address: w,
+    });
+    const otherPartner = await send({
+      method: "POST",
+      path: "/affiliate/v1/intents",
+      body: full,
+      canonical: `POST:/affiliate/v1/intents::${full}`,
+      apiKey: issuedKeyId,
+      signature: signCanonical(`POST:/affiliate/v1/intents::${full}`, issued.privateKey),
+    });
+    expect(otherPartner.status).toBe(404);
+    expect(otherPartner.body.type).toBe("QUOTE_NOT_FOUND");
+  });
+
+  test("a key configured with an issued id is named by that id only", async () => {
+    const sign = (c: string) => signCanonical(c, issued.privateKey);
+    const ok = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      apiKey: issuedKeyId,
+      signature: sign(canonical),
+    });
+    expect(ok.status).toBe(200);
+    const derived = createHash("sha256")
+      .update(issued.publicKey.export({ type: "pkcs1", format: "der" }))
+      .digest("base64");
+    const refused = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      apiKey: derived,
+      signature: sign(canonical),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.body.type).toBe("UNKNOWN_API_KEY");
+    // a valid signature by partner 2 under partner 1's key id is refused
+    const crossed = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      apiKey: keyId,
+      signature: sign(canonical),
+    });
+    expect(crossed.body.type).toBe("INVALID_SIGNATURE");
+  });
+});
 
 describe("request signing (design §2)", () => {
   test("the swapintent client's signed requests are accepted: GET with sorted query, POST with a JSON body", async () => {
     const client = createClient({
       baseUrl: t.sandbox.url,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
       retry: false,
     });
     const networks = await client.getNetworks();
@@ -158,6 +285,32 @@ describe("request signing (design §2)", () => {
       nonce: null,
     });
     expect(post.body.type).toBe("NONCE_REQUIRED");
+  });
+
+  test("bad text in a signed request is a 400 before any signature check, never a 500", async () => {
+    for (const body of ['{"a":"\\x41"}', '{"a":"\\u12"}']) {
+      const r = await send({ method: "POST", path: "/affiliate/v1/quotes/best", body, canonical: "unused" });
+      expect(r.status).toBe(400);
+      expect(r.body.type).toBe("MALFORMED_JSON");
+    }
+    for (const query of ["q=%zz", "q=%E2%82", "%ZZ=1"]) {
+      const r = await send({
+        method: "GET",
+        path: `/affiliate/v1/tokens?${query}`,
+        canonical: "unused",
+        nonce: null,
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.type).toBe("MALFORMED_QUERY");
+    }
+    const nul = await send({
+      method: "GET",
+      path: "/affiliate/v1/swaps/history?wallet=%00",
+      canonical: "GET:/affiliate/v1/swaps/history:wallet=%00:",
+      nonce: null,
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.type).toBe("INVALID_TEXT");
   });
 
   test("an unknown key id or missing signature headers are 401", async () => {

@@ -1,3 +1,4 @@
+import { BaseError } from "@swapintent/client";
 /**
  * Every failure code of `@swapintent/solana`. Each is raised as a `BaseError` from `@swapintent/client`
  * whose `code` is one of these strings.
@@ -27,6 +28,19 @@ export type SolanaErrorCode =
   | "SOL_INSTRUCTION_UNKNOWN"
   /** An instruction approves a delegate, sets an authority, closes an account or reassigns an account of the user, or uses the user's mint or freeze authority (MintTo, Freeze, Thaw). */
   | "SOL_AUTHORITY_GRANT"
+  /**
+   * An instruction names the user in a role the user did not agree to: the seed base of a resolver-funded
+   * `CreateAccountWithSeed`, a nonce account or authority, an account to allocate or initialize, a delegate, a
+   * token account or mint, any slot of an associated-account create except payer and owner, or the user's key
+   * inside instruction data (a base, a new owner or authority).
+   */
+  | "SOL_USER_ROLE_NOT_ALLOWED"
+  /**
+   * An instruction the user does not authorize (its key in no authority slot) acts on a token account of the user: a
+   * transfer or burn by a delegate or permanent delegate, a close, freeze, thaw, approve, revoke or authority change
+   * by another authority.
+   */
+  | "SOL_OTHER_AUTHORITY"
   /** A token transfer the user authorizes moves a mint other than the quote's source mint. */
   | "SOL_MINT_MISMATCH"
   /** A user transfer's decimals (checked on chain against the mint) differ from the quote's `sourceAmountDecimals`, or a plain `Transfer` states none. */
@@ -41,9 +55,23 @@ export type SolanaErrorCode =
   | "SOL_NATIVE_OUTFLOW_TOO_HIGH"
   /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent. */
   | "SOL_MEMO_MISMATCH"
+  /** A memo is not valid UTF-8 (the memo program would reject it; what it says cannot be shown). */
+  | "SOL_MEMO_NOT_UTF8"
+  /** A memo contains a control, bidi, zero-width or byte-order-mark character: what is shown could differ from what is recorded. */
+  | "SOL_MEMO_UNSAFE_TEXT"
   /** The signer is unusable (no public key, or a key other than the expected user). */
   | "SOL_SIGNER_INVALID"
   /** A wallet returned a transaction whose message bytes differ from what was verified. */
   | "SOL_WALLET_MESSAGE_CHANGED"
   /** A signature returned by a wallet or an external signer does not verify over the message. */
   | "SOL_SIGNATURE_INVALID";
+
+/**
+ * Internal: the `BaseError` constructor with its code parameter narrowed to {@link SolanaErrorCode}, so the compiler
+ * refuses a code that is not in the union. At run time it is `BaseError` itself.
+ */
+export const SolanaError: new (
+  code: SolanaErrorCode,
+  shortMessage: string,
+  options?: { details?: Record<string, unknown>; cause?: unknown },
+) => BaseError<SolanaErrorCode> = BaseError;

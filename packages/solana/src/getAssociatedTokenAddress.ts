@@ -9,7 +9,7 @@ export interface GetAssociatedTokenAddressParameters {
   /** The token mint (base58). */
   mint: string;
   /** SPL Token (default) or Token-2022. */
-  tokenProgram?: string;
+  tokenProgram?: string | undefined;
 }
 
 const cache = new Map<string, string>();
@@ -18,6 +18,14 @@ const CACHE_LIMIT = 256;
 /**
  * The associated token account address of `owner` for `mint` (the program-derived address of the Associated Token
  * Account program), base58. Results are memoized, since deriving costs a few curve checks.
+ *
+ * @example
+ * ```ts
+ * import { getAssociatedTokenAddress, TOKEN_2022_PROGRAM_ADDRESS } from "@swapintent/solana";
+ *
+ * const escrowTokenAccount = getAssociatedTokenAddress({ owner: escrowOwner, mint });
+ * const escrow2022 = getAssociatedTokenAddress({ owner: escrowOwner, mint, tokenProgram: TOKEN_2022_PROGRAM_ADDRESS });
+ * ```
  */
 export function getAssociatedTokenAddress(parameters: GetAssociatedTokenAddressParameters): string {
   const tokenProgram = parameters.tokenProgram ?? TOKEN_PROGRAM_ADDRESS;

@@ -19,3 +19,17 @@ it("exports exactly the public API", async () => {
     ]
   `);
 });
+
+it("every exported function has TSDoc with an @example", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const exports = await import("./index.js");
+  const functions = Object.entries(exports).filter(([, value]) => typeof value === "function");
+  expect(functions.length).toBeGreaterThan(0);
+  for (const [name] of functions) {
+    const source = await readFile(new URL(`./${name}.ts`, import.meta.url), "utf8");
+    const at = source.search(new RegExp(`export (async )?function ${name}\\b`));
+    expect(at, name).toBeGreaterThan(0);
+    const doc = source.slice(source.lastIndexOf("/**", at), at);
+    expect(doc, name).toMatch(/@example\n \* ```ts\n/);
+  }
+});

@@ -1,6 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
-import { type Approval, BaseError } from "@swapintent/client";
+import type { Approval } from "@swapintent/client";
+import { SolanaError } from "./errors.js";
 import { bytesEqual, bytesToHex } from "./internal/hex.js";
 import { parsePublicKey } from "./internal/parsePublicKey.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
@@ -47,6 +48,19 @@ export interface SignCosignTransactionResult {
  * user's slot only, keeping every other signature. With a wallet adapter the returned transaction is checked again:
  * its message bytes must be unchanged and the user's signature must verify; other signature slots are restored
  * from the original (some wallets zero them). Verification always runs before the signer is asked.
+ *
+ * @example
+ * ```ts
+ * import { signCosignTransaction } from "@swapintent/solana";
+ *
+ * const { approval } = await signCosignTransaction({
+ *   intent,
+ *   quote,
+ *   escrow: { owner: escrowOwner },
+ *   signer: wallet, // a Keypair, a wallet adapter ({ publicKey, signTransaction }) or { publicKey, signMessage }
+ * });
+ * await client.submitApproval({ intentId: intent.intentId, approval });
+ * ```
  */
 export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
@@ -71,7 +85,7 @@ export async function signCosignTransaction(
       returnedMessage = undefined;
     }
     if (returnedMessage === undefined || !bytesEqual(returnedMessage, messageBytes)) {
-      throw new BaseError(
+      throw new SolanaError(
         "SOL_WALLET_MESSAGE_CHANGED",
         "The wallet returned a transaction with a different message.",
       );
@@ -116,7 +130,7 @@ function signerPublicKey(signer: CosignSigner | undefined): PublicKey {
       isWalletSigner(signer) ||
       typeof (signer as Ed25519MessageSigner).signMessage === "function");
   if (!valid || signer.publicKey === null || signer.publicKey === undefined) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_SIGNER_INVALID",
       "The signer must be a Keypair, a connected wallet with signTransaction, or an ed25519 signMessage signer.",
     );
@@ -124,7 +138,9 @@ function signerPublicKey(signer: CosignSigner | undefined): PublicKey {
   try {
     return parsePublicKey(signer.publicKey, "signer.publicKey");
   } catch (cause) {
-    throw new BaseError("SOL_SIGNER_INVALID", "The signer's public key is not a Solana address.", { cause });
+    throw new SolanaError("SOL_SIGNER_INVALID", "The signer's public key is not a Solana address.", {
+      cause,
+    });
   }
 }
 
@@ -143,9 +159,13 @@ function assertSignature(
     }
   }
   if (!valid) {
-    throw new BaseError("SOL_SIGNATURE_INVALID", `The ${source} returned a signature that does not verify.`, {
-      details: { source, userAddress: publicKey.toBase58() },
-    });
+    throw new SolanaError(
+      "SOL_SIGNATURE_INVALID",
+      `The ${source} returned a signature that does not verify.`,
+      {
+        details: { source, userAddress: publicKey.toBase58() },
+      },
+    );
   }
   return Uint8Array.from(signature!);
 }

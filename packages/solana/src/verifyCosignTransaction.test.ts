@@ -37,13 +37,13 @@ import {
   getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
-import { isSwapIntentError } from "@swapintent/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AMOUNT,
   ata,
   type Chain,
   type CompileOptions,
+  codeOf,
   compileHex,
   cosignAndSend,
   createChain,
@@ -55,6 +55,7 @@ import {
   send,
   tokenBalance,
   userSigner,
+  verifyParams,
 } from "../test/fixture.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import {
@@ -68,27 +69,8 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-function params(
-  hex: string,
-  extra: Partial<VerifyCosignTransactionParameters> = {},
-): VerifyCosignTransactionParameters {
-  return {
-    intent: intentFor(hex),
-    quote: quoteFor(chain),
-    userAddress: chain.userAddress,
-    escrow: { owner: chain.escrowOwner.address },
-    ...extra,
-  };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
-  }
-}
+const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
+  verifyParams(chain, hex, extra);
 
 const user = () => userSigner(chain);
 
@@ -590,7 +572,7 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     const hex = compileHex(chain, [advance, create!, transfer!, memo!]);
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_DURABLE_NONCE");
   });
-  it("a user-paid associated account create naming a foreign 'token program' (it sets the rent) -> SOL_INSTRUCTION_UNKNOWN", () => {
+  it("a user-paid associated account create naming a foreign 'token program' (it sets the rent) -> SOL_PROGRAM_NOT_ALLOWED, or SOL_INSTRUCTION_UNKNOWN when the caller allows that program", () => {
     const [create, transfer, memo] = honestInstructions(chain);
     const accounts = create!.accounts!;
     const userPays = {
@@ -604,6 +586,13 @@ describe("verifyCosignTransaction refuses what a malicious service could slip pa
     const hex = compileHex(chain, [userPays as Instruction, transfer!, memo!]);
     expect(
       codeOf(() => verifyCosignTransaction(params(hex, { maxNativeOutflowLamports: 1_000_000_000n }))),
+    ).toBe("SOL_PROGRAM_NOT_ALLOWED");
+    expect(
+      codeOf(() =>
+        verifyCosignTransaction(
+          params(hex, { maxNativeOutflowLamports: 1_000_000_000n, allowedPrograms: [chain.stranger] }),
+        ),
+      ),
     ).toBe("SOL_INSTRUCTION_UNKNOWN");
   });
 

@@ -1,25 +1,23 @@
 import type { PublicKey } from "@solana/web3.js";
-import { BaseError, type Intent, type Quote } from "@swapintent/client";
+import type { Intent, Quote } from "@swapintent/client";
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
-  COMPUTE_BUDGET_PROGRAM_ADDRESS,
   DEFAULT_ALLOWED_PROGRAMS,
-  MEMO_PROGRAM_ADDRESS,
-  MEMO_V1_PROGRAM_ADDRESS,
   NATIVE_SOL_ADDRESS,
-  SYSTEM_PROGRAM_ADDRESS,
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
+import { SolanaError } from "./errors.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
-import { decodeAssociatedTokenInstruction } from "./internal/decodeAssociatedTokenInstruction.js";
-import { decodeSystemInstruction } from "./internal/decodeSystemInstruction.js";
-import { decodeTokenInstruction } from "./internal/decodeTokenInstruction.js";
 import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
-import { type InstructionEffect, involves, type ResolvedInstruction } from "./internal/effects.js";
-import { normalizeAddress } from "./internal/parsePublicKey.js";
-import { readUintLE } from "./internal/readInt.js";
+import type { ResolvedInstruction } from "./internal/effects.js";
+import { normalizeAddress, parsePublicKey } from "./internal/parsePublicKey.js";
+import {
+  type InstructionContext,
+  type InstructionTally,
+  tallyInstruction,
+} from "./internal/tallyInstruction.js";
+import { escapeUnsafe } from "./internal/text.js";
 
 /**
  * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
@@ -43,19 +41,21 @@ export interface VerifyCosignTransactionParameters {
    * The quote the user accepted: the source mint and the exact amount in lots, and (when present) the decimals the
    * amount was shown with, which every `TransferChecked` must state (the token program checks them against the mint).
    */
-  quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & Partial<Pick<Quote, "sourceAmountDecimals">>;
+  quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & {
+    sourceAmountDecimals?: Quote["sourceAmountDecimals"] | undefined;
+  };
   /** The user's address (base58 or `PublicKey`). */
   userAddress: string | PublicKey;
   /** Where the user's tokens must go (required; see {@link ExpectedEscrow}). */
   escrow: ExpectedEscrow;
   /** Programs allowed beyond the defaults (System, SPL Token, Token-2022, Associated Token, Compute Budget, Memo). */
-  allowedPrograms?: readonly string[];
+  allowedPrograms?: readonly string[] | undefined;
   /** Lamports that may leave the user (transfers, accounts the user funds). Default `0n`. */
-  maxNativeOutflowLamports?: bigint;
+  maxNativeOutflowLamports?: bigint | undefined;
   /** Contents of the lookup tables the transaction uses; without them a transaction with lookups is refused. */
-  lookupTables?: readonly LookupTableContents[];
+  lookupTables?: readonly LookupTableContents[] | undefined;
   /** Require the memo `swapintent:<intent_id>:<secret_hash>` (default true). */
-  checkMemo?: boolean;
+  checkMemo?: boolean | undefined;
 }
 
 /** What {@link verifyCosignTransaction} found: the facts a wallet can show the user. */
@@ -89,11 +89,29 @@ export interface VerifiedTransaction extends CosignVerification {
 
 /**
  * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
- * code: a malformed transaction; the user not a required signer or the fee payer; an unresolved lookup table; a
- * program outside the allowed set; a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; any delegate approval,
- * authority change, close or reassignment of the user's accounts; tokens of another mint, to another destination,
- * or more than one outflow; decimals other than the quote's (when given); an amount other than `sourceAmountLots`; lamports leaving the user beyond the cap; a
- * missing or foreign memo.
+ * code: bytes that are not the one canonical serialization; the user not a required signer or the fee payer; an
+ * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;
+ * a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; the user in a
+ * role it did not agree to (a seed base, a nonce authority, a token account, its key inside instruction data); any
+ * delegate approval or revoke, authority change, close or reassignment of the user's accounts; another authority
+ * (a delegate, a permanent delegate, a close or freeze authority) acting on the user's token account; tokens of
+ * another mint, to another destination, or more than one outflow; decimals other than the quote's (when given); an amount other
+ * than `sourceAmountLots`; lamports leaving the user beyond the cap; a missing or foreign memo (compared byte for
+ * byte), a memo that is not UTF-8 or holds a control, bidi or zero-width character; an `escrow` naming more than
+ * one of `owner`, `tokenAccount`, `unchecked: true`.
+ *
+ * @example
+ * ```ts
+ * import { verifyCosignTransaction } from "@swapintent/solana";
+ *
+ * const shown = verifyCosignTransaction({
+ *   intent, // from client.createIntent, approvalMechanism "cosign"
+ *   quote, // the quote the user accepted
+ *   userAddress: wallet.publicKey,
+ *   escrow: { owner: escrowOwner }, // from the wallet's own chain facts
+ * });
+ * console.log(`${shown.amountLots} lots of ${shown.mint} to ${shown.destination}`);
+ * ```
  */
 export function verifyCosignTransaction(parameters: VerifyCosignTransactionParameters): CosignVerification {
   const { decoded: _decoded, ...verification } = verifyAndDecode(parameters);
@@ -104,20 +122,23 @@ export function verifyCosignTransaction(parameters: VerifyCosignTransactionParam
 export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): VerifiedTransaction {
   const { intent, quote } = parameters;
   if (intent?.approvalMechanism !== "cosign") {
-    throw new BaseError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
-      details: { approvalMechanism: intent?.approvalMechanism },
+    throw new SolanaError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
+      details: { approvalMechanism: escapeUnsafe(intent?.approvalMechanism) },
     });
   }
   const expectedAmount = quote?.sourceAmountLots;
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
-    throw new BaseError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.");
+    throw new SolanaError(
+      "SOL_INVALID_PARAMETERS",
+      "The quote's sourceAmountLots must be a positive bigint.",
+    );
   }
   const expectedDecimals = quote.sourceAmountDecimals;
   if (
     expectedDecimals !== undefined &&
     !(Number.isInteger(expectedDecimals) && expectedDecimals >= 0 && expectedDecimals <= 255)
   ) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_INVALID_PARAMETERS",
       "The quote's sourceAmountDecimals must be an integer 0..255.",
     );
@@ -137,7 +158,10 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   }
   const cap = parameters.maxNativeOutflowLamports ?? 0n;
   if (typeof cap !== "bigint" || cap < 0n) {
-    throw new BaseError("SOL_INVALID_PARAMETERS", "maxNativeOutflowLamports must be a non-negative bigint.");
+    throw new SolanaError(
+      "SOL_INVALID_PARAMETERS",
+      "maxNativeOutflowLamports must be a non-negative bigint.",
+    );
   }
 
   const decoded = decodeTransaction(intent.paramsToSign?.transaction);
@@ -145,7 +169,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
   const userSignerIndex = staticKeys.indexOf(user);
   if (userSignerIndex === 0) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_USER_IS_FEE_PAYER",
       "The user would pay the fee; the resolver must be the fee payer.",
       {
@@ -154,7 +178,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     );
   }
   if (userSignerIndex < 0 || userSignerIndex >= message.header.numRequiredSignatures) {
-    throw new BaseError(
+    throw new SolanaError(
       "SOL_USER_NOT_SIGNER",
       "The user's key is not a required signer of the transaction.",
       {
@@ -163,101 +187,44 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     );
   }
   const keys = [...staticKeys, ...resolveLookups(message.addressTableLookups, parameters.lookupTables ?? [])];
+  if (new Set(keys).size !== keys.length) {
+    throw new SolanaError(
+      "SOL_TX_DECODE_FAILED",
+      "The transaction loads an account twice (through a lookup table).",
+      {
+        details: { accounts: keys.length },
+      },
+    );
+  }
 
-  const programs: string[] = [];
-  const memos: string[] = [];
-  let nativeOutflow = 0n;
-  let toEscrow = 0n;
-  let destination: string | undefined;
-  const strangers: { destination: string; amount: bigint; instruction: number }[] = [];
-
+  const state: InstructionTally = {
+    programs: [],
+    memos: [],
+    nativeOutflow: 0n,
+    toEscrow: 0n,
+    destination: undefined,
+    strangers: [],
+    userSources: [],
+    otherAuthority: [],
+  };
+  const context: InstructionContext = {
+    user,
+    userBytes: parsePublicKey(user, "userAddress").toBytes(),
+    allowed,
+    expectedMint,
+    expectedDecimals,
+    escrowOf,
+  };
   message.compiledInstructions.forEach((compiled, index) => {
-    const ix = resolveInstruction(keys, compiled, index);
-    if (!allowed.has(ix.programAddress)) {
-      throw new BaseError("SOL_PROGRAM_NOT_ALLOWED", "The transaction calls a program that is not allowed.", {
-        details: { program: ix.programAddress, instruction: index },
-      });
-    }
-    if (!programs.includes(ix.programAddress)) programs.push(ix.programAddress);
-    // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
-    // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
-    if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
-      throw new BaseError(
-        "SOL_DURABLE_NONCE",
-        "The transaction uses a durable nonce: it would stay valid indefinitely.",
-        { details: { instruction: index } },
-      );
-    }
-    const effect = describeInstruction(ix, user);
-    switch (effect.kind) {
-      case "none":
-        return;
-      case "memo":
-        memos.push(effect.text);
-        return;
-      case "unknown":
-        throw new BaseError(
-          "SOL_INSTRUCTION_UNKNOWN",
-          "An instruction involving the user could not be verified.",
-          {
-            details: { program: ix.programAddress, instruction: index, reason: effect.reason },
-          },
-        );
-      case "authorityGrant":
-        throw new BaseError(
-          "SOL_AUTHORITY_GRANT",
-          "An instruction grants, changes or ends authority over the user's account.",
-          { details: { instruction: index, kind: effect.instruction } },
-        );
-      case "nativeOutflow":
-        nativeOutflow += effect.lamports;
-        return;
-      case "tokenBurn":
-        throw new BaseError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
-          details: { instruction: index, mint: effect.mint, amount: effect.amount },
-        });
-      case "tokenTransfer": {
-        if (effect.mint !== null && effect.mint !== expectedMint) {
-          throw new BaseError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
-            details: { instruction: index, expected: expectedMint, actual: effect.mint },
-          });
-        }
-        // The quote's lots and decimals both come from the service; inflated together they still display the
-        // typed amount. TransferChecked's decimals are checked on chain against the mint, so they must agree.
-        if (expectedDecimals !== undefined && effect.decimals !== expectedDecimals) {
-          throw new BaseError(
-            "SOL_DECIMALS_MISMATCH",
-            effect.decimals === null
-              ? "A Transfer states no decimals; the quote's decimals cannot be checked against the mint."
-              : "The transfer's decimals (checked on chain against the mint) are not the quote's.",
-            { details: { instruction: index, expected: expectedDecimals, actual: effect.decimals } },
-          );
-        }
-        const escrow = escrowOf(effect.programAddress);
-        // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
-        // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
-        if (effect.mint === null && escrow === undefined) {
-          throw new BaseError(
-            "SOL_MINT_MISMATCH",
-            "A Transfer without a mint cannot be tied to the quote's source mint when the escrow is unchecked.",
-            { details: { instruction: index, expected: expectedMint, actual: null } },
-          );
-        }
-        if (escrow === undefined || effect.destination === escrow) {
-          toEscrow += effect.amount;
-          destination ??= effect.destination;
-        } else {
-          strangers.push({ destination: effect.destination, amount: effect.amount, instruction: index });
-        }
-        return;
-      }
-    }
+    tallyInstruction(state, resolveInstruction(keys, compiled, index), index, context);
   });
+  const { programs, memos, nativeOutflow, toEscrow, destination, strangers } = state;
+  checkOtherAuthority(state, user, expectedMint);
 
   const stranger = strangers[0];
   if (stranger !== undefined) {
     const extra = destination !== undefined;
-    throw new BaseError(
+    throw new SolanaError(
       extra ? "SOL_EXTRA_OUTFLOW" : "SOL_DESTINATION_NOT_ALLOWED",
       extra
         ? "Besides the escrow transfer, the user's tokens go to another account."
@@ -275,23 +242,16 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     );
   }
   if (toEscrow !== expectedAmount) {
-    throw new BaseError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
+    throw new SolanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
       details: { expected: expectedAmount, actual: toEscrow },
     });
   }
   if (nativeOutflow > cap) {
-    throw new BaseError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
+    throw new SolanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
       details: { lamports: nativeOutflow, cap },
     });
   }
-  if (parameters.checkMemo !== false) {
-    const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`.toLowerCase();
-    if (!memos.some((memo) => memo.toLowerCase() === expectedMemo)) {
-      throw new BaseError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
-        details: { expected: expectedMemo, memos },
-      });
-    }
-  }
+  if (parameters.checkMemo !== false) checkMemo(intent, memos);
   return {
     userAddress: user,
     userSignerIndex,
@@ -307,25 +267,80 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   };
 }
 
+/**
+ * The memo `swapintent:<intent_id>:<secret_hash>` is one of `memos`, byte for byte: the chain records the memo as it
+ * is, so no case folding, BOM stripping or normalization. The intent's id and hash come from the service: a
+ * character that must not be displayed in them can never match a memo (those are refused), and is never repeated.
+ */
+function checkMemo(intent: Intent, memos: readonly string[]): void {
+  const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
+  if (!memos.includes(expectedMemo)) {
+    throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
+      details: { expected: escapeUnsafe(expectedMemo), memos },
+    });
+  }
+}
+
+/**
+ * No instruction lets another authority act on a token account of the user: a delegate's or permanent delegate's
+ * transfer or burn, a close, freeze or thaw by another authority, in the transaction the user signs. The user's
+ * token accounts the verifier knows: its associated accounts for the quote's mint (SPL Token and Token-2022), for
+ * the mint the instruction names, and every account the user's own transfers debit. Derivations run only when such
+ * an instruction exists (never for the honest transaction).
+ */
+function checkOtherAuthority(tally: InstructionTally, user: string, expectedMint: string): void {
+  if (tally.otherAuthority.length === 0) return;
+  const userAccounts = new Set(tally.userSources);
+  for (const tokenProgram of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
+    userAccounts.add(getAssociatedTokenAddress({ owner: user, mint: expectedMint, tokenProgram }));
+  for (const action of tally.otherAuthority) {
+    const own =
+      userAccounts.has(action.account) ||
+      (action.mint !== null &&
+        action.account ===
+          getAssociatedTokenAddress({ owner: user, mint: action.mint, tokenProgram: action.programAddress }));
+    if (own) {
+      throw new SolanaError(
+        "SOL_OTHER_AUTHORITY",
+        "An instruction lets another authority (a delegate, a close or freeze authority) act on the user's token account.",
+        {
+          details: { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
+        },
+      );
+    }
+  }
+}
+
 function expectedEscrowResolver(
   escrow: ExpectedEscrow | undefined,
   mint: string,
 ): (program: string) => string | undefined {
   if (escrow !== null && typeof escrow === "object") {
-    if ("unchecked" in escrow && escrow.unchecked === true) return () => undefined;
-    if ("tokenAccount" in escrow) {
-      const account = normalizeAddress(escrow.tokenAccount, "escrow.tokenAccount");
+    const { owner, tokenAccount, unchecked } = escrow as Partial<
+      Record<"owner" | "tokenAccount" | "unchecked", unknown>
+    >;
+    // Exactly one way to say where the tokens go: `{ ...defaults, owner }` over a default `unchecked: true` (or an
+    // owner and a token account at once) must not silently pick one of them.
+    if ([owner !== undefined, tokenAccount !== undefined, unchecked === true].filter(Boolean).length > 1) {
+      throw new SolanaError(
+        "SOL_INVALID_PARAMETERS",
+        "escrow must be exactly one of { owner }, { tokenAccount } or { unchecked: true }.",
+      );
+    }
+    if (unchecked === true) return () => undefined;
+    if (tokenAccount !== undefined) {
+      const account = normalizeAddress(tokenAccount, "escrow.tokenAccount");
       return () => account;
     }
-    if ("owner" in escrow) {
-      const owner = normalizeAddress(escrow.owner, "escrow.owner");
+    if (owner !== undefined) {
+      const escrowOwner = normalizeAddress(owner, "escrow.owner");
       return (program) =>
         program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS
-          ? getAssociatedTokenAddress({ owner, mint, tokenProgram: program })
+          ? getAssociatedTokenAddress({ owner: escrowOwner, mint, tokenProgram: program })
           : "";
     }
   }
-  throw new BaseError(
+  throw new SolanaError(
     "SOL_ESCROW_NOT_SPECIFIED",
     "Say where the user's tokens must go: escrow { owner } or { tokenAccount }, or opt out with { unchecked: true }.",
   );
@@ -350,7 +365,7 @@ function resolveLookups(
       return lookup[kind].map((i) => {
         const address = addresses?.[i];
         if (address === undefined) {
-          throw new BaseError(
+          throw new SolanaError(
             "SOL_LOOKUP_TABLE_UNRESOLVED",
             addresses === undefined
               ? "The transaction uses an address lookup table whose contents were not supplied."
@@ -372,7 +387,7 @@ function resolveInstruction(
   const at = (i: number): string => {
     const key = keys[i];
     if (key === undefined) {
-      throw new BaseError(
+      throw new SolanaError(
         "SOL_TX_DECODE_FAILED",
         "An instruction refers to an account index that does not exist.",
         {
@@ -389,27 +404,4 @@ function resolveInstruction(
   };
 }
 
-const utf8 = new TextDecoder("utf-8");
 const DEFAULT_PROGRAM_SET: ReadonlySet<string> = new Set(DEFAULT_ALLOWED_PROGRAMS);
-
-function describeInstruction(ix: ResolvedInstruction, user: string): InstructionEffect {
-  switch (ix.programAddress) {
-    case SYSTEM_PROGRAM_ADDRESS:
-      return decodeSystemInstruction(ix, user);
-    case TOKEN_PROGRAM_ADDRESS:
-    case TOKEN_2022_PROGRAM_ADDRESS:
-      return decodeTokenInstruction(ix, user);
-    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
-      return decodeAssociatedTokenInstruction(ix, user);
-    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
-      return { kind: "none" };
-    case MEMO_PROGRAM_ADDRESS:
-    case MEMO_V1_PROGRAM_ADDRESS:
-      return { kind: "memo", text: utf8.decode(ix.data) };
-    default:
-      // A program the caller allowed: opaque. It may run only if it cannot reach the user's accounts.
-      return involves(ix.accounts, user)
-        ? { kind: "unknown", reason: "instruction of a caller-allowed program that involves the user" }
-        : { kind: "none" };
-  }
-}

@@ -38,9 +38,10 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
-import type { Intent } from "@swapintent/client";
+import { type Intent, isSwapIntentError } from "@swapintent/client";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { bytesToHex, hexToBytes } from "../src/internal/hex.js";
+import type { VerifyCosignTransactionParameters } from "../src/verifyCosignTransaction.js";
 
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 export const AMOUNT = 250_000n;
@@ -255,4 +256,29 @@ export function tokenBalance(chain: Chain, account: Address): bigint {
   const info = chain.svm.getAccount(account);
   if (!info.exists) return 0n;
   return getTokenDecoder().decode(info.data).amount;
+}
+
+/** Verify parameters for `hex` on `chain`: the fixture's intent and quote, the user, the escrow by owner. */
+export function verifyParams(
+  chain: Chain,
+  hex: string,
+  extra: Partial<VerifyCosignTransactionParameters> = {},
+): VerifyCosignTransactionParameters {
+  return {
+    intent: intentFor(hex),
+    quote: quoteFor(chain),
+    userAddress: chain.userAddress,
+    escrow: { owner: chain.escrowOwner.address },
+    ...extra,
+  };
+}
+
+/** The code `fn` throws (a swapintent error's code), or undefined when it returns. */
+export function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
+  }
 }

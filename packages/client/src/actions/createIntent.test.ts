@@ -201,7 +201,7 @@ describe("createIntent", () => {
 
   it("checks inputs before any request, naming the field", async () => {
     serve();
-    const cases: Array<[Partial<CreateIntentParams> & Record<string, unknown>, string]> = [
+    const cases: Array<[Record<string, unknown>, string]> = [
       [{ quote: "nope" }, "quote"],
       [{ quote: { ...quote(1), id: "nope" } }, "quote"],
       [{ refundAddress: "" }, "refundAddress"],

@@ -21,17 +21,17 @@ export interface CreateIntentParams extends CallOptions {
    * Hex, without `0x` (a `0x` prefix is stripped). Required when the source network is Bitcoin (33-byte compressed
    * secp256k1 key) or Solana (32-byte ed25519 key).
    */
-  userSourcePublicKey?: string;
-  retailUserId?: string;
+  userSourcePublicKey?: string | undefined;
+  retailUserId?: string | undefined;
   /**
    * The source network's type (`EVM`, `TRON`, `BITCOIN`, `SOLANA`). When omitted and `quote` is an object, the client
    * looks it up in the networks catalogue (one cached `GET /networks` per client). With only a quote id and no type,
    * the public-key requirement is left to the service. If that lookup fails, `createIntent` fails with its error
    * (its `details.path` is `/affiliate/v1/networks`) and no intent is sent.
    */
-  sourceNetworkType?: string;
+  sourceNetworkType?: string | undefined;
   /** Current time in unix ms for the expiry check. Default `Date.now()`. */
-  now?: number;
+  now?: number | undefined;
 }
 
 const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: string }> = {
@@ -48,6 +48,10 @@ const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: s
  * quote and create again (a quote id can be used once).
  *
  * @throws `QUOTE_EXPIRED` when the given quote object is past its expiry; `INVALID_INPUT` naming the field.
+ *
+ * @example
+ * const intent = await createIntent(client, { quote, userSourceAddress: "0xUser…", refundAddress: "0xUser…", userDestinationAddress: "7xKX…" });
+ * if (intent.approvalMechanism === "permit2") console.log(intent.paramsToSign.witnessHash);
  */
 export async function createIntent(client: BaseClient, params: CreateIntentParams): Promise<Intent> {
   const quote = params.quote;

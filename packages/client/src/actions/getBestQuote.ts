@@ -25,9 +25,9 @@ export interface GetBestQuoteParams extends CallOptions {
   /** Slippage in basis points, an integer 0..10000; sent as a string. */
   slippageBps: number | bigint | string;
   /** Default `"standard"`, the one value the spec names. */
-  swapType?: string;
+  swapType?: string | undefined;
   /** Optional retail user UUID for attribution. */
-  retailUserId?: string;
+  retailUserId?: string | undefined;
 }
 
 /**

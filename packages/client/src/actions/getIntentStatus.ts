@@ -11,6 +11,9 @@ export interface GetIntentStatusParams extends CallOptions {
 /**
  * Reads an intent's swap status record (`GET /affiliate/v1/intents/{id}/status`).
  * `status` is one of the known states or `"Unknown"` (then `rawStatus` holds what the service sent).
+ *
+ * @example
+ * const { status, rawStatus } = await getIntentStatus(client, { intentId: intent.intentId });
  */
 export async function getIntentStatus(
   client: BaseClient,

@@ -8,6 +8,9 @@ export const networksCacheKey = "networks";
 /**
  * Lists the supported networks (`GET /affiliate/v1/networks`). Always asks the service, and refreshes the
  * catalogue that `createIntent` consults to learn a source network's type.
+ *
+ * @example
+ * const bitcoin = (await getNetworks(client)).find((network) => network.type === "BITCOIN");
  */
 export async function getNetworks(client: BaseClient, params: CallOptions = {}): Promise<Network[]> {
   const networks = await client.request({

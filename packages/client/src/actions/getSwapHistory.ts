@@ -6,24 +6,28 @@ import type { Page, SwapHistoryItem } from "../types.js";
 /** Whose swaps to list: `wallet` (one or more addresses), `retailId`, or both. At least one is required. */
 export interface SwapHistoryFilter {
   /** Wallet address(es); sent as repeated `wallet=` parameters. */
-  wallet?: string | readonly string[];
+  wallet?: string | readonly string[] | undefined;
   /** Retail user identifier; sent as `retail_id`. */
-  retailId?: string;
+  retailId?: string | undefined;
   /** `true`: only swaps not yet in a terminal state. */
-  active?: boolean;
+  active?: boolean | undefined;
 }
 
 /** Parameters of {@link getSwapHistory}. */
 export interface GetSwapHistoryParams extends SwapHistoryFilter, CallOptions {
   /** Page size, 1..100 (the service's default is 20). */
-  limit?: number;
+  limit?: number | undefined;
   /** Swaps to skip, >= 0. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 /**
  * Reads one page of swap history (`GET /affiliate/v1/swaps/history`) by wallet(s) and/or retail id.
  * Also the way to find out whether a timed-out `createIntent` happened: look for the intent by wallet.
+ *
+ * @example
+ * const open = await getSwapHistory(client, { wallet: "0xUser…", active: true, limit: 20 });
+ * console.log(open.total, open.items.map((item) => item.status));
  */
 export async function getSwapHistory(
   client: BaseClient,

@@ -7,20 +7,25 @@ import type { NetworkId, Page, Token } from "../types.js";
 /** Filters of the token listing. */
 export interface TokenFilter {
   /** Search text matched against symbol, name or contract address. */
-  q?: string;
+  q?: string | undefined;
   /** Only tokens of this network. */
-  networkId?: NetworkId;
+  networkId?: NetworkId | undefined;
 }
 
 /** Parameters of {@link getTokens}. */
 export interface GetTokensParams extends TokenFilter, CallOptions {
   /** Page size, 1..100 (the service's default is 20). */
-  limit?: number;
+  limit?: number | undefined;
   /** Tokens to skip, >= 0. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
-/** Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages. */
+/**
+ * Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages.
+ *
+ * @example
+ * const page = await getTokens(client, { networkId: 1, q: "usdc", limit: 10 });
+ */
 export async function getTokens(client: BaseClient, params: GetTokensParams = {}): Promise<Page<Token>> {
   const query: [string, string][] = [];
   if (params.limit !== undefined) {

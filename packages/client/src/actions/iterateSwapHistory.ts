@@ -7,12 +7,15 @@ import { getSwapHistory, type SwapHistoryFilter } from "./getSwapHistory.js";
 /** Parameters of {@link iterateSwapHistory}. */
 export interface IterateSwapHistoryParams extends SwapHistoryFilter, CallOptions {
   /** Swaps per request, 1..100. Default 100. */
-  pageSize?: number;
+  pageSize?: number | undefined;
 }
 
 /**
  * Yields every swap history item, page after page, until `total` is reached or a page comes back empty.
  * The filter is checked before the first request.
+ *
+ * @example
+ * for await (const item of iterateSwapHistory(client, { wallet: ["0xA…", "0xB…"] })) console.log(item.intentId);
  */
 export async function* iterateSwapHistory(
   client: BaseClient,

@@ -6,7 +6,7 @@ import { getTokens, type TokenFilter } from "./getTokens.js";
 /** Parameters of {@link iterateTokens}. */
 export interface IterateTokensParams extends TokenFilter, CallOptions {
   /** Tokens per request, 1..100. Default 100. */
-  pageSize?: number;
+  pageSize?: number | undefined;
 }
 
 /**

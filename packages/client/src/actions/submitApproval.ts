@@ -19,6 +19,9 @@ export interface SubmitApprovalParams extends CallOptions {
  * Never retried: if the call fails with `TIMEOUT`, `NETWORK_ERROR` or a 5xx, the approval may have arrived. Read
  * `getIntentStatus({ intentId })` first: `ApprovalAdded` or any later state means it was accepted (do not submit
  * again); `Initiated` means it was not, and submitting the same signature again is safe before `deadlineSecs`.
+ *
+ * @example
+ * const status = await submitApproval(client, { intentId: intent.intentId, approval: { type: "permit2", signedData: signature } });
  */
 export async function submitApproval(
   client: BaseClient,

@@ -6,7 +6,7 @@ import { type WatchIntentParams, watchIntent } from "./watchIntent.js";
 /** Parameters of {@link waitForIntent}. */
 export interface WaitForIntentParams extends WatchIntentParams {
   /** Called once per status change, including the first status seen. */
-  onStatusChange?: (status: SwapStatus) => void;
+  onStatusChange?: ((status: SwapStatus) => void) | undefined;
 }
 
 /**

@@ -10,11 +10,11 @@ import { getIntentStatus } from "./getIntentStatus.js";
 export interface WatchIntentParams {
   intentId: string;
   /** Delay between polls. Default 2000. */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** Give up after this long with `WAIT_TIMEOUT`. Default: no limit. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Stops watching with `ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

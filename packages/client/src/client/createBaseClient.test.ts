@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networksWire, quoteWire, statusWire } from "../../test/fixtures.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { isSwapIntentError } from "../errors/baseError.js";
+import { createRequestSigner } from "../signing/createRequestSigner.js";
 import { createClient } from "./createClient.js";
 import type { RequestEvent, ResponseEvent, RetryEvent } from "./types.js";
 
@@ -33,6 +34,16 @@ async function failure(promise: Promise<unknown>) {
     return error as { code: string; details: Record<string, unknown>; shortMessage: string };
   }
   throw new Error("expected the call to fail");
+}
+
+/** The `details.field` of the INVALID_OPTIONS error `make` throws, or what went otherwise. */
+function fieldOf(make: () => unknown) {
+  try {
+    make();
+  } catch (error) {
+    return isSwapIntentError(error, "INVALID_OPTIONS") ? error.details.field : "wrong code";
+  }
+  return "no error";
 }
 
 const quoteParams = {
@@ -365,9 +376,7 @@ describe("response bodies", () => {
     server.handle(() => ({ body: wire }));
     const error = await failure(client().getIntentStatus({ intentId }));
     expect(error.code).toBe("RESPONSE_INVALID");
-    expect(error.details.issues).toEqual([
-      { path: "source_amount_lots", message: "expected string or number" },
-    ]);
+    expect(error.details.issues).toEqual([{ path: "source_amount_lots", message: "missing" }]);
     expect(error.details.body).toBe(JSON.stringify(wire));
   });
 
@@ -450,26 +459,60 @@ describe("options", () => {
       seen.push(String(input));
       return fetch(input, init);
     } as typeof fetch;
-    await createClient({ baseUrl: server.url, fetch: recordingFetch }).getNetworks();
+    await createClient({ baseUrl: server.url, auth: "none", fetch: recordingFetch }).getNetworks();
     expect(seen).toEqual([`${server.url}/affiliate/v1/networks`]);
+    expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
   });
 
   it("refuses unusable options with INVALID_OPTIONS", () => {
-    const fieldOf = (make: () => unknown) => {
-      try {
-        make();
-      } catch (error) {
-        return isSwapIntentError(error, "INVALID_OPTIONS") ? error.details.field : "wrong code";
-      }
-      return "no error";
-    };
     expect(fieldOf(() => createClient({ baseUrl: "not a url" }))).toBe("baseUrl");
     expect(fieldOf(() => createClient({ baseUrl: "ftp://host" }))).toBe("baseUrl");
     expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: "" }))).toBe("apiKey");
     expect(
       fieldOf(() =>
-        createClient({ baseUrl: server.url, apiKey, requestSigning: { privateKey: "x", publicKey: "y" } }),
+        createClient({
+          baseUrl: server.url,
+          apiKey,
+          requestSigning: createRequestSigner({ privateKey: "x", publicKey: "y" }),
+        }),
       ),
     ).toBe("apiKey");
+    expect(fieldOf(() => createClient({ baseUrl: server.url, maxResponseBytes: 0 }))).toBe("apiKey");
+    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey, maxResponseBytes: 0 }))).toBe(
+      "maxResponseBytes",
+    );
+    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey, maxResponseBytes: 1.5 }))).toBe(
+      "maxResponseBytes",
+    );
+  });
+});
+
+describe("credentials are stated at construction", () => {
+  it("an undefined apiKey (an unset environment variable) is refused, naming apiKey", () => {
+    const env: Record<string, string | undefined> = {};
+    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: env.SWAPINTENT_API_KEY }))).toBe(
+      "apiKey",
+    );
+    expect(fieldOf(() => createClient({ baseUrl: server.url }))).toBe("apiKey");
+  });
+
+  it('auth: "none" calls without credentials on purpose, and cannot be combined with a key', async () => {
+    server.handle(() => ({ body: networksWire }));
+    await createClient({ baseUrl: server.url, auth: "none" }).getNetworks();
+    expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
+    expect(fieldOf(() => createClient({ baseUrl: server.url, auth: "none", apiKey }))).toBe("auth");
+    expect(
+      fieldOf(() =>
+        createClient({
+          baseUrl: server.url,
+          auth: "none",
+          requestSigning: createRequestSigner({ privateKey: "x", publicKey: "y" }),
+        }),
+      ),
+    ).toBe("auth");
+    const unknownAuth = { baseUrl: server.url, auth: "bearer" } as unknown as Parameters<
+      typeof createClient
+    >[0];
+    expect(fieldOf(() => createClient(unknownAuth))).toBe("auth");
   });
 });

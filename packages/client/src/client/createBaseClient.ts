@@ -1,9 +1,10 @@
 import { BaseError, isSwapIntentError } from "../errors/baseError.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { parseRetryAfter } from "../internal/parseRetryAfter.js";
+import { readResponseText } from "../internal/readResponseText.js";
+import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
 import { abortedError, sleep } from "../internal/sleep.js";
-import { createRequestSigner, type RequestSigner } from "../signing/createRequestSigner.js";
-import { formatCanonicalRequest } from "../signing/formatCanonicalRequest.js";
+import type { RequestSigner } from "../signing/createRequestSigner.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
@@ -11,12 +12,18 @@ import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOption
 const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+/** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
+const defaultMaxResponseBytes = 8 * 1024 * 1024;
+
+type ResolvedRetry = { [K in keyof RetryOptions]-?: number };
 
 interface Transport {
   baseUrl: string;
   fetch: typeof fetch;
   timeoutMs: number;
-  retry: Required<RetryOptions> | undefined;
+  maxResponseBytes: number;
+  retry: ResolvedRetry | undefined;
   hooks: ClientHooks;
   headers: Record<string, string>;
   apiKey: string | undefined;
@@ -31,7 +38,17 @@ interface Transport {
  * Retries: only idempotent calls (GETs and `getBestQuote`), on a network error, a per-attempt timeout, 429
  * (waiting `Retry-After` when given) and 502/503/504, with exponential backoff and jitter.
  *
- * @throws `INVALID_OPTIONS` when `baseUrl` is not an absolute http(s) URL or both `apiKey` and `requestSigning` are set.
+ * Redirects are never followed (`REDIRECT_REFUSED`), so neither the key, a signature nor a body reaches another
+ * URL; bodies longer than `maxResponseBytes` are cut off (`RESPONSE_TOO_LARGE`); server text in errors is
+ * bounded and scrubbed of the client's credentials.
+ *
+ * @throws `INVALID_OPTIONS` when `baseUrl` is not an absolute http(s) URL, when no credentials are given
+ * (no `apiKey`, no `requestSigning`, and no explicit `auth: "none"`), or when both `apiKey` and `requestSigning` are set.
+ *
+ * @example
+ * import { createBaseClient, getIntentStatus } from "@swapintent/client";
+ * const base = createBaseClient({ baseUrl: "https://swap.example", apiKey: process.env.SWAPINTENT_API_KEY });
+ * const status = await getIntentStatus(base, { intentId: "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d" });
  */
 export function createBaseClient(options: ClientOptions): BaseClient {
   const transport = resolveOptions(options);
@@ -43,30 +60,12 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 }
 
 function resolveOptions(options: ClientOptions): Transport {
-  let url: URL;
-  try {
-    url = new URL(options.baseUrl);
-  } catch (error) {
-    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an absolute URL.", {
-      details: { field: "baseUrl" },
-      cause: error,
-    });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an http or https URL.", {
-      details: { field: "baseUrl" },
-    });
-  }
-  if (options.apiKey !== undefined && options.requestSigning !== undefined) {
-    throw new BaseError(
-      "INVALID_OPTIONS",
-      "Give either `apiKey` or `requestSigning`: both use the `x-api-key` header.",
-      { details: { field: "apiKey" } },
-    );
-  }
-  if (options.apiKey !== undefined && (typeof options.apiKey !== "string" || options.apiKey === "")) {
-    throw new BaseError("INVALID_OPTIONS", "`apiKey` must be a non-empty string.", {
-      details: { field: "apiKey" },
+  assertBaseUrl(options.baseUrl);
+  assertCredentials(options);
+  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new BaseError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
+      details: { field: "maxResponseBytes" },
     });
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -88,12 +87,51 @@ function resolveOptions(options: ClientOptions): Transport {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     fetch: fetchFn,
     timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes,
     retry,
     hooks: options.hooks ?? {},
     headers: options.headers ?? {},
     apiKey: options.apiKey,
-    signer: options.requestSigning ? createRequestSigner({ signing: options.requestSigning }) : undefined,
+    signer: options.requestSigning,
   };
+}
+
+function assertBaseUrl(baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (error) {
+    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an absolute URL.", {
+      details: { field: "baseUrl" },
+      cause: error,
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an http or https URL.", {
+      details: { field: "baseUrl" },
+    });
+  }
+}
+
+/** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
+function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): void {
+  const fail = (field: string, message: string) => {
+    throw new BaseError("INVALID_OPTIONS", message, { details: { field } });
+  };
+  if (auth !== undefined && auth !== "none") fail("auth", '`auth` can only be "none".');
+  if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
+    fail("auth", '`auth: "none"` excludes `apiKey` and `requestSigning`.');
+  if (apiKey !== undefined && requestSigning !== undefined)
+    fail("apiKey", "Give `apiKey` or `requestSigning`, not both.");
+  if (requestSigning !== undefined && typeof requestSigning !== "function")
+    fail("requestSigning", "`requestSigning` takes a signer: `createRequestSigner(keys)`.");
+  if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
+    fail("apiKey", "`apiKey` must be a non-empty string.");
+  if (apiKey === undefined && requestSigning === undefined && auth !== "none")
+    fail(
+      "apiKey",
+      '`apiKey` is missing (unset environment variable?): give it, `requestSigning` or `auth: "none"`.',
+    );
 }
 
 async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): Promise<T> {
@@ -123,7 +161,7 @@ async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): 
 }
 
 /** Milliseconds before the next attempt, or `undefined` when `error` must not be retried. */
-function retryDelay(error: BaseError, attempt: number, retry: Required<RetryOptions>): number | undefined {
+function retryDelay(error: BaseError, attempt: number, retry: ResolvedRetry): number | undefined {
   const status = error.details.status;
   const retryable =
     error.code === "NETWORK_ERROR" ||
@@ -142,41 +180,94 @@ async function sendAttempt<T>(
   request: ClientRequest<T>,
   { url, body, attempt }: { url: string; body: string | undefined; attempt: number },
 ): Promise<T> {
-  const { method, path, signal } = request;
-  if (signal?.aborted) throw abortedError(signal);
+  const { method, path } = request;
+  if (request.signal?.aborted) throw abortedError(request.signal);
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
   if (transport.signer) {
-    const canonical = formatCanonicalRequest({
-      method,
-      path: new URL(url).pathname,
-      query: request.query,
-      body,
-    });
-    Object.assign(headers, await transport.signer({ method, canonical }));
+    Object.assign(
+      headers,
+      await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
+    );
   }
+  const secrets = Object.entries(headers)
+    .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
+    .map(([, value]) => value);
   callHook(transport.hooks.onRequest, { method, url, headers: redact(headers), body, attempt });
+  const started = Date.now();
+  const { response, text } = await fetchText(transport, request, { url, headers, body });
+  if (transport.hooks.onResponse) {
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      responseHeaders[key] = value;
+    });
+    callHook(transport.hooks.onResponse, {
+      method,
+      url,
+      status: response.status,
+      headers: redact(responseHeaders, secrets),
+      body: scrubText(text, secrets),
+      attempt,
+      durationMs: Date.now() - started,
+    });
+  }
+  if (!response.ok) {
+    throw createHttpError({
+      status: response.status,
+      statusText: response.statusText,
+      body: text,
+      method,
+      path,
+      retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+      secrets,
+    });
+  }
+  return parseBody(request, text, secrets);
+}
 
+/**
+ * One HTTP exchange under the attempt's timeout and the caller's signal: redirects are never followed (a
+ * redirect, even one a custom `fetch` followed anyway, is `REDIRECT_REFUSED`) and the body is read up to
+ * `maxResponseBytes`.
+ */
+async function fetchText(
+  transport: Transport,
+  { method, path, signal, timeoutMs: callTimeoutMs }: ClientRequest<unknown>,
+  { url, headers, body }: { url: string; headers: Record<string, string>; body: string | undefined },
+): Promise<{ response: Response; text: string }> {
   const controller = new AbortController();
   let timedOut = false;
-  const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
+  const timeoutMs = callTimeoutMs ?? transport.timeoutMs;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
-  const started = Date.now();
-  let response: Response;
-  let text: string;
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
-    response = await fetchFn(url, { method, headers, body, signal: controller.signal });
-    text = await response.text();
+    const response = await fetchFn(url, {
+      method,
+      headers,
+      body: body ?? null,
+      signal: controller.signal,
+      redirect: "manual",
+    });
+    if (isRedirect(response)) {
+      await response.body?.cancel().catch(() => {});
+      throw new BaseError(
+        "REDIRECT_REFUSED",
+        `${method} ${path} was answered with a redirect; the client follows none.`,
+        { details: { method, path, status: response.status } },
+      );
+    }
+    const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
+    return { response, text };
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
+    if (isSwapIntentError(error)) throw error;
     if (timedOut) {
       throw new BaseError("TIMEOUT", `${method} ${path} got no complete response within ${timeoutMs} ms.`, {
         details: { method, path, timeoutMs },
@@ -191,31 +282,21 @@ async function sendAttempt<T>(
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
-  if (transport.hooks.onResponse) {
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      responseHeaders[key] = value;
-    });
-    callHook(transport.hooks.onResponse, {
-      method,
-      url,
-      status: response.status,
-      headers: redact(responseHeaders),
-      body: text,
-      attempt,
-      durationMs: Date.now() - started,
-    });
-  }
-  if (!response.ok) {
-    throw createHttpError({
-      status: response.status,
-      statusText: response.statusText,
-      body: text,
-      method,
-      path,
-      retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-    });
-  }
+}
+
+/** A redirect as Node shows it (a 3xx status), as browsers show it (`opaqueredirect`), or one already followed. */
+function isRedirect(response: Response): boolean {
+  return response.type === "opaqueredirect" || response.redirected || redirectStatuses.has(response.status);
+}
+
+/**
+ * Parses a 2xx body. Every server-controlled text that reaches the error (the raw body, a field name in an
+ * issue path, a value quoted in the message) is scrubbed of `secrets` and bounded; the original error is not
+ * kept as `cause`, since it holds that text unscrubbed (V8's JSON `SyntaxError` quotes the input, too).
+ */
+function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly string[]): T {
+  const { method, path } = request;
+  const clean = (value: string, max = maxServerTextLength) => scrubText(value, secrets, max);
   let json: unknown;
   if (text.trim() === "") {
     if (!request.allowEmptyBody)
@@ -224,28 +305,39 @@ async function sendAttempt<T>(
   } else {
     try {
       json = JSON.parse(text);
-    } catch (error) {
-      throw invalidResponse("The response body is not valid JSON.", { method, path, body: text }, error);
+    } catch {
+      throw invalidResponse("The response body is not valid JSON.", { method, path, body: clean(text) });
     }
   }
   try {
     return request.parse(json);
   } catch (error) {
-    if (isSwapIntentError(error, "RESPONSE_INVALID")) {
-      throw invalidResponse(error.shortMessage, { ...error.details, method, path, body: text }, error);
-    }
-    throw error;
+    if (!isSwapIntentError(error, "RESPONSE_INVALID")) throw error;
+    const issues = Array.isArray(error.details.issues)
+      ? (error.details.issues as Array<{ path: string; message: string }>).map((issue) => ({
+          path: clean(issue.path, 200),
+          message: issue.message,
+        }))
+      : undefined;
+    throw invalidResponse(clean(error.shortMessage), {
+      ...error.details,
+      ...(issues === undefined ? {} : { issues }),
+      method,
+      path,
+      body: clean(text),
+    });
   }
 }
 
-function invalidResponse(message: string, details: Record<string, unknown>, cause?: unknown) {
-  return new BaseError("RESPONSE_INVALID", message, { details, cause });
+function invalidResponse(message: string, details: Record<string, unknown>) {
+  return new BaseError("RESPONSE_INVALID", message, { details });
 }
 
-function redact(headers: Record<string, string>): Record<string, string> {
+/** Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' values. */
+function redact(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    copy[key] = credentialHeaders.has(key.toLowerCase()) ? redacted : value;
+    copy[key] = credentialHeaders.has(key.toLowerCase()) ? redacted : scrubText(value, secrets);
   }
   return copy;
 }

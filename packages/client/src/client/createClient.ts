@@ -43,7 +43,7 @@ export interface SwapIntentClient extends BaseClient {
  * Creates a client for the swap intent service with every endpoint as a method.
  *
  * @example
- * const client = createClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAP_API_KEY });
+ * const client = createClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAPINTENT_API_KEY });
  * const quote = await client.getBestQuote({ sourceChain: 1, sourceToken, destChain: 5, destToken, amount: "1.5", slippageBps: 50 });
  *
  * To ship less code, use `createBaseClient` with the standalone actions instead.

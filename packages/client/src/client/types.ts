@@ -1,17 +1,17 @@
 import type { BaseError } from "../errors/baseError.js";
-import type { RequestSigningOptions } from "../signing/createRequestSigner.js";
+import type { RequestSigner } from "../signing/createRequestSigner.js";
 import type { QueryParams } from "../signing/formatQueryString.js";
 
 /** Retry policy for idempotent calls (GETs and `getBestQuote`). `createIntent` and `submitApproval` are never retried. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
-  retries?: number;
+  retries?: number | undefined;
   /** First backoff delay; doubles per retry, with jitter (a random value between half and all of it). Default 250. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Cap on one backoff delay. Default 5000. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** A `Retry-After` longer than this is not waited for: the call fails with `RATE_LIMITED` at once. Default 30000. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
 }
 
 /** What `onRequest` sees. Credentials (`x-api-key`, `x-api-signature`) are replaced by `"[redacted]"`. */
@@ -47,37 +47,51 @@ export interface RetryEvent {
 
 /** Observers of the transport. They must not throw (an exception from a hook is ignored). */
 export interface ClientHooks {
-  onRequest?: (event: RequestEvent) => void;
-  onResponse?: (event: ResponseEvent) => void;
-  onRetry?: (event: RetryEvent) => void;
+  onRequest?: ((event: RequestEvent) => void) | undefined;
+  onResponse?: ((event: ResponseEvent) => void) | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
 /** Options of `createClient` / `createBaseClient`. */
 export interface ClientOptions {
   /** Service base URL, for example `https://host` (paths `/affiliate/v1/...` are appended). */
   baseUrl: string;
-  /** Sent as `X-Api-Key`. Exclusive with `requestSigning`, which uses the same header for the key hash. */
-  apiKey?: string;
-  /** Sign every request with an RSA key (design §2). */
-  requestSigning?: RequestSigningOptions;
+  /**
+   * Sent as `X-Api-Key`. Exclusive with `requestSigning`, which uses the same header for the key id.
+   * Required unless `requestSigning` or `auth: "none"` is given: an `undefined` key (an unset environment
+   * variable) fails at construction with `INVALID_OPTIONS`, rather than calling the service without credentials.
+   */
+  apiKey?: string | undefined;
+  /**
+   * Sign every request (design §2): `createRequestSigner({ privateKey, publicKey })`, or your own
+   * {@link RequestSigner}. A separate function, so a client without signing ships none of its code.
+   */
+  requestSigning?: RequestSigner | undefined;
+  /** `"none"`: call the service without any credentials, on purpose (for example a local sandbox that needs none). */
+  auth?: "none" | undefined;
   /** The `fetch` to use. Default `globalThis.fetch`. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Time limit of one HTTP attempt, until the whole body is read. Default 30000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
+  /**
+   * Longest response body read, in bytes. Default 8 MiB (8388608). A longer body is cancelled as soon as it
+   * passes the limit and the call fails with `RESPONSE_TOO_LARGE`.
+   */
+  maxResponseBytes?: number | undefined;
   /** Retry policy of idempotent calls, or `false` for none. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** Observers of requests, responses and retries. */
-  hooks?: ClientHooks;
+  hooks?: ClientHooks | undefined;
   /** Extra headers sent with every request (not shown to hooks if named like a credential). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** Per-call options every action accepts. */
 export interface CallOptions {
   /** Cancels the call (and its retries); the call fails with `ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call (per attempt). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** A JSON request body; numbers that must keep exact decimal text are wrapped internally. */
@@ -87,14 +101,14 @@ export type RequestBody = Record<string, unknown>;
 export interface ClientRequest<T> extends CallOptions {
   method: "GET" | "POST";
   path: string;
-  query?: QueryParams;
-  body?: RequestBody;
+  query?: QueryParams | undefined;
+  body?: RequestBody | undefined;
   /** Only idempotent requests are retried. */
   idempotent: boolean;
   /** Turns the parsed JSON into the domain value; throws `RESPONSE_INVALID` on a bad shape. */
   parse: (json: unknown) => T;
   /** When true an empty 2xx body is accepted and `parse` receives `undefined`. */
-  allowEmptyBody?: boolean;
+  allowEmptyBody?: boolean | undefined;
 }
 
 /**

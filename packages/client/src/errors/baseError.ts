@@ -8,6 +8,9 @@ const maxDetailLength = 300;
  * The one error class of swapintent. Every failure of every package is a `BaseError` (or a subclass)
  * with a stable string `code` that callers switch on; `shortMessage` is one human sentence and
  * `details` adds facts (never a private key, seed, preimage or API key).
+ *
+ * @example
+ * throw new BaseError("QUOTE_EXPIRED", "The quote has expired.", { details: { quoteId, expiryMs } });
  */
 export class BaseError<TCode extends string = string> extends Error {
   override name = "SwapIntentError";
@@ -21,7 +24,7 @@ export class BaseError<TCode extends string = string> extends Error {
   constructor(
     code: TCode,
     shortMessage: string,
-    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { details?: Record<string, unknown> | undefined; cause?: unknown } = {},
   ) {
     const details = options.details ?? {};
     const detailLines = Object.entries(details).map(([k, v]) => `  ${k}: ${formatDetail(v)}`);
@@ -55,6 +58,14 @@ function formatDetail(value: unknown): string {
  * Works across duplicated copies of `@swapintent/client` (two versions in one bundle, ESM and CJS side by side):
  * besides `instanceof`, it accepts an error carrying the swapintent brand, or one shaped like a swapintent error
  * (`name === "SwapIntentError"` with a string `code` and `shortMessage`).
+ *
+ * @example
+ * try {
+ *   await client.createIntent(params);
+ * } catch (error) {
+ *   if (isSwapIntentError(error, "QUOTE_EXPIRED")) quote = await client.getBestQuote(quoteParams);
+ *   else throw error;
+ * }
  */
 export function isSwapIntentError<TCode extends string = string>(
   error: unknown,

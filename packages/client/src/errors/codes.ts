@@ -11,6 +11,8 @@
  * - `TIMEOUT`: no complete response within `timeoutMs`.
  * - `ABORTED`: the caller's `AbortSignal` fired.
  * - `NETWORK_ERROR`: the request never got an HTTP response (connection refused, reset, DNS).
+ * - `REDIRECT_REFUSED`: the service answered with a redirect; the client follows none (no key or body leaves the base URL).
+ * - `RESPONSE_TOO_LARGE`: the body passed `maxResponseBytes`; reading stopped there.
  * - `RESPONSE_INVALID`: the response body is not JSON or fails the schema; `details.body` holds the raw body.
  * - `WAIT_TIMEOUT`: `waitForIntent` / `watchIntent` reached its `timeoutMs` before a terminal status.
  * - `SIGNING_FAILED`: WebCrypto could not sign the request (unusable key).
@@ -30,6 +32,8 @@ export type ClientErrorCode =
   | "TIMEOUT"
   | "ABORTED"
   | "NETWORK_ERROR"
+  | "REDIRECT_REFUSED"
+  | "RESPONSE_TOO_LARGE"
   | "RESPONSE_INVALID"
   | "WAIT_TIMEOUT"
   | "SIGNING_FAILED";

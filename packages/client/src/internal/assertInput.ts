@@ -33,7 +33,7 @@ export function normalizeSlippageBps(value: unknown, field: string): string {
   else if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
   else if (typeof value === "string" && /^[0-9]+$/.test(value)) bps = BigInt(value);
   if (bps === undefined || bps < 0n || bps > 10_000n) {
-    throw invalidInput(field, "must be an integer number of basis points from 0 to 10000", value);
+    throw invalidInput(field, "must be integer basis points from 0 to 10000", value);
   }
   return bps.toString();
 }

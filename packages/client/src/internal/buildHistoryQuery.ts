@@ -4,7 +4,7 @@ import { invalidInput } from "./invalidInput.js";
 
 /** Builds the query of a history request; checks every filter field. */
 export function buildHistoryQuery(
-  params: SwapHistoryFilter & { limit?: number; offset?: number },
+  params: SwapHistoryFilter & { limit?: number | undefined; offset?: number | undefined },
 ): [string, string][] {
   const query: [string, string][] = [];
   const wallets =

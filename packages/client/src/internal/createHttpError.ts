@@ -1,5 +1,6 @@
 import { BaseError } from "../errors/baseError.js";
 import type { ClientErrorCode } from "../errors/codes.js";
+import { maxServerTextLength, scrubText } from "./scrubText.js";
 
 const codeByStatus: Record<number, ClientErrorCode> = {
   400: "BAD_REQUEST",
@@ -12,7 +13,8 @@ const codeByStatus: Record<number, ClientErrorCode> = {
 
 /**
  * Turns a non-2xx response into a `BaseError`. Reads the service's error body (design §2:
- * `{code, message, entity}`, tolerating `{code, type, message}`) into `details`.
+ * `{code, message, entity}`, tolerating `{code, type, message}`) into `details`. Every server string is
+ * scrubbed of `secrets` and cut to `maxServerTextLength`, in `details` and in the message alike.
  */
 export function createHttpError({
   status,
@@ -21,6 +23,7 @@ export function createHttpError({
   method,
   path,
   retryAfterMs,
+  secrets,
 }: {
   status: number;
   statusText: string;
@@ -28,7 +31,9 @@ export function createHttpError({
   method: string;
   path: string;
   retryAfterMs: number | undefined;
+  secrets: readonly string[];
 }): BaseError {
+  const clean = (text: string) => scrubText(text, secrets, maxServerTextLength);
   const code = codeByStatus[status] ?? (status >= 500 && status <= 599 ? "SERVER_ERROR" : "HTTP_ERROR");
   const details: Record<string, unknown> = { status, method, path };
   let serverMessage: string | undefined;
@@ -37,19 +42,19 @@ export function createHttpError({
     if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
       const record = parsed as Record<string, unknown>;
       if (typeof record.code === "number" || typeof record.code === "string")
-        details.serverCode = record.code;
-      if (typeof record.type === "string") details.serverType = record.type;
-      if (typeof record.message === "string") serverMessage = record.message;
-      else if (typeof record.error === "string") serverMessage = record.error;
-      if (typeof record.entity === "string") details.entity = record.entity;
+        details.serverCode = typeof record.code === "string" ? clean(record.code) : record.code;
+      if (typeof record.type === "string") details.serverType = clean(record.type);
+      if (typeof record.message === "string") serverMessage = clean(record.message);
+      else if (typeof record.error === "string") serverMessage = clean(record.error);
+      if (typeof record.entity === "string") details.entity = clean(record.entity);
     }
   } catch {
     // not JSON: keep the text below
   }
   if (serverMessage !== undefined) details.serverMessage = serverMessage;
-  else if (body.trim() !== "") details.body = body;
+  else if (body.trim() !== "") details.body = clean(body);
   if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
-  const reason = statusText ? `${status} ${statusText}` : String(status);
+  const reason = statusText ? `${status} ${clean(statusText)}` : String(status);
   const shortMessage = `${method} ${path} failed with HTTP ${reason}${serverMessage ? `: ${serverMessage}` : "."}`;
   return new BaseError(code, shortMessage, { details });
 }

@@ -1,15 +1,19 @@
-import { createHash, createVerify, generateKeyPairSync } from "node:crypto";
+import { createHash, createPublicKey, createVerify, generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intentId, networksWire, quoteWire, statusWire, tokensPageWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createClient } from "../client/createClient.js";
 import type { RequestEvent } from "../client/types.js";
+import { createRequestSigner } from "./createRequestSigner.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 const publicPem = publicKey.export({ type: "spki", format: "pem" }).toString();
-const publicDer = publicKey.export({ type: "spki", format: "der" });
+/** The key id as the service operator's published code derives it: SHA-256 over node's PKCS#1 export. */
+const operatorKeyId = createHash("sha256")
+  .update(createPublicKey(privateKey).export({ type: "pkcs1", format: "der" }))
+  .digest("base64");
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,18 +31,81 @@ function verify(request: ReceivedRequest, canonical: string): boolean {
 function signingClient() {
   return createClient({
     baseUrl: server.url,
-    requestSigning: { privateKey: privatePem, publicKey: publicPem },
+    requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
     retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 2 },
   });
 }
 
 describe("request signing", () => {
-  it("x-api-key is base64 of SHA-256 over the SPKI DER public key", async () => {
+  it("x-api-key is base64 of SHA-256 over the PKCS#1 DER public key (node:crypto's pkcs1 export), not the SPKI", async () => {
     server.handle(() => ({ body: networksWire }));
     await signingClient().getNetworks();
-    expect(server.requests[0]?.headers["x-api-key"]).toBe(
-      createHash("sha256").update(publicDer).digest("base64"),
-    );
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(operatorKeyId);
+    const spkiHash = createHash("sha256")
+      .update(publicKey.export({ type: "spki", format: "der" }))
+      .digest("base64");
+    expect(operatorKeyId).not.toBe(spkiHash);
+  });
+
+  it("a PKCS#1 PEM public key gives the same key id", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const pkcs1Pem = publicKey.export({ type: "pkcs1", format: "pem" }).toString();
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: pkcs1Pem }),
+    }).getNetworks();
+    expect(server.requests[0]?.headers["x-api-key"]).toBe(operatorKeyId);
+  });
+
+  it("sends an issued keyId exactly as given, with or without the public key", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const keyId = "partner-7f3a/issued+id=";
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: createRequestSigner({ privateKey: privatePem, keyId }),
+    }).getNetworks();
+    await createClient({
+      baseUrl: server.url,
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem, keyId }),
+    }).getNetworks();
+    expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual([keyId, keyId]);
+    expect(verify(server.requests[0] as ReceivedRequest, "GET:/affiliate/v1/networks::")).toBe(true);
+  });
+
+  it("refuses at construction a signing setup with neither publicKey nor keyId, or an empty keyId", () => {
+    for (const [requestSigning, field] of [
+      [{ privateKey: privatePem }, "requestSigning.publicKey"],
+      [{ privateKey: privatePem, keyId: "" }, "requestSigning.keyId"],
+      [{ privateKey: privatePem, publicKey: publicPem, keyId: "" }, "requestSigning.keyId"],
+    ] as const) {
+      let caught: unknown;
+      try {
+        createClient({ baseUrl: server.url, requestSigning: createRequestSigner(requestSigning) });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: "INVALID_OPTIONS", details: { field } });
+    }
+  });
+
+  it("a public key that is not an RSA key (EC SPKI, a PKCS#1 PEM without an RSAPublicKey) fails with INVALID_OPTIONS before anything is sent", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const ecPem = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .publicKey.export({ type: "spki", format: "pem" })
+      .toString();
+    const notRsaPkcs1 = "-----BEGIN RSA PUBLIC KEY-----\nMAMCAQU=\n-----END RSA PUBLIC KEY-----";
+    for (const publicKey of [ecPem, notRsaPkcs1]) {
+      const client = createClient({
+        baseUrl: server.url,
+        requestSigning: createRequestSigner({ privateKey: privatePem, publicKey }),
+      });
+      const error = await rejection(client.getNetworks());
+      expect(error).toMatchObject({
+        code: "INVALID_OPTIONS",
+        details: { field: "requestSigning.publicKey" },
+      });
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it("signs a GET without query as GET:PATH:: with a unix-seconds timestamp and no nonce", async () => {
@@ -121,7 +188,7 @@ describe("request signing", () => {
     server.handle(() => ({ body: networksWire }));
     await createClient({
       baseUrl: `${server.url}/api`,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
     }).getNetworks();
     expect(verify(server.requests[0] as ReceivedRequest, "GET:/api/affiliate/v1/networks::")).toBe(true);
   });
@@ -138,10 +205,16 @@ describe("request signing", () => {
       ["sign", "verify"],
     )) as CryptoKeyPair;
     server.handle(() => ({ body: statusWire("Initiated") }));
-    await createClient({ baseUrl: server.url, requestSigning: pair }).getIntentStatus({ intentId });
+    await createClient({ baseUrl: server.url, requestSigning: createRequestSigner(pair) }).getIntentStatus({
+      intentId,
+    });
     const request = server.requests[0] as ReceivedRequest;
-    const spki = new Uint8Array(await crypto.subtle.exportKey("spki", pair.publicKey));
-    expect(request.headers["x-api-key"]).toBe(createHash("sha256").update(spki).digest("base64"));
+    const spki = Buffer.from(await crypto.subtle.exportKey("spki", pair.publicKey));
+    const pkcs1 = createPublicKey({ key: spki, format: "der", type: "spki" }).export({
+      type: "pkcs1",
+      format: "der",
+    });
+    expect(request.headers["x-api-key"]).toBe(createHash("sha256").update(pkcs1).digest("base64"));
     const ok = await crypto.subtle.verify(
       "RSASSA-PKCS1-v1_5",
       pair.publicKey,
@@ -156,7 +229,7 @@ describe("request signing", () => {
     const events: RequestEvent[] = [];
     await createClient({
       baseUrl: server.url,
-      requestSigning: { privateKey: privatePem, publicKey: publicPem },
+      requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
       hooks: { onRequest: (e) => events.push(e) },
     }).getNetworks();
     const sent = server.requests[0] as ReceivedRequest;
@@ -167,15 +240,59 @@ describe("request signing", () => {
     expect(seen).not.toContain(String(sent.headers["x-api-key"]));
   });
 
+  it("refuses the former options object in place of a signer, at construction", () => {
+    let caught: unknown;
+    try {
+      createClient({
+        baseUrl: server.url,
+        requestSigning: { privateKey: privatePem, publicKey: publicPem } as never,
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: "INVALID_OPTIONS", details: { field: "requestSigning" } });
+  });
+
+  it("takes a caller's own signer: its headers are sent, and hidden from hooks and error text", async () => {
+    server.handle(() => ({ status: 401, body: { code: 401, message: "bad sig-own-7Yq" } }));
+    const seen: unknown[] = [];
+    const events: RequestEvent[] = [];
+    const error = await rejection(
+      createClient({
+        baseUrl: `${server.url}/p`,
+        requestSigning: async (request) => {
+          seen.push(request);
+          return { "x-api-key": "own-id", "x-api-signature": "sig-own-7Yq" };
+        },
+        hooks: { onRequest: (e) => events.push(e) },
+        retry: false,
+      }).getTokens({ q: "b", limit: 2 }),
+    );
+    expect(seen).toEqual([
+      {
+        method: "GET",
+        path: "/p/affiliate/v1/tokens",
+        query: [
+          ["limit", "2"],
+          ["q", "b"],
+        ],
+        body: undefined,
+      },
+    ]);
+    expect(server.requests[0]?.headers["x-api-signature"]).toBe("sig-own-7Yq");
+    expect(events[0]?.headers["x-api-signature"]).toBe("[redacted]");
+    expect(error.details.serverMessage).toBe("bad [redacted]");
+  });
+
   it("an unusable private key fails with INVALID_OPTIONS before anything is sent", async () => {
     server.handle(() => ({ body: networksWire }));
     const error = await rejection(
       createClient({
         baseUrl: server.url,
-        requestSigning: {
+        requestSigning: createRequestSigner({
           privateKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
           publicKey: publicPem,
-        },
+        }),
       }).getNetworks(),
     );
     expect(error.code).toBe("INVALID_OPTIONS");

@@ -1,36 +1,90 @@
 import { BaseError } from "../errors/baseError.js";
+import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
+import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
+import type { QueryParams } from "./formatQueryString.js";
 
-/** Keys for request signing (design §2): an RSA key pair; the service knows the public key. */
+/**
+ * Keys for request signing (design §2): an RSA key pair; the service knows the public key.
+ * Give `publicKey` (the key id is derived from it) or `keyId` (the id the service issued), or both (then `keyId` is sent).
+ */
 export interface RequestSigningOptions {
   /** RSASSA-PKCS1-v1_5 / SHA-256 private key: a WebCrypto `CryptoKey` with usage `sign`, or PKCS#8 PEM text. */
   privateKey: CryptoKey | string;
-  /** The matching public key: a WebCrypto `CryptoKey` or SPKI PEM text. Its SPKI DER hash is sent as `x-api-key`. */
-  publicKey: CryptoKey | string;
+  /**
+   * The matching public key: a WebCrypto `CryptoKey` (extractable), SPKI PEM text (`-----BEGIN PUBLIC KEY-----`)
+   * or PKCS#1 PEM text (`-----BEGIN RSA PUBLIC KEY-----`).
+   * The default key id, sent as `x-api-key`, is base64(SHA-256(PKCS#1 `RSAPublicKey` DER of this key)), as the
+   * service operator's published code derives it.
+   */
+  publicKey?: CryptoKey | string | undefined;
+  /** The key id the service issued, sent as `x-api-key` exactly as given (no hashing). Overrides the derived id. */
+  keyId?: string | undefined;
 }
 
-/** Computes the signing headers for one attempt of one request. */
-export type RequestSigner = (request: {
+/** One attempt of one request, as the transport hands it to a {@link RequestSigner}. */
+export interface SignableRequest {
+  /** `GET` or `POST`. */
   method: string;
-  canonical: string;
-}) => Promise<Record<string, string>>;
+  /** The URL path as sent (with any path prefix of the base URL), without the query. */
+  path: string;
+  /** The query parameters, in the order the action gave them (the signer sorts them). */
+  query: QueryParams | undefined;
+  /** The body text exactly as sent (canonical JSON), or `undefined` for a request without a body. */
+  body: string | undefined;
+}
+
+/**
+ * Computes the signing headers for one attempt of one request. Pass one to `createClient({ requestSigning })`;
+ * `createRequestSigner` makes the one the service documents. Credential headers it returns (`x-api-key`,
+ * `x-api-signature`) are redacted from hooks and scrubbed from error text like an API key.
+ */
+export type RequestSigner = (request: SignableRequest) => Promise<Record<string, string>>;
 
 const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 
 /**
- * Creates the signer behind `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
+ * Creates the request signer to pass as `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
  * so it runs unchanged in Node 20 and browsers. Per attempt it returns:
  *
- * - `x-api-key`: base64 (standard alphabet, padded) of SHA-256 over the public key's SPKI DER bytes;
+ * - `x-api-key`: `keyId` when given; otherwise base64 (standard alphabet, padded) of SHA-256 over the public key's
+ *   PKCS#1 `RSAPublicKey` DER bytes (the BIT STRING content of its SPKI; what node's
+ *   `createPublicKey(privateKey).export({ type: "pkcs1", format: "der" })` returns);
  * - `x-api-signature`: base64 of the RSASSA-PKCS1-v1_5 / SHA-256 signature over the UTF-8 bytes of the canonical
  *   string `METHOD:PATH:QUERY:BODY` (see `formatCanonicalRequest`);
  * - `x-api-timestamp`: unix seconds at signing;
  * - `x-api-nonce`: a fresh random UUID, on every POST (a retried POST is signed again with a new nonce).
  *
- * Keys are imported once, lazily, on the first signed request.
+ * Keys are imported once, lazily, on the first signed request. Kept apart from `createClient` so that a client
+ * without signing ships none of this code.
+ *
+ * @throws `INVALID_OPTIONS` at once when neither `publicKey` nor a non-empty `keyId` is given; an unusable key
+ * fails the first call with `INVALID_OPTIONS`, before anything is sent.
+ *
+ * @example
+ * import { createClient, createRequestSigner } from "@swapintent/client";
+ * const client = createClient({
+ *   baseUrl: "https://swap.example",
+ *   requestSigning: createRequestSigner({ privateKey: pkcs8Pem, publicKey: spkiPem }),
+ * });
  */
-export function createRequestSigner({ signing }: { signing: RequestSigningOptions }): RequestSigner {
+export function createRequestSigner(signing: RequestSigningOptions): RequestSigner {
+  if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
+    throw new BaseError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
+      details: { field: "requestSigning.keyId" },
+    });
+  }
+  if (signing.keyId === undefined && signing.publicKey === undefined) {
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`requestSigning` needs `publicKey` (to derive the key id) or `keyId`.",
+      {
+        details: { field: "requestSigning.publicKey" },
+      },
+    );
+  }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
-  return async ({ method, canonical }) => {
+  return async ({ method, path, query, body }) => {
+    const canonical = formatCanonicalRequest({ method, path, query, body });
     keys ??= importKeys(signing);
     let imported: { privateKey: CryptoKey; keyId: string };
     try {
@@ -83,20 +137,34 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
       cause: error,
     });
   }
-  let spki: ArrayBuffer;
-  try {
-    spki =
-      typeof signing.publicKey === "string"
-        ? fromPem(signing.publicKey, "PUBLIC KEY")
-        : await crypto.subtle.exportKey("spki", signing.publicKey);
-  } catch (error) {
-    throw new BaseError("INVALID_OPTIONS", "`requestSigning.publicKey` is not an SPKI public key.", {
-      details: { field: "requestSigning.publicKey" },
-      cause: error,
-    });
-  }
-  const keyId = toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", spki)));
+  const keyId = signing.keyId ?? (await deriveKeyId(signing.publicKey as CryptoKey | string));
   return { privateKey, keyId };
+}
+
+/** base64(SHA-256(PKCS#1 DER)) of an RSA public key given as a `CryptoKey`, SPKI PEM or PKCS#1 PEM. */
+async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
+  let pkcs1: Uint8Array<ArrayBuffer>;
+  try {
+    if (typeof publicKey === "string" && publicKey.includes("-----BEGIN RSA PUBLIC KEY-----")) {
+      pkcs1 = assertRsaPublicKeyDer(new Uint8Array(fromPem(publicKey, "RSA PUBLIC KEY")));
+    } else {
+      const spki =
+        typeof publicKey === "string"
+          ? fromPem(publicKey, "PUBLIC KEY")
+          : await crypto.subtle.exportKey("spki", publicKey);
+      pkcs1 = readPkcs1FromSpki(new Uint8Array(spki));
+    }
+  } catch (error) {
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`requestSigning.publicKey` is not an RSA public key (SPKI or PKCS#1).",
+      {
+        details: { field: "requestSigning.publicKey" },
+        cause: error,
+      },
+    );
+  }
+  return toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", pkcs1)));
 }
 
 function fromPem(pem: string, label: string): ArrayBuffer {

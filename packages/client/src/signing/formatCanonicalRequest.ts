@@ -27,7 +27,7 @@ export function formatCanonicalRequest({
   path: string;
   query?: QueryParams | undefined;
   /** A JSON value (serialized canonically) or already canonical body text (used as is). */
-  body?: unknown;
+  body?: unknown | undefined;
 }): string {
   const bodyText =
     body === undefined ? "" : typeof body === "string" ? body : stringifyCanonicalJson({ value: body });

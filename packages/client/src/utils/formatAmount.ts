@@ -7,19 +7,22 @@ export interface FormatAmountParams {
   value: bigint;
   decimals: number;
   /** Keep at most this many fractional digits, cutting toward zero (never rounding up). Default: all. */
-  maxFractionDigits?: number;
+  maxFractionDigits?: number | undefined;
   /** Pad to at least this many fractional digits. Default 0. */
-  minFractionDigits?: number;
+  minFractionDigits?: number | undefined;
   /** Inserted between groups of three integer digits. Default `","`; `""` for none. */
-  groupSeparator?: string;
+  groupSeparator?: string | undefined;
   /** Default `"."`. */
-  decimalSeparator?: string;
+  decimalSeparator?: string | undefined;
 }
 
 /**
  * Formats lots for display, exactly (no floating point): digit grouping, trailing zeros trimmed, optional
  * truncation. `formatAmount({ value: 1234567890000n, decimals: 6, maxFractionDigits: 2 })` is `"1,234,567.89"`.
  * Truncation cuts toward zero, so a shown balance is never more than the real one.
+ *
+ * @example
+ * formatAmount({ value: quote.minDestAmountLots, decimals: quote.destAmountDecimals, maxFractionDigits: 4 }); // "1,234.5678"
  */
 export function formatAmount({
   value,

@@ -12,6 +12,9 @@ export interface ParseUnitsParams {
 /**
  * Converts a decimal string to lots, exactly: `parseUnits({ value: "1.5", decimals: 6 })` is `1500000n`.
  * More fractional digits than `decimals` are refused (`INVALID_INPUT`), never rounded, unless they are zeros.
+ *
+ * @example
+ * parseUnits({ value: "1.5", decimals: 6 }); // 1500000n
  */
 export function parseUnits({ value, decimals }: ParseUnitsParams): bigint {
   assertDecimals(decimals);

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "vitest";
 import { parseCliArgs } from "./parseCliArgs.js";
 
@@ -43,6 +46,24 @@ test("relative paths resolve against the folder the command was run from", () =>
   });
 });
 
-test.each([[["--port"]], [["--port", "x"]], [["--quote-ttl", "0"]], [["--what"]]])("refuses %j", (argv) => {
-  expect(() => parseCliArgs({ argv })).toThrow();
+test("--key-id names the issued key id of the --public-key before it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
+  writeFileSync(join(dir, "a.pem"), "PEM A");
+  writeFileSync(join(dir, "b.pem"), "PEM B");
+  expect(
+    parseCliArgs({
+      argv: ["--public-key", "a.pem", "--key-id", "issued-a", "--public-key", "b.pem"],
+      cwd: dir,
+    }),
+  ).toEqual({
+    help: false,
+    options: { port: 8787, publicKeys: [{ pem: "PEM A", keyId: "issued-a" }, "PEM B"] },
+  });
 });
+
+test.each([[["--port"]], [["--port", "x"]], [["--quote-ttl", "0"]], [["--what"]], [["--key-id", "k"]]])(
+  "refuses %j",
+  (argv) => {
+    expect(() => parseCliArgs({ argv })).toThrow();
+  },
+);

@@ -8,11 +8,14 @@ export const USAGE = `Usage: pnpm sandbox [options]
   --port <n>                 TCP port on 127.0.0.1 (default 8787; 0 picks a free one)
   --data-dir <dir>           keep the database and engine state in <dir> (default: in memory)
   --api-key <key>            accept only this X-Api-Key (repeatable; default: any key)
-  --public-key <file>        require requests signed with this SPKI PEM RSA key (repeatable)
+  --public-key <file>        require requests signed with this RSA public key, PEM (repeatable)
+  --key-id <id>              the key id issued for the preceding --public-key (default: base64
+                             SHA-256 of its PKCS#1 DER; the SPKI-DER hash is accepted too)
   --quote-ttl <secs>         quote lifetime (default 30)
   --intent-ttl <secs>        intent deadline from creation (default 1800)
   --resolver-interval <ms>   resolver pass interval (default 250)
-  --rate-limit <n>           at most n requests per key per --rate-window (default: no limit)
+  --rate-limit <n>           at most n requests per --rate-window, per client address while any key
+                             is accepted, per partner with --api-key or --public-key (default: no limit)
   --rate-window <secs>       rate-limit window (default 1)
   --dev                      enable /sandbox/* (faucet, chains, clock, faults, balance)
   --help                     this text
@@ -69,6 +72,13 @@ export function parseCliArgs({
       case "--public-key":
         options.publicKeys = [...(options.publicKeys ?? []), readFileSync(resolve(cwd, value()), "utf8")];
         break;
+      case "--key-id": {
+        const keys = options.publicKeys ?? [];
+        const last = keys.at(-1);
+        if (typeof last !== "string") throw new Error("--key-id must follow a --public-key");
+        keys[keys.length - 1] = { pem: last, keyId: value() };
+        break;
+      }
       case "--quote-ttl":
         options.quoteTtlSecs = integer(1);
         break;

@@ -6,6 +6,7 @@ import type { IntentRow, IntentStatusName } from "./intentRow.js";
 import { MIGRATIONS } from "./migrations.js";
 import { openDatabase } from "./openDatabase.js";
 
+const PARTNER = "partner-a";
 let db: PGlite;
 let store: Store;
 beforeAll(async () => {
@@ -21,6 +22,7 @@ const quote = (id = randomUUID()) => ({
   retailUserId: null,
   usedByIntent: null,
   createdAtMs: 1,
+  partnerId: PARTNER,
 });
 
 function intentRow(quoteId: string, overrides: Partial<IntentRow> = {}): IntentRow {
@@ -72,7 +74,7 @@ async function newIntent(overrides: Partial<IntentRow> = {}): Promise<IntentRow>
   const q = quote();
   await store.insertQuote(q);
   const row = intentRow(q.id, overrides);
-  expect(await store.insertIntentFromQuote(row)).toBe(true);
+  expect(await store.insertIntentFromQuote(row, { partnerId: PARTNER })).toBe(true);
   return row;
 }
 
@@ -88,7 +90,7 @@ describe("quote group commit", () => {
     await Promise.all(
       quotes.map(async (q) => {
         await store.insertQuote(q);
-        expect((await store.getQuote(q.id))?.id).toBe(q.id);
+        expect((await store.getQuote(q.id, PARTNER))?.id).toBe(q.id);
       }),
     );
     const ids = quotes.map((q) => q.id);
@@ -129,21 +131,21 @@ describe("quote group commit", () => {
     ]);
     expect(results.filter((r) => r.status === "rejected")).toHaveLength(1);
     expect(results[10]?.status).toBe("rejected");
-    for (const q of others) expect((await store.getQuote(q.id))?.id).toBe(q.id);
+    for (const q of others) expect((await store.getQuote(q.id, PARTNER))?.id).toBe(q.id);
   });
 });
 
 describe("status cache", () => {
   test("every write shows at once: insert, compare-and-set updates, the expiry sweep", async () => {
     const row = await newIntent();
-    expect((await store.getStatus(row.id))?.status).toBe("Initiated");
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Initiated");
     const steps: IntentStatusName[] = ["ApprovalAdded", "Accepted", "UserDeposited", "Fulfilled"];
     let expected: IntentStatusName = "Initiated";
     for (const next of steps) {
       const r = await store.updateIntent({ id: row.id, expectedStatus: expected, changes: { status: next } });
       expect(r.updated).toBe(true);
       expected = next;
-      expect((await store.getStatus(row.id))?.status).toBe(next);
+      expect((await store.getStatus(row.id, PARTNER))?.status).toBe(next);
       expect(await statusInDb(row.id)).toBe(next);
     }
     // A compare-and-set that does not apply changes nothing, in the cache either.
@@ -153,12 +155,12 @@ describe("status cache", () => {
       changes: { status: "Declined" },
     });
     expect(stale.updated).toBe(false);
-    expect((await store.getStatus(row.id))?.status).toBe("Fulfilled");
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Fulfilled");
 
     const abandoned = await newIntent({ deadlineSecs: 10 });
-    expect((await store.getStatus(abandoned.id))?.status).toBe("Initiated");
+    expect((await store.getStatus(abandoned.id, PARTNER))?.status).toBe("Initiated");
     expect(await store.expireOverdue(20_000)).toBeGreaterThanOrEqual(1);
-    expect((await store.getStatus(abandoned.id))?.status).toBe("Expired");
+    expect((await store.getStatus(abandoned.id, PARTNER))?.status).toBe("Expired");
     expect(await statusInDb(abandoned.id)).toBe("Expired");
   });
 
@@ -177,7 +179,7 @@ describe("status cache", () => {
     const reader = async () => {
       while (!done) {
         const floor = committed;
-        const seen = (await store.getStatus(row.id))?.status as IntentStatusName;
+        const seen = (await store.getStatus(row.id, PARTNER))?.status as IntentStatusName;
         if (order.indexOf(seen) < floor) violations.push(`${seen} after ${order[floor]}`);
         // A cached read resolves without I/O: yield so the writer's timers run.
         await new Promise((resolve) => setImmediate(resolve));
@@ -192,16 +194,41 @@ describe("status cache", () => {
     done = true;
     await Promise.all(readers);
     expect(violations).toEqual([]);
-    expect((await store.getStatus(row.id))?.status).toBe("Fulfilled");
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Fulfilled");
   });
 
   test("an unknown id is not cached as missing: it is found once inserted", async () => {
     const q = quote();
     await store.insertQuote(q);
     const row = intentRow(q.id);
-    expect(await store.getStatus(row.id)).toBeUndefined();
-    await store.insertIntentFromQuote(row);
-    expect((await store.getStatus(row.id))?.status).toBe("Initiated");
+    expect(await store.getStatus(row.id, PARTNER)).toBeUndefined();
+    await store.insertIntentFromQuote(row, { partnerId: PARTNER });
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Initiated");
+  });
+});
+
+describe("status cache and partner scoping", () => {
+  test("another partner's intent is not found, before and after it is cached; a row without partner is everyone's", async () => {
+    const row = await newIntent();
+    // A store that has not seen the row answers from the database; this one from the cache its insert filled.
+    const fresh = createStore({ db });
+    expect(await fresh.getStatus(row.id, "partner-b")).toBeUndefined();
+    expect(await store.getStatus(row.id, "partner-b")).toBeUndefined();
+    expect((await fresh.getStatus(row.id, PARTNER))?.status).toBe("Initiated");
+    expect(await fresh.getStatus(row.id, "partner-b")).toBeUndefined(); // now from its cache too
+    await store.updateIntent({
+      id: row.id,
+      expectedStatus: "Initiated",
+      changes: { status: "ApprovalAdded" },
+    });
+    expect(await store.getStatus(row.id, "partner-b")).toBeUndefined();
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("ApprovalAdded");
+
+    const legacy = await newIntent();
+    await db.query("UPDATE intents SET partner_id = NULL WHERE id = $1", [legacy.id]);
+    const another = createStore({ db }); // a store whose cache has not seen the row
+    expect((await another.getStatus(legacy.id, "partner-b"))?.status).toBe("Initiated");
+    expect((await another.getStatus(legacy.id, PARTNER))?.status).toBe("Initiated");
   });
 });
 

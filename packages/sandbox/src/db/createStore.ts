@@ -19,6 +19,8 @@ export interface QuoteRecord {
   expiryMs: number;
   retailUserId: string | null;
   usedByIntent: string | null;
+  /** The partner that asked for it (null for quotes stored before partner scoping). */
+  partnerId: string | null;
 }
 
 /** Filters of the swap history. */
@@ -26,6 +28,8 @@ export interface HistoryQuery {
   /** Lower-cased wallet addresses; an intent matches when its source or destination address is one of them. */
   wallets: string[] | undefined;
   retailId: string | undefined;
+  /** Only this partner's intents (and those stored before partner scoping). */
+  partnerId: string;
   activeOnly: boolean;
   limit: number;
   offset: number;
@@ -42,18 +46,24 @@ export interface Store {
   loadClockOffsetMs(): Promise<number>;
   saveClockOffsetMs(offsetMs: number): Promise<void>;
   insertQuote(quote: QuoteRecord & { createdAtMs: number }): Promise<void>;
-  getQuote(id: string): Promise<QuoteRecord | undefined>;
+  /** A quote of `partnerId` (or one stored before partner scoping); undefined for anyone else's, as for an unknown id. */
+  getQuote(id: string, partnerId: string): Promise<QuoteRecord | undefined>;
   /**
-   * In one transaction: mark the quote used by this intent (only if no intent used it yet) and insert the intent.
-   * Returns false, changing nothing, when another intent already used the quote.
+   * In one transaction: mark the quote used by this intent (only if no intent used it yet) and insert the intent,
+   * owned by `partnerId`. Returns false, changing nothing, when another intent already used the quote.
    */
-  insertIntentFromQuote(row: IntentRow): Promise<boolean>;
-  getIntent(id: string): Promise<IntentRow | undefined>;
+  insertIntentFromQuote(row: IntentRow, owner: { partnerId: string }): Promise<boolean>;
   /**
-   * What the status endpoint shows of an intent (never the secret). Served from a write-through cache: this store
-   * is the database's only writer and refreshes the cache with every row it writes.
+   * An intent by id. With `partnerId`, only that partner's (or one stored before partner scoping): the HTTP layer
+   * always passes it; the resolver and the dev endpoints, which act for the operator, do not.
    */
-  getStatus(id: string): Promise<StatusRow | undefined>;
+  getIntent(id: string, partnerId?: string): Promise<IntentRow | undefined>;
+  /**
+   * What the status endpoint shows of `partnerId`'s intent (never the secret); undefined for anyone else's.
+   * Served from a write-through cache: this store is the database's only writer and refreshes the cache with every
+   * row it writes (a row's partner never changes, so the cache answers the scoping question too).
+   */
+  getStatus(id: string, partnerId: string): Promise<StatusRow | undefined>;
   /** Set `changes` on the intent if its status is still `expectedStatus` (and, when given, its pending step matches). */
   updateIntent(request: {
     id: string;
@@ -80,6 +90,8 @@ export interface Store {
 const META_SEED = "master_seed";
 const META_CLOCK = "clock_offset_ms";
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(", ");
+/** Rows a partner sees: its own, and those stored before partner scoping (migration 2). */
+const partnerScope = (param: number) => `(partner_id = $${param} OR partner_id IS NULL)`;
 
 /** Status rows kept in memory at most (oldest dropped first). */
 const STATUS_CACHE_SIZE = 50_000;
@@ -119,12 +131,16 @@ export function createStore({ db }: { db: PGlite }): Store {
 
   // Status cache. Writes that change status fields refresh it with the row the database returned. A read fills it
   // only when no intent write was in flight from its start to its end, so it never stores a stale row.
-  const statusCache = new Map<string, StatusRow>();
+  type CachedStatus = { row: StatusRow; partnerId: string | null };
+  const statusCache = new Map<string, CachedStatus>();
+  /** Scoping as `partnerScope` says it: the partner's own rows and those stored before scoping. */
+  const visibleTo = (entry: CachedStatus, partnerId: string) =>
+    entry.partnerId === null || entry.partnerId === partnerId;
   let writesStarted = 0;
   let writesFinished = 0;
-  const cacheStatus = (id: string, row: StatusRow) => {
+  const cacheStatus = (id: string, entry: CachedStatus) => {
     statusCache.delete(id);
-    statusCache.set(id, row);
+    statusCache.set(id, entry);
     if (statusCache.size > STATUS_CACHE_SIZE) {
       const oldest = statusCache.keys().next().value;
       if (oldest !== undefined) statusCache.delete(oldest);
@@ -154,12 +170,13 @@ export function createStore({ db }: { db: PGlite }): Store {
         quote.expiryMs,
         quote.retailUserId,
         quote.createdAtMs,
+        quote.partnerId,
       );
       const n = params.length;
-      return `($${n - 4}, $${n - 3}::text::jsonb, $${n - 2}, $${n - 1}, NULL, $${n})`;
+      return `($${n - 5}, $${n - 4}::text::jsonb, $${n - 3}, $${n - 2}, NULL, $${n - 1}, $${n})`;
     });
     await db.query(
-      `INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms) VALUES ${values.join(", ")}`,
+      `INSERT INTO quotes (id, wire, expiry_ms, retail_user_id, used_by_intent, created_at_ms, partner_id) VALUES ${values.join(", ")}`,
       params,
     );
   };
@@ -180,7 +197,7 @@ export function createStore({ db }: { db: PGlite }): Store {
   };
 
   /** Mark the quote used and insert the intent, in one transaction; false when the quote was already used. */
-  const insertIntent = (row: IntentRow) =>
+  const insertIntent = (row: IntentRow, partnerId: string) =>
     db.transaction(async (tx) => {
       const claimed = await tx.query(
         "UPDATE quotes SET used_by_intent = $1 WHERE id = $2 AND used_by_intent IS NULL",
@@ -191,8 +208,8 @@ export function createStore({ db }: { db: PGlite }): Store {
       const columns = fields.map((f) => INTENT_COLUMNS[f]);
       const params = fields.map((f, i) => toParam(f, row[f], i + 1));
       await tx.query(
-        `INSERT INTO intents (${columns.join(", ")}) VALUES (${params.map((p) => p.sql).join(", ")})`,
-        params.map((p) => p.value),
+        `INSERT INTO intents (${columns.join(", ")}, partner_id) VALUES (${params.map((p) => p.sql).join(", ")}, $${fields.length + 1})`,
+        [...params.map((p) => p.value), partnerId],
       );
       return true;
     });
@@ -230,14 +247,18 @@ export function createStore({ db }: { db: PGlite }): Store {
       });
     },
 
-    async getQuote(id) {
+    async getQuote(id, partnerId) {
       const r = await db.query<{
         id: string;
         wire: Record<string, Json>;
         expiry_ms: number | bigint;
         retail_user_id: string | null;
         used_by_intent: string | null;
-      }>("SELECT id, wire, expiry_ms, retail_user_id, used_by_intent FROM quotes WHERE id = $1", [id]);
+        partner_id: string | null;
+      }>(
+        `SELECT id, wire, expiry_ms, retail_user_id, used_by_intent, partner_id FROM quotes WHERE id = $1 AND ${partnerScope(2)}`,
+        [id, partnerId],
+      );
       const row = r.rows[0];
       if (!row) return undefined;
       return {
@@ -246,31 +267,39 @@ export function createStore({ db }: { db: PGlite }): Store {
         expiryMs: Number(row.expiry_ms),
         retailUserId: row.retail_user_id,
         usedByIntent: row.used_by_intent,
+        partnerId: row.partner_id,
       };
     },
 
-    async insertIntentFromQuote(row) {
-      const inserted = await writing(() => insertIntent(row));
-      if (inserted) cacheStatus(row.id, pickStatus(row));
+    async insertIntentFromQuote(row, { partnerId }) {
+      const inserted = await writing(() => insertIntent(row, partnerId));
+      if (inserted) cacheStatus(row.id, { row: pickStatus(row), partnerId });
       return inserted;
     },
 
-    async getIntent(id) {
-      const r = await db.query<Record<string, unknown>>("SELECT * FROM intents WHERE id = $1", [id]);
+    async getIntent(id, partnerId) {
+      const r =
+        partnerId === undefined
+          ? await db.query<Record<string, unknown>>("SELECT * FROM intents WHERE id = $1", [id])
+          : await db.query<Record<string, unknown>>(
+              `SELECT * FROM intents WHERE id = $1 AND ${partnerScope(2)}`,
+              [id, partnerId],
+            );
       return r.rows[0] ? readIntentRow(r.rows[0]) : undefined;
     },
 
-    async getStatus(id) {
+    async getStatus(id, partnerId) {
       const cached = statusCache.get(id);
-      if (cached) return cached;
+      if (cached) return visibleTo(cached, partnerId) ? cached.row : undefined;
       const quiet = writesStarted === writesFinished;
       const startedBefore = writesStarted;
       const r = await db.query<Record<string, unknown>>(
-        `SELECT ${STATUS_COLUMNS_SQL} FROM intents WHERE id = $1`,
-        [id],
+        `SELECT ${STATUS_COLUMNS_SQL}, partner_id FROM intents WHERE id = $1 AND ${partnerScope(2)}`,
+        [id, partnerId],
       );
       const row = r.rows[0] ? (readIntentRow(r.rows[0]) as StatusRow) : undefined;
-      if (row && quiet && writesStarted === startedBefore) cacheStatus(id, row);
+      if (row && quiet && writesStarted === startedBefore)
+        cacheStatus(id, { row, partnerId: (r.rows[0]?.partner_id as string | null | undefined) ?? null });
       return row;
     },
 
@@ -299,7 +328,10 @@ export function createStore({ db }: { db: PGlite }): Store {
       const updated = r.rows[0];
       if (!updated) return { updated: false };
       const row = readIntentRow(updated);
-      cacheStatus(row.id, pickStatus(row));
+      cacheStatus(row.id, {
+        row: pickStatus(row),
+        partnerId: (updated.partner_id as string | null | undefined) ?? null,
+      });
       return { updated: true, row };
     },
 
@@ -325,7 +357,7 @@ export function createStore({ db }: { db: PGlite }): Store {
       );
       for (const { id } of r.rows) {
         const cached = statusCache.get(id);
-        if (cached) statusCache.set(id, { ...cached, status: "Expired" });
+        if (cached) statusCache.set(id, { ...cached, row: { ...cached.row, status: "Expired" } });
       }
       return r.rows.length;
     },
@@ -335,8 +367,8 @@ export function createStore({ db }: { db: PGlite }): Store {
     },
 
     async listHistory(query) {
-      const params: unknown[] = [];
-      const conditions: string[] = [];
+      const params: unknown[] = [query.partnerId];
+      const conditions: string[] = [partnerScope(1)];
       if (query.wallets && query.wallets.length > 0) {
         params.push(query.wallets);
         conditions.push(
@@ -348,7 +380,7 @@ export function createStore({ db }: { db: PGlite }): Store {
         conditions.push(`retail_user_id = $${params.length}`);
       }
       if (query.activeOnly) conditions.push(`status NOT IN (${TERMINAL_SQL})`);
-      const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+      const where = `WHERE ${conditions.join(" AND ")}`;
       const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intents ${where}`, params);
       const page = await db.query<Record<string, unknown>>(
         `SELECT ${STATUS_COLUMNS_SQL} FROM intents ${where} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,

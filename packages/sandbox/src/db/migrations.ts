@@ -77,8 +77,18 @@ CREATE INDEX intents_retail ON intents (retail_user_id);
 `,
   },
   {
-    // Version 3 (version 2 belongs to another change and may or may not exist): the resolver's fair queue.
-    // Idempotent, so it applies on any database whatever other migrations it has.
+    version: 2,
+    name: "partner scoping",
+    // The partner that created a quote or intent (a hash of its API key or signing key id, never the key).
+    // Rows written before this migration keep NULL: they predate scoping and stay visible to every partner.
+    sql: `
+ALTER TABLE quotes ADD COLUMN partner_id text;
+ALTER TABLE intents ADD COLUMN partner_id text;
+CREATE INDEX intents_partner ON intents (partner_id, seq);
+`,
+  },
+  {
+    // The resolver's fair queue. Idempotent (IF NOT EXISTS) and independent of version 2.
     version: 3,
     name: "resolver-queue",
     sql: `

@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import type { IncomingMessage } from "node:http";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -15,13 +16,20 @@ import type { ChainInfo, Faults } from "../types.js";
 import { ApiError, createApiError } from "./apiError.js";
 import type { Authenticator } from "./createAuthenticator.js";
 import { createOpenApiDocument } from "./createOpenApiDocument.js";
+import { isStorableText } from "./isStorableText.js";
 import { isUuid } from "./isUuid.js";
 import { parsePagination } from "./parsePagination.js";
 import { readFields } from "./readFields.js";
 import { readJsonBody } from "./readJsonBody.js";
 
+/** Largest request body accepted, bytes; a larger one is 400 `BODY_TOO_LARGE` and the connection is closed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The public API's prefix. */
 export const API_PREFIX = "/affiliate/v1";
+
+/** How far `POST /sandbox/clock` may move the sandbox clock ahead, in all: 100 years. */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** What the dev endpoints act on. */
 export interface DevControls {
@@ -32,12 +40,28 @@ export interface DevControls {
   setFaults(faults: Partial<Faults>): Faults;
 }
 
-const APPROVAL_TYPES: Record<string, SubmittedApproval["type"]> = {
-  permit2: "permit2",
-  psbt: "psbt",
-  htlc: "psbt",
-  cosign: "cosign",
-};
+// A Map, not an object literal: a client-chosen `type` such as `toString` or `__proto__` must find nothing.
+const APPROVAL_TYPES: ReadonlyMap<string, SubmittedApproval["type"]> = new Map([
+  ["permit2", "permit2"],
+  ["psbt", "psbt"],
+  ["htlc", "psbt"],
+  ["cosign", "cosign"],
+]);
+
+/** What the `/affiliate/v1` routes know about the request once authenticated. */
+type ApiEnv = { Variables: { partnerId: string } };
+
+/** The peer's IP address; `in-process` for requests that did not come through a socket (`app.request`). */
+function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: IncomingMessage } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "in-process";
+}
+
+/** Whether the client went away before its request was answered (a disconnect mid-upload, say). */
+function clientAborted(c: Context): boolean {
+  const env = c.env as { incoming?: IncomingMessage } | undefined;
+  return c.req.raw.signal.aborted || env?.incoming?.destroyed === true;
+}
 
 /**
  * Build the HTTP app: every endpoint of the spec under `/affiliate/v1`, the approvals endpoint of design §2,
@@ -60,6 +84,14 @@ export function createApp({
       return c.json(
         { code: error.status, message: error.shortMessage, entity: error.entity, type: error.code },
         error.status as ContentfulStatusCode,
+      );
+    }
+    if (clientAborted(c)) {
+      // Nobody is left to answer: not an internal error, just a note.
+      core.log(`client went away during ${c.req.method} ${c.req.path}`);
+      return c.json(
+        { code: 400, message: "The client went away.", entity: "Other", type: "CLIENT_ABORTED" },
+        400,
       );
     }
     core.log(
@@ -90,24 +122,39 @@ export function createApp({
   app.use(
     "*",
     bodyLimit({
-      maxSize: 1024 * 1024,
-      onError: () => {
-        throw createApiError({
-          status: 400,
-          code: "BODY_TOO_LARGE",
-          message: "The body is larger than 1 MiB.",
-          entity: "Other",
-        });
+      maxSize: MAX_BODY_BYTES,
+      // The rest of the body is never read, so the socket cannot carry another request: say so, and the server
+      // closes it after this answer (a keep-alive client then opens a new one instead of failing on a dead one).
+      onError: (c) => {
+        c.header("Connection", "close");
+        return c.json(
+          { code: 400, message: "The body is larger than 1 MiB.", entity: "Other", type: "BODY_TOO_LARGE" },
+          400,
+        );
       },
     }),
   );
 
+  // Query strings reach SQL (history filters): text the database cannot store is a 400, on every route.
+  app.use("*", async (c, next) => {
+    for (const [key, values] of Object.entries(c.req.queries()))
+      if (!isStorableText(key) || !values.every(isStorableText))
+        throw createApiError({
+          status: 400,
+          code: "INVALID_TEXT",
+          message: "A query parameter holds a NUL character or an unpaired UTF-16 surrogate.",
+          entity: "Other",
+        });
+    await next();
+  });
+
   const openApi = createOpenApiDocument();
   app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApi));
 
-  const api = new Hono();
-  api.use("*", async (_c, next) => {
-    await authenticate(_c);
+  const api = new Hono<ApiEnv>();
+  api.use("*", async (c, next) => {
+    const caller = await authenticate(c, clientAddress(c));
+    c.set("partnerId", caller.partnerId);
     await next();
   });
 
@@ -124,6 +171,7 @@ export function createApp({
         slippageBps: f.string("slippage_bps"),
         swapType: f.string("swap_type"),
         retailUserId: f.optionalUuid("retail_user_id"),
+        partnerId: c.get("partnerId"),
       },
     });
     return c.json(quote);
@@ -140,6 +188,7 @@ export function createApp({
         userDestinationAddress: f.string("user_destination_address"),
         userSourceAddress: f.string("user_source_address"),
         userSourcePublicKey: f.optionalString("user_source_public_key"),
+        partnerId: c.get("partnerId"),
       },
     });
     return c.json(intent);
@@ -157,7 +206,7 @@ export function createApp({
   };
 
   api.get("/intents/:intent_id/status", async (c) => {
-    const row = await core.store.getStatus(intentIdParam(c.req.param("intent_id")));
+    const row = await core.store.getStatus(intentIdParam(c.req.param("intent_id")), c.get("partnerId"));
     if (!row)
       throw createApiError({
         status: 404,
@@ -179,7 +228,7 @@ export function createApp({
         message: "The field `type` is required.",
         entity: "Approval",
       });
-    const type = APPROVAL_TYPES[typeName];
+    const type = APPROVAL_TYPES.get(typeName);
     if (!type)
       throw createApiError({
         status: 400,
@@ -195,7 +244,9 @@ export function createApp({
         message: "The field `signed_data` is required.",
         entity: "Approval",
       });
-    return c.json(await addApproval({ core, request: { intentId, type, signedData } }));
+    return c.json(
+      await addApproval({ core, request: { intentId, type, signedData, partnerId: c.get("partnerId") } }),
+    );
   });
 
   api.get("/networks", (c) =>
@@ -290,6 +341,7 @@ export function createApp({
     const { rows, total } = await core.store.listHistory({
       wallets: wallets.length > 0 ? wallets : undefined,
       retailId,
+      partnerId: c.get("partnerId"),
       activeOnly,
       limit,
       offset,
@@ -407,6 +459,9 @@ function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono 
     const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
     const secs = f.integer("advance_secs");
     if (secs < 0) throw bad("INVALID_FIELD", "`advance_secs` must be >= 0 (the clock only moves forward).");
+    // Times are stored as bigint ms and handled as JS numbers and Dates: keep the clock far inside both ranges.
+    if (dev.clockOffsetMs() + secs * 1000 > MAX_CLOCK_OFFSET_MS)
+      throw bad("CLOCK_OUT_OF_RANGE", "The sandbox clock can move at most 100 years ahead in all.");
     await dev.advanceClock(secs);
     return c.json(clockBody());
   });

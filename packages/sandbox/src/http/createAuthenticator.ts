@@ -1,10 +1,11 @@
+import { createHash, type KeyObject } from "node:crypto";
 import type { Context } from "hono";
 import { JsonSyntaxError } from "../json/parseJsonLossless.js";
 import type { Clock } from "../legs/types.js";
 import type { RateLimit } from "../types.js";
 import { createApiError } from "./apiError.js";
 import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
-import { importSigningKey } from "./importSigningKey.js";
+import { importSigningKey, type PublicKeyConfig } from "./importSigningKey.js";
 import { verifyRequestSignature } from "./verifyRequestSignature.js";
 
 /** How far `x-api-timestamp` may be from the service's clock, seconds. */
@@ -12,16 +13,37 @@ export const MAX_TIMESTAMP_SKEW_SECS = 60;
 /** How long a seen nonce is remembered, ms (well beyond the timestamp window). */
 const NONCE_MEMORY_MS = 10 * 60_000;
 
-/** Checks one request's credentials; throws an `ApiError` (401 or 429) or returns the caller's key. */
-export type Authenticator = (c: Context) => Promise<string>;
+/** Who a request comes from, once its credentials are checked. */
+export interface Caller {
+  /**
+   * The partner that owns what this request creates and the only one that sees it: a hash of the API key, or of
+   * the signing key's id for signed requests (never the key itself).
+   */
+  partnerId: string;
+}
+
+/**
+ * Checks one request's credentials; throws an `ApiError` (401 or 429) or returns the caller.
+ * `clientAddress` is the peer's IP address (the rate limit's unit while any key is accepted).
+ */
+export type Authenticator = (c: Context, clientAddress: string) => Promise<Caller>;
+
+/** The partner id of an API key or a signing key id: hex of SHA-256 over a domain tag and the id (the key never leaves). */
+export function toPartnerId(kind: "api-key" | "signing-key", id: string): string {
+  return createHash("sha256").update(`swapintent-sandbox/${kind}\0${id}`).digest("hex").slice(0, 32);
+}
 
 /**
  * Create the `/affiliate/v1` authenticator (design §2):
- * - `X-Api-Key` must be present; with `apiKeys` it must be one of them, otherwise any key is accepted;
- * - with `publicKeys`, every request must be signed: `x-api-key` is the base64 SHA-256 of the key's SPKI DER,
- *   `x-api-signature` verifies over `METHOD:PATH:QUERY:BODY`, `x-api-timestamp` is within 60 s of the clock
- *   and `x-api-nonce` (required on POST) was never seen before;
- * - with `rateLimit`, a key that exceeds it gets 429 with `Retry-After`.
+ * - `X-Api-Key` must be present; with `apiKeys` it must be one of them, otherwise any key is accepted and each
+ *   distinct key is its own partner;
+ * - with `publicKeys`, every request must be signed: `x-api-key` names the key (base64 SHA-256 of its PKCS#1 DER,
+ *   the SPKI-DER hash of earlier clients, or the id the partner was issued), `x-api-signature` verifies over
+ *   `METHOD:PATH:QUERY:BODY`, `x-api-timestamp` is within 60 s of the clock and `x-api-nonce` (required on POST)
+ *   was never seen before; the partner is the signing key;
+ * - with `rateLimit`: while any key is accepted, at most `requests` per window per client address (keys cost
+ *   nothing then, so counting per key would let a client rotate keys past it); with `apiKeys` or `publicKeys`,
+ *   per partner. Over it: 429 with `Retry-After`.
  */
 export function createAuthenticator({
   apiKeys,
@@ -30,12 +52,17 @@ export function createAuthenticator({
   clock,
 }: {
   apiKeys: readonly string[];
-  publicKeys: readonly string[];
+  publicKeys: readonly PublicKeyConfig[];
   rateLimit: RateLimit | undefined;
   clock: Clock;
 }): Authenticator {
   const allowed = new Set(apiKeys);
-  const signingKeys = new Map(publicKeys.map((pem) => importSigningKey(pem)).map((k) => [k.keyId, k.key]));
+  const signingKeys = new Map<string, { keyId: string; key: KeyObject }>();
+  for (const config of publicKeys) {
+    const imported = importSigningKey(config);
+    for (const id of imported.acceptedIds) signingKeys.set(id, { keyId: imported.keyId, key: imported.key });
+  }
+  const anyKey = allowed.size === 0 && signingKeys.size === 0;
   const nonces = new Map<string, number>();
   const windows = new Map<string, { startMs: number; count: number }>();
   const unauthorized = (code: string, message: string) =>
@@ -48,9 +75,10 @@ export function createAuthenticator({
     nonces.set(nonce, nowMs + NONCE_MEMORY_MS);
   };
 
-  const checkSignature = async (c: Context, keyId: string) => {
-    const key = signingKeys.get(keyId);
-    if (!key) throw unauthorized("UNKNOWN_API_KEY", "The x-api-key does not name a registered public key.");
+  const checkSignature = async (c: Context, keyId: string): Promise<string> => {
+    const signingKey = signingKeys.get(keyId);
+    if (!signingKey)
+      throw unauthorized("UNKNOWN_API_KEY", "The x-api-key does not name a registered public key.");
     const signature = c.req.header("x-api-signature");
     const timestamp = c.req.header("x-api-timestamp");
     const nonce = c.req.header("x-api-nonce");
@@ -86,17 +114,29 @@ export function createAuthenticator({
           message: "The body is not JSON.",
           entity: "Other",
         });
+      // decodeURIComponent of a malformed escape (`%zz`, a cut UTF-8 sequence) while canonicalizing the query
+      if (error instanceof URIError)
+        throw createApiError({
+          status: 400,
+          code: "MALFORMED_QUERY",
+          message: "The query string holds a malformed percent-escape.",
+          entity: "Other",
+        });
       throw error;
     }
-    if (!verifyRequestSignature({ key, canonical, signature }))
+    if (!verifyRequestSignature({ key: signingKey.key, canonical, signature }))
       throw unauthorized("INVALID_SIGNATURE", "x-api-signature does not verify over the request.");
     if (nonce !== undefined) rememberNonce(nonce, nowMs);
+    return signingKey.keyId;
   };
 
-  const checkRate = (key: string) => {
+  const checkRate = (key: string, unit: string) => {
     if (!rateLimit) return;
     const nowMs = clock.nowMs();
     const windowMs = rateLimit.windowSecs * 1000;
+    if (windows.size > 10_000) {
+      for (const [k, w] of windows) if (nowMs - w.startMs >= windowMs) windows.delete(k);
+    }
     let window = windows.get(key);
     if (!window || nowMs - window.startMs >= windowMs) {
       window = { startMs: nowMs, count: 0 };
@@ -108,20 +148,25 @@ export function createAuthenticator({
       throw createApiError({
         status: 429,
         code: "RATE_LIMITED",
-        message: `More than ${rateLimit.requests} requests in ${rateLimit.windowSecs} s for this API key.`,
+        message: `More than ${rateLimit.requests} requests in ${rateLimit.windowSecs} s for this ${unit}.`,
         entity: "Other",
         retryAfterSecs,
       });
     }
   };
 
-  return async (c) => {
+  return async (c, clientAddress) => {
     const key = c.req.header("x-api-key");
     if (!key) throw unauthorized("MISSING_API_KEY", "The X-Api-Key header is required.");
-    if (signingKeys.size > 0) await checkSignature(c, key);
-    else if (allowed.size > 0 && !allowed.has(key))
-      throw unauthorized("INVALID_API_KEY", "The API key is not valid.");
-    checkRate(key);
-    return key;
+    let partnerId: string;
+    if (signingKeys.size > 0) partnerId = toPartnerId("signing-key", await checkSignature(c, key));
+    else {
+      if (allowed.size > 0 && !allowed.has(key))
+        throw unauthorized("INVALID_API_KEY", "The API key is not valid.");
+      partnerId = toPartnerId("api-key", key);
+    }
+    if (anyKey) checkRate(`address ${clientAddress}`, "client address");
+    else checkRate(`partner ${partnerId}`, "partner");
+    return { partnerId };
   };
 }

@@ -7,7 +7,7 @@ const toOpenApiPath = (path: string) => path.replace(/:([a-z_]+)/g, "{$1}");
 
 test("the OpenAPI document lists exactly the app's public routes", () => {
   const core = { networks: [], tokens: [], log: () => {} } as unknown as Core;
-  const app = createApp({ core, authenticate: async () => "k", dev: undefined });
+  const app = createApp({ core, authenticate: async () => ({ partnerId: "p" }), dev: undefined });
   const routes = new Set(
     app.routes
       .filter((r) => r.method !== "ALL" && r.path.startsWith(API_PREFIX))

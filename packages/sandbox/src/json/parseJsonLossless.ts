@@ -32,6 +32,7 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /**
  * Parse JSON text (RFC 8259) keeping every number as its source text. Strings are decoded by `JSON.parse`
  * of the string token, so escapes behave exactly as in the platform parser. Duplicate keys: the last wins.
+ * Every refusal is a {@link JsonSyntaxError}, never another error.
  *
  * @example parseJsonLossless({ text: '{"amount":0.1}' }) // { amount: JsonNumber { text: "0.1" } }
  */
@@ -54,7 +55,13 @@ export function parseJsonLossless({ text }: { text: string }): LosslessJson {
       const c = text.charCodeAt(i);
       if (c === 0x22) {
         i++;
-        return JSON.parse(text.slice(start, i)) as string;
+        try {
+          return JSON.parse(text.slice(start, i)) as string;
+        } catch {
+          // an invalid escape (`\x41`, `\u12`, a backslash before a control character): a syntax error here too
+          i = start;
+          return fail("invalid escape in string");
+        }
       }
       if (c === 0x5c) i += 2;
       else if (c < 0x20) fail("control character in string");

@@ -10,6 +10,8 @@ export interface ApprovalRequest {
   intentId: string;
   type: SubmittedApproval["type"];
   signedData: Json;
+  /** The partner asking: another partner's intent is "not found", as an unknown id is. */
+  partnerId: string;
 }
 
 const MECHANISM_OF_TYPE: Record<SubmittedApproval["type"], string> = {
@@ -30,7 +32,7 @@ export async function addApproval({
   core: Core;
   request: ApprovalRequest;
 }): Promise<Record<string, Json>> {
-  const row = await core.store.getIntent(request.intentId);
+  const row = await core.store.getIntent(request.intentId, request.partnerId);
   if (!row)
     throw createApiError({
       status: 404,

@@ -14,6 +14,8 @@ export interface IntentRequest {
   userDestinationAddress: string;
   userSourceAddress: string;
   userSourcePublicKey: string | undefined;
+  /** The partner asking: the quote must be its own (anyone else's is "not found"), and the intent becomes its own. */
+  partnerId: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function createIntent({
   core: Core;
   request: IntentRequest;
 }): Promise<Record<string, Json>> {
-  const quote = await core.store.getQuote(request.quoteId);
+  const quote = await core.store.getQuote(request.quoteId, request.partnerId);
   if (!quote)
     throw createApiError({
       status: 404,
@@ -154,7 +156,8 @@ export async function createIntent({
     legData: built.legData,
     proxyAddress: built.proxyAddress,
   };
-  if (!(await core.store.insertIntentFromQuote(stored))) throw alreadyUsed();
+  if (!(await core.store.insertIntentFromQuote(stored, { partnerId: request.partnerId })))
+    throw alreadyUsed();
   return {
     intent_id: stored.id,
     deadline_secs: stored.deadlineSecs,

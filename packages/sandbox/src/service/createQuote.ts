@@ -16,6 +16,8 @@ export interface QuoteRequest {
   slippageBps: string;
   swapType: string;
   retailUserId: string | undefined;
+  /** The partner asking (see `Caller`): only it can create an intent from the quote. */
+  partnerId: string;
 }
 
 const AMOUNT_PROBLEMS: Record<string, string> = {
@@ -90,7 +92,8 @@ export async function createQuote({
   }
   const { prices } = core.config;
   const priceOf = (token: CatalogueToken) => {
-    const price = prices[token.symbol];
+    // own keys only: a catalogue symbol such as `constructor` must not find Object.prototype's
+    const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined;
     if (!price) throw unprocessable("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
     return { decimals: token.decimals, price };
   };
@@ -143,6 +146,7 @@ export async function createQuote({
     expiryMs: wire.expiry as number,
     retailUserId: request.retailUserId ?? null,
     usedByIntent: null,
+    partnerId: request.partnerId,
     createdAtMs: now,
   });
   return wire;

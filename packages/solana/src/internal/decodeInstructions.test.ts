@@ -73,7 +73,7 @@ describe("decodeSystemInstruction (bytes written by hand from the System Program
   it("ignores what does not involve the user, and calls malformed or unknown user instructions unknown", () => {
     expect(system([OTHER, OTHER], [...u32(2), ...u64(1n)]).kind).toBe("none");
     expect(system([USER, OTHER], [...u32(2), 1, 2]).kind).toBe("unknown");
-    expect(system([USER], [...u32(8), ...u64(10n)]).kind).toBe("unknown"); // Allocate of the user's account
+    expect(system([USER], [...u32(8), ...u64(10n)]).kind).toBe("userRole"); // Allocate of the user's account
     expect(system([USER], [...u32(99)]).kind).toBe("unknown");
   });
 });
@@ -102,9 +102,15 @@ describe("decodeTokenInstruction (SPL Token layout: index byte, little-endian u6
     });
   });
 
-  it("treats the user as the destination owner or a delegate target as harmless, and a malformed transfer as unknown", () => {
-    expect(token([OTHER, "Mint", USER, OTHER], [12, ...u64(5n), 6]).kind).toBe("none");
-    expect(token([OTHER, USER, OTHER], [4, ...u64(5n)]).kind).toBe("none");
+  it("refuses the user's wallet key as a token account or a delegate (a role it never agreed to), and a malformed transfer as unknown", () => {
+    expect(token([OTHER, "Mint", USER, OTHER], [12, ...u64(5n), 6])).toMatchObject({
+      kind: "userRole",
+      role: "account 2",
+    });
+    expect(token([OTHER, USER, OTHER], [4, ...u64(5n)])).toMatchObject({
+      kind: "userRole",
+      role: "account 1",
+    });
     expect(token([OTHER, OTHER, USER], [3, 1, 2, 3]).kind).toBe("unknown");
   });
 });
@@ -123,7 +129,7 @@ describe("decodeAssociatedTokenInstruction", () => {
     expect(create(TOKEN_PROGRAM_ADDRESS, [1])).toMatchObject({ kind: "nativeOutflow", lamports: 2_039_280n });
     expect(create(TOKEN_2022_PROGRAM_ADDRESS, [])).toMatchObject({
       kind: "nativeOutflow",
-      lamports: 2_672_640n, // bound: a 256-byte account
+      lamports: 2_721_360n, // bound: a 263-byte account (every account extension a mint can require)
     });
     expect(create(TOKEN_PROGRAM_ADDRESS, [7]).kind).toBe("unknown");
   });

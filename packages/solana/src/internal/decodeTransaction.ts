@@ -1,5 +1,5 @@
 import { VersionedTransaction } from "@solana/web3.js";
-import { BaseError } from "@swapintent/client";
+import { SolanaError } from "../errors.js";
 import { bytesEqual, hexToBytes } from "./hex.js";
 
 /** A decoded cosign transaction and the exact message bytes every signature covers. */
@@ -12,25 +12,33 @@ export interface DecodedTransaction {
   signaturesOffset: number;
 }
 
-/** Length of the compact-u16 ("shortvec") at the start of `bytes` and its value; undefined when malformed. */
+/**
+ * The compact-u16 ("shortvec") at the start of `bytes`: its value and length. Undefined when malformed or not in
+ * its one minimal form (a last byte of 0 after a continuation, e.g. `0x82 0x00` for 2, or more than 16 bits).
+ */
 function readShortVec(bytes: Uint8Array): { value: number; length: number } | undefined {
   let value = 0;
   for (let i = 0; i < 3; i++) {
     const byte = bytes[i];
     if (byte === undefined) return undefined;
     value |= (byte & 0x7f) << (7 * i);
-    if ((byte & 0x80) === 0) return { value, length: i + 1 };
+    if ((byte & 0x80) === 0) {
+      if (i > 0 && byte === 0) return undefined;
+      return value > 0xffff ? undefined : { value, length: i + 1 };
+    }
   }
   return undefined;
 }
 
 /**
- * Decode the hex of a serialized legacy or v0 transaction. The bytes must round-trip exactly (no trailing bytes,
- * one signature slot per required signer), so the message that is checked is the message that gets signed.
+ * Decode the hex of a serialized legacy or v0 transaction. The bytes must be the one canonical serialization:
+ * re-serializing the decoded transaction reproduces them exactly (every length in its minimal shortvec form, one
+ * signature slot per required signer, no trailing bytes), so the message that is checked is the message that gets
+ * signed and no two encodings of one transaction exist.
  */
 export function decodeTransaction(hex: unknown): DecodedTransaction {
   if (typeof hex !== "string" || hex.length === 0) {
-    throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction is missing or not a hex string.");
+    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction is missing or not a hex string.");
   }
   const bytes = hexToBytes(hex);
   let transaction: VersionedTransaction;
@@ -39,14 +47,14 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
     transaction = VersionedTransaction.deserialize(bytes);
     messageBytes = transaction.message.serialize();
   } catch (cause) {
-    throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
+    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
       details: { bytes: bytes.length },
       cause,
     });
   }
   const version = transaction.version;
   if (version !== "legacy" && version !== 0) {
-    throw new BaseError("SOL_TX_VERSION_UNSUPPORTED", "Only legacy and v0 transactions are supported.", {
+    throw new SolanaError("SOL_TX_VERSION_UNSUPPORTED", "Only legacy and v0 transactions are supported.", {
       details: { version },
     });
   }
@@ -54,20 +62,46 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
   const count = readShortVec(bytes);
   const signaturesOffset = count?.length ?? 0;
   const messageOffset = signaturesOffset + 64 * required;
+  let reserialized: Uint8Array | undefined;
+  try {
+    reserialized = transaction.serialize();
+  } catch {
+    reserialized = undefined;
+  }
   if (
     count === undefined ||
     count.value !== required ||
     transaction.signatures.length !== required ||
     bytes.length !== messageOffset + messageBytes.length ||
-    !bytesEqual(bytes.subarray(messageOffset), messageBytes)
+    !bytesEqual(bytes.subarray(messageOffset), messageBytes) ||
+    reserialized === undefined ||
+    !bytesEqual(reserialized, bytes)
   ) {
-    throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction bytes are not a canonical serialization.", {
-      details: {
-        bytes: bytes.length,
-        signatures: transaction.signatures.length,
-        requiredSignatures: required,
+    throw new SolanaError(
+      "SOL_TX_DECODE_FAILED",
+      "The transaction bytes are not a canonical serialization.",
+      {
+        details: {
+          bytes: bytes.length,
+          signatures: transaction.signatures.length,
+          requiredSignatures: required,
+        },
       },
+    );
+  }
+  assertUniqueKeys(transaction);
+  return { transaction, messageBytes, bytes, signaturesOffset };
+}
+
+/**
+ * Every static account key appears once (the runtime refuses a transaction that loads an account twice; refusing
+ * it here keeps "the user's slot" unambiguous).
+ */
+function assertUniqueKeys(transaction: VersionedTransaction): void {
+  const keys = transaction.message.staticAccountKeys.map((key) => key.toBase58());
+  if (new Set(keys).size !== keys.length) {
+    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction lists an account key twice.", {
+      details: { accounts: keys.length },
     });
   }
-  return { transaction, messageBytes, bytes, signaturesOffset };
 }

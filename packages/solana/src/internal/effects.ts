@@ -19,6 +19,11 @@ export type InstructionEffect =
   | { kind: "nativeOutflow"; lamports: bigint; instruction: string }
   /** Authority over one of the user's accounts is granted, changed or ended, or the user's mint/freeze authority is used. */
   | { kind: "authorityGrant"; instruction: string }
+  /**
+   * The user's key fills an account slot (or a key field of the data) the user never agreed to: a seed base, a
+   * nonce authority, a new owner, a multisig signer, an account to allocate or initialize, a token account.
+   */
+  | { kind: "userRole"; instruction: string; role: string }
   /** The instruction involves the user and the verifier cannot tell what it does. */
   | { kind: "unknown"; reason: string }
   /** A memo. */
@@ -35,4 +40,26 @@ export interface ResolvedInstruction {
 export function involves(accounts: readonly string[], user: string, from = 0): boolean {
   for (let i = from; i < accounts.length; i++) if (accounts[i] === user) return true;
   return false;
+}
+
+/** Positions of `user` in `accounts`. */
+export function slotsOf(accounts: readonly string[], user: string): number[] {
+  const slots: number[] = [];
+  accounts.forEach((account, i) => {
+    if (account === user) slots.push(i);
+  });
+  return slots;
+}
+
+/**
+ * The first slot of `user` that is not allowed: `allowed` lists the permitted slot indexes, and `from` (when given)
+ * permits every slot from that index on (an authority followed by its multisig signers).
+ */
+export function disallowedSlot(
+  accounts: readonly string[],
+  user: string,
+  allowed: readonly number[],
+  from = Number.POSITIVE_INFINITY,
+): number | undefined {
+  return slotsOf(accounts, user).find((slot) => slot < from && !allowed.includes(slot));
 }

@@ -1,4 +1,4 @@
-import { BaseError } from "@swapintent/client";
+import { SolanaError } from "../errors.js";
 
 const HEX_CHARS = "0123456789abcdef";
 
@@ -13,7 +13,7 @@ export function bytesToHex(bytes: Uint8Array): string {
 export function hexToBytes(hex: string): Uint8Array {
   const body = hex.startsWith("0x") || hex.startsWith("0X") ? hex.slice(2) : hex;
   if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) {
-    throw new BaseError("SOL_TX_DECODE_FAILED", "The transaction is not valid hex.", {
+    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction is not valid hex.", {
       details: { length: hex.length },
     });
   }

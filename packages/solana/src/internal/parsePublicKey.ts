@@ -1,5 +1,6 @@
 import { PublicKey } from "@solana/web3.js";
-import { BaseError } from "@swapintent/client";
+import { SolanaError } from "../errors.js";
+import { escapeUnsafe } from "./text.js";
 
 /** A web3.js `PublicKey` from a base58 string or a `PublicKey`; throws `SOL_INVALID_ADDRESS` for anything else. */
 export function parsePublicKey(value: unknown, name: string): PublicKey {
@@ -15,8 +16,8 @@ export function parsePublicKey(value: unknown, name: string): PublicKey {
       // fall through to the error below
     }
   }
-  throw new BaseError("SOL_INVALID_ADDRESS", `The ${name} is not a base58 32-byte Solana address.`, {
-    details: { [name]: typeof value === "string" ? value : typeof value },
+  throw new SolanaError("SOL_INVALID_ADDRESS", `The ${name} is not a base58 32-byte Solana address.`, {
+    details: { [name]: escapeUnsafe(value) },
   });
 }
 

@@ -1,0 +1,4 @@
+import { swapintentProject } from "../../vitest.shared";
+
+// Packing, a cold npm install and a sandbox run: minutes on a busy 2-core machine, not seconds.
+export default swapintentProject("consumer", { testTimeout: 300_000, hookTimeout: 600_000 });

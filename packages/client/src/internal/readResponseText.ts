@@ -1,0 +1,45 @@
+import { BaseError } from "../errors/baseError.js";
+
+/**
+ * Reads a response body as UTF-8 text, at most `maxBytes` of it. A `content-length` above the limit is refused
+ * before reading; a body that grows past it is cancelled as soon as it does, so an oversized answer never sits
+ * whole in memory.
+ *
+ * @throws `RESPONSE_TOO_LARGE` when the body is longer than `maxBytes`.
+ */
+export async function readResponseText(
+  response: Response,
+  { maxBytes, method, path }: { maxBytes: number; method: string; path: string },
+): Promise<string> {
+  const tooLarge = (receivedBytes: number) =>
+    new BaseError("RESPONSE_TOO_LARGE", `${method} ${path} answered with more than ${maxBytes} bytes.`, {
+      details: { method, path, status: response.status, maxResponseBytes: maxBytes, receivedBytes },
+    });
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(declared);
+  }
+  const body = response.body;
+  if (!body) return response.text();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(total);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

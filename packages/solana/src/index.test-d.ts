@@ -1,0 +1,139 @@
+/**
+ * Type tests of the public API, checked by tsc under this package's tsconfig (`strict`,
+ * `exactOptionalPropertyTypes: true`): main signatures, results, error codes, and every optional input property
+ * accepting `undefined`.
+ */
+import type { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
+import type { BaseError, Intent } from "@swapintent/client";
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type CosignSigner,
+  type CosignVerification,
+  type Ed25519MessageSigner,
+  type ExpectedEscrow,
+  type GetAssociatedTokenAddressParameters,
+  getAssociatedTokenAddress,
+  type LookupTableContents,
+  type SignCosignTransactionParameters,
+  type SignCosignTransactionResult,
+  type SolanaErrorCode,
+  signCosignTransaction,
+  type VerifyCosignTransactionParameters,
+  verifyCosignTransaction,
+  type WalletTransactionSigner,
+} from "./index.js";
+
+/** The optional keys of `T`. */
+type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
+/**
+ * The optional keys of `T` whose declared type does not accept `undefined` (under exactOptionalPropertyTypes,
+ * `Required` drops only the implicit `undefined` of an optional property and keeps an explicit `| undefined`).
+ */
+type RejectsUndefined<T> = {
+  [K in OptionalKeys<T>]-?: undefined extends Required<T>[K] ? never : K;
+}[OptionalKeys<T>];
+
+declare const intent: Intent;
+declare const keypair: Keypair;
+declare const maybe: {
+  decimals: number | undefined;
+  programs: string[] | undefined;
+  cap: bigint | undefined;
+  tables: LookupTableContents[] | undefined;
+  memo: boolean | undefined;
+  tokenProgram: string | undefined;
+};
+
+describe("the helper itself", () => {
+  it("finds an optional key that refuses undefined, and none when every one accepts it", () => {
+    expectTypeOf<RejectsUndefined<{ a?: string; b?: string | undefined; c: number }>>().toEqualTypeOf<"a">();
+    expectTypeOf<RejectsUndefined<{ b?: string | undefined }>>().toEqualTypeOf<never>();
+  });
+});
+
+describe("every optional input property accepts undefined", () => {
+  it("verify, sign, the quote subset and getAssociatedTokenAddress", () => {
+    expectTypeOf<RejectsUndefined<VerifyCosignTransactionParameters>>().toEqualTypeOf<never>();
+    expectTypeOf<RejectsUndefined<SignCosignTransactionParameters>>().toEqualTypeOf<never>();
+    expectTypeOf<RejectsUndefined<VerifyCosignTransactionParameters["quote"]>>().toEqualTypeOf<never>();
+    expectTypeOf<RejectsUndefined<GetAssociatedTokenAddressParameters>>().toEqualTypeOf<never>();
+  });
+
+  it("values that may be unset pass straight through", () => {
+    const verification = verifyCosignTransaction({
+      intent,
+      quote: { sourceToken: "mint", sourceAmountLots: 1n, sourceAmountDecimals: maybe.decimals },
+      userAddress: "user",
+      escrow: { owner: "escrow" },
+      allowedPrograms: maybe.programs,
+      maxNativeOutflowLamports: maybe.cap,
+      lookupTables: maybe.tables,
+      checkMemo: maybe.memo,
+    });
+    expectTypeOf(verification).toEqualTypeOf<CosignVerification>();
+    expectTypeOf(
+      getAssociatedTokenAddress({ owner: "o", mint: "m", tokenProgram: maybe.tokenProgram }),
+    ).toEqualTypeOf<string>();
+  });
+});
+
+describe("signatures and results", () => {
+  it("verifyCosignTransaction takes one parameters object and returns what a wallet shows", () => {
+    expectTypeOf(verifyCosignTransaction).parameters.toEqualTypeOf<[VerifyCosignTransactionParameters]>();
+    expectTypeOf<CosignVerification>().toMatchTypeOf<{
+      userAddress: string;
+      userSignerIndex: number;
+      feePayer: string;
+      mint: string;
+      amountLots: bigint;
+      destination: string;
+      nativeOutflowLamports: bigint;
+      programs: string[];
+      memos: string[];
+      messageBytes: Uint8Array;
+    }>();
+    // The internal decoded transaction does not leak into the public result.
+    expectTypeOf<CosignVerification>().not.toHaveProperty("decoded");
+  });
+
+  it("signCosignTransaction takes a Keypair, a wallet or an ed25519 signer and resolves to the cosign approval", () => {
+    expectTypeOf(signCosignTransaction).parameters.toEqualTypeOf<[SignCosignTransactionParameters]>();
+    expectTypeOf(signCosignTransaction).returns.toEqualTypeOf<Promise<SignCosignTransactionResult>>();
+    expectTypeOf<SignCosignTransactionParameters>().not.toHaveProperty("userAddress");
+    expectTypeOf(keypair).toExtend<CosignSigner>();
+    expectTypeOf<WalletTransactionSigner>().toExtend<CosignSigner>();
+    expectTypeOf<Ed25519MessageSigner>().toExtend<CosignSigner>();
+    expectTypeOf<WalletTransactionSigner["signTransaction"]>().returns.toEqualTypeOf<
+      Promise<VersionedTransaction>
+    >();
+    expectTypeOf<Ed25519MessageSigner["publicKey"]>().toEqualTypeOf<PublicKey | string>();
+    expectTypeOf<SignCosignTransactionResult["approval"]>().toEqualTypeOf<{
+      type: "cosign";
+      signedData: { transaction: string; userAddress: string };
+    }>();
+    expectTypeOf<SignCosignTransactionResult["signature"]>().toEqualTypeOf<string>();
+  });
+
+  it("the escrow must be named, or the opt-out spelled out", () => {
+    expectTypeOf<{ owner: string }>().toExtend<ExpectedEscrow>();
+    expectTypeOf<{ tokenAccount: string }>().toExtend<ExpectedEscrow>();
+    expectTypeOf<{ unchecked: true }>().toExtend<ExpectedEscrow>();
+    expectTypeOf<{ unchecked: false }>().not.toExtend<ExpectedEscrow>();
+    expectTypeOf<VerifyCosignTransactionParameters["escrow"]>().not.toEqualTypeOf<
+      ExpectedEscrow | undefined
+    >();
+  });
+});
+
+describe("error codes", () => {
+  it("are a closed union of SOL_ strings, including the issue-12 refusals", () => {
+    expectTypeOf<SolanaErrorCode>().toExtend<`SOL_${string}`>();
+    expectTypeOf<"SOL_USER_ROLE_NOT_ALLOWED">().toExtend<SolanaErrorCode>();
+    expectTypeOf<"SOL_MEMO_NOT_UTF8">().toExtend<SolanaErrorCode>();
+    expectTypeOf<"SOL_MEMO_UNSAFE_TEXT">().toExtend<SolanaErrorCode>();
+    expectTypeOf<"SOL_TX_DECODE_FAILED">().toExtend<SolanaErrorCode>();
+    expectTypeOf<"SOL_NOT_A_CODE">().not.toExtend<SolanaErrorCode>();
+    expectTypeOf<"PERMIT2_SPENDER_MISMATCH">().not.toExtend<SolanaErrorCode>();
+    expectTypeOf<BaseError<SolanaErrorCode>["code"]>().toEqualTypeOf<SolanaErrorCode>();
+  });
+});

@@ -1,0 +1,261 @@
+import type { BaseError } from "@swapintent/client";
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  MEMO_PROGRAM_ADDRESS,
+  MEMO_V1_PROGRAM_ADDRESS,
+  SYSTEM_PROGRAM_ADDRESS,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+} from "../constants.js";
+import { SolanaError } from "../errors.js";
+import {
+  associatedTokenInvokedPrograms,
+  decodeAssociatedTokenInstruction,
+} from "./decodeAssociatedTokenInstruction.js";
+import { decodeSystemInstruction } from "./decodeSystemInstruction.js";
+import { decodeTokenInstruction, tokenInstructionTarget, userAuthorizes } from "./decodeTokenInstruction.js";
+import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
+import { readUintLE } from "./readInt.js";
+import { decodeUtf8Exact, firstUnsafeCodePoint } from "./text.js";
+
+/** What the instructions add up to so far. */
+export interface InstructionTally {
+  /** Every program the transaction can invoke, in order of first use (top level and through accounts). */
+  programs: string[];
+  memos: string[];
+  nativeOutflow: bigint;
+  toEscrow: bigint;
+  destination: string | undefined;
+  strangers: { destination: string; amount: bigint; instruction: number }[];
+  /** Token accounts the user's own transfers debit (they are the user's, whatever their address). */
+  userSources: string[];
+  /**
+   * Token instructions the user does not authorize (its key in no authority slot) that act on a token account (slot
+   * 0): a delegate's transfer or burn, a close or freeze authority. Refused afterwards when that account is the
+   * user's.
+   */
+  otherAuthority: {
+    account: string;
+    mint: string | null;
+    programAddress: string;
+    tag: number;
+    instruction: number;
+  }[];
+}
+
+/** What every instruction is checked against. */
+export interface InstructionContext {
+  user: string;
+  userBytes: Uint8Array;
+  allowed: ReadonlySet<string>;
+  expectedMint: string;
+  expectedDecimals: number | undefined;
+  escrowOf: (program: string) => string | undefined;
+}
+
+/**
+ * Check one instruction and add what it does to `tally`; throws the coded refusal for anything the user did not
+ * agree to.
+ */
+export function tallyInstruction(
+  tally: InstructionTally,
+  ix: ResolvedInstruction,
+  index: number,
+  context: InstructionContext,
+): void {
+  for (const program of [ix.programAddress, ...invokedPrograms(ix)]) {
+    if (!context.allowed.has(program)) {
+      throw new SolanaError(
+        "SOL_PROGRAM_NOT_ALLOWED",
+        "The transaction calls a program that is not allowed.",
+        {
+          details: {
+            program,
+            instruction: index,
+            ...(program === ix.programAddress ? {} : { via: ix.programAddress }),
+          },
+        },
+      );
+    }
+    if (!tally.programs.includes(program)) tally.programs.push(program);
+  }
+  // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
+  // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
+  if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
+    throw new SolanaError(
+      "SOL_DURABLE_NONCE",
+      "The transaction uses a durable nonce: it would stay valid indefinitely.",
+      { details: { instruction: index } },
+    );
+  }
+  if (
+    (ix.programAddress === TOKEN_PROGRAM_ADDRESS || ix.programAddress === TOKEN_2022_PROGRAM_ADDRESS) &&
+    !userAuthorizes(ix, context.user)
+  ) {
+    const target = tokenInstructionTarget(ix);
+    if (target !== undefined)
+      tally.otherAuthority.push({ ...target, programAddress: ix.programAddress, instruction: index });
+  }
+  applyEffect(tally, describeInstruction(ix, context), index, context);
+}
+
+/** Programs an instruction invokes through its accounts (cross-program invocations the verifier can name). */
+function invokedPrograms(ix: ResolvedInstruction): string[] {
+  return ix.programAddress === ASSOCIATED_TOKEN_PROGRAM_ADDRESS ? associatedTokenInvokedPrograms(ix) : [];
+}
+
+function applyEffect(
+  tally: InstructionTally,
+  effect: InstructionEffect,
+  index: number,
+  context: InstructionContext,
+): void {
+  switch (effect.kind) {
+    case "none":
+      return;
+    case "memo":
+      tally.memos.push(effect.text);
+      return;
+    case "nativeOutflow":
+      tally.nativeOutflow += effect.lamports;
+      return;
+    case "tokenTransfer":
+      applyTransfer(tally, effect, index, context);
+      return;
+    default:
+      throw refusal(effect, index);
+  }
+}
+
+function refusal(
+  effect: Exclude<InstructionEffect, { kind: "none" | "memo" | "nativeOutflow" | "tokenTransfer" }>,
+  index: number,
+): BaseError {
+  switch (effect.kind) {
+    case "unknown":
+      return new SolanaError(
+        "SOL_INSTRUCTION_UNKNOWN",
+        "An instruction involving the user could not be verified.",
+        {
+          details: { instruction: index, reason: effect.reason },
+        },
+      );
+    case "authorityGrant":
+      return new SolanaError(
+        "SOL_AUTHORITY_GRANT",
+        "An instruction grants, changes or ends authority over the user's account.",
+        { details: { instruction: index, kind: effect.instruction } },
+      );
+    case "userRole":
+      return new SolanaError(
+        "SOL_USER_ROLE_NOT_ALLOWED",
+        "An instruction names the user in a role the user did not agree to.",
+        { details: { instruction: index, kind: effect.instruction, role: effect.role } },
+      );
+    case "tokenBurn":
+      return new SolanaError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
+        details: { instruction: index, mint: effect.mint, amount: effect.amount },
+      });
+  }
+}
+
+function applyTransfer(
+  tally: InstructionTally,
+  effect: Extract<InstructionEffect, { kind: "tokenTransfer" }>,
+  index: number,
+  { expectedMint, expectedDecimals, escrowOf }: InstructionContext,
+): void {
+  if (effect.mint !== null && effect.mint !== expectedMint) {
+    throw new SolanaError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
+      details: { instruction: index, expected: expectedMint, actual: effect.mint },
+    });
+  }
+  // The quote's lots and decimals both come from the service; inflated together they still display the
+  // typed amount. TransferChecked's decimals are checked on chain against the mint, so they must agree.
+  if (expectedDecimals !== undefined && effect.decimals !== expectedDecimals) {
+    throw new SolanaError(
+      "SOL_DECIMALS_MISMATCH",
+      effect.decimals === null
+        ? "A Transfer states no decimals; the quote's decimals cannot be checked against the mint."
+        : "The transfer's decimals (checked on chain against the mint) are not the quote's.",
+      { details: { instruction: index, expected: expectedDecimals, actual: effect.decimals } },
+    );
+  }
+  if (!tally.userSources.includes(effect.source)) tally.userSources.push(effect.source);
+  const escrow = escrowOf(effect.programAddress);
+  // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
+  // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
+  if (effect.mint === null && escrow === undefined) {
+    throw new SolanaError(
+      "SOL_MINT_MISMATCH",
+      "A Transfer without a mint cannot be tied to the quote's source mint when the escrow is unchecked.",
+      { details: { instruction: index, expected: expectedMint, actual: null } },
+    );
+  }
+  if (escrow === undefined || effect.destination === escrow) {
+    tally.toEscrow += effect.amount;
+    tally.destination ??= effect.destination;
+  } else {
+    tally.strangers.push({ destination: effect.destination, amount: effect.amount, instruction: index });
+  }
+}
+
+/** Whether the 32 bytes of `key` occur anywhere in `data`. */
+function containsKey(data: Uint8Array, key: Uint8Array): boolean {
+  outer: for (let i = 0; i + key.length <= data.length; i++) {
+    for (let j = 0; j < key.length; j++) if (data[i + j] !== key[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+function describeInstruction(ix: ResolvedInstruction, context: InstructionContext): InstructionEffect {
+  const { user } = context;
+  if (ix.programAddress === MEMO_PROGRAM_ADDRESS || ix.programAddress === MEMO_V1_PROGRAM_ADDRESS) {
+    return describeMemo(ix.data);
+  }
+  // The user's key inside instruction data is a role the accounts do not show: a seed base, a nonce or mint
+  // authority, a new owner or authority. None of them is part of a swap.
+  if (containsKey(ix.data, context.userBytes)) {
+    return { kind: "userRole", instruction: "instruction data", role: "the user's key in the data" };
+  }
+  switch (ix.programAddress) {
+    case SYSTEM_PROGRAM_ADDRESS:
+      return decodeSystemInstruction(ix, user);
+    case TOKEN_PROGRAM_ADDRESS:
+    case TOKEN_2022_PROGRAM_ADDRESS:
+      return decodeTokenInstruction(ix, user);
+    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
+      return decodeAssociatedTokenInstruction(ix, user);
+    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
+      return { kind: "none" };
+    default:
+      // A program the caller allowed: opaque. It may run only if it cannot reach the user's accounts.
+      return involves(ix.accounts, user)
+        ? { kind: "unknown", reason: "instruction of a caller-allowed program that involves the user" }
+        : { kind: "none" };
+  }
+}
+
+/**
+ * A memo's text, byte for byte as the chain records it. Invalid UTF-8 (which the memo program rejects) and text a
+ * wallet must not display (controls, bidi, zero-width, a byte-order mark) are refused here.
+ */
+function describeMemo(data: Uint8Array): InstructionEffect {
+  const text = decodeUtf8Exact(data);
+  if (text === undefined) {
+    throw new SolanaError("SOL_MEMO_NOT_UTF8", "A memo is not valid UTF-8.", {
+      details: { bytes: data.length },
+    });
+  }
+  const unsafe = firstUnsafeCodePoint(text);
+  if (unsafe !== undefined) {
+    throw new SolanaError(
+      "SOL_MEMO_UNSAFE_TEXT",
+      "A memo contains a control, bidi or zero-width character that could change what is displayed.",
+      { details: { character: unsafe } },
+    );
+  }
+  return { kind: "memo", text };
+}
