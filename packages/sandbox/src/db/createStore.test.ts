@@ -232,6 +232,23 @@ describe("status cache and partner scoping", () => {
   });
 });
 
+describe("resolver work list", () => {
+  test("never lists Initiated; a recorded step comes first, then the oldest; a deferred intent goes last", async () => {
+    await db.query("UPDATE intents SET status = 'Expired', pending_step = NULL"); // a clean slate for this test
+    const initiated = await newIntent();
+    const older = await newIntent({ status: "ApprovalAdded" });
+    const inFlight = await newIntent({ status: "UserDeposited", pendingStep: "deliver" });
+    const newer = await newIntent({ status: "Accepted" });
+    const ids = async () => (await store.listWork(10)).map((r) => r.id);
+    expect(await ids()).toEqual([inFlight.id, older.id, newer.id]);
+    expect(await ids()).not.toContain(initiated.id);
+    await store.deferIntent(inFlight.id, 5_000);
+    await store.deferIntent(older.id, 4_000);
+    expect(await ids()).toEqual([newer.id, older.id, inFlight.id]);
+    expect((await store.listWork(1)).map((r) => r.id)).toEqual([newer.id]);
+  });
+});
+
 describe("migration 3", () => {
   test("is idempotent: applying its SQL again changes nothing and fails nothing", async () => {
     const m3 = MIGRATIONS.find((m) => m.version === 3);

@@ -74,7 +74,8 @@ export interface Store {
   /**
    * At most `limit` intents the resolver can move: a recorded pending step, or approved and not terminal
    * (`Initiated` intents wait for their user and are left to {@link Store.expireOverdue}). Those not tried
-   * for longest come first (see {@link Store.deferIntent}), then the oldest.
+   * for longest come first (see {@link Store.deferIntent}); among those, a recorded step (funds in flight, e.g.
+   * after a crash) before the rest; then the oldest.
    */
   listWork(limit: number): Promise<IntentRow[]>;
   /**
@@ -339,7 +340,7 @@ export function createStore({ db }: { db: PGlite }): Store {
       const r = await db.query<Record<string, unknown>>(
         `SELECT * FROM intents WHERE pending_step IS NOT NULL
            OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested')
-         ORDER BY next_attempt_ms, seq LIMIT $1`,
+         ORDER BY next_attempt_ms, pending_step IS NULL, seq LIMIT $1`,
         [limit],
       );
       return r.rows.map(readIntentRow);
