@@ -1,6 +1,6 @@
 import { signHtlcPsbt } from "@swapintent/bitcoin";
 import { signPermit2Approval } from "@swapintent/permit2/evm";
-import { Psbt } from "bitcoinjs-lib";
+import { address as btcAddress, networks, Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
@@ -79,9 +79,17 @@ describe("Bitcoin routes through HTTP, @swapintent/client and the signer package
     await client.submitApproval({ intentId: intent.intentId, approval });
     const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 45_000 });
     expect(final.status).toBe("Fulfilled");
-    expect(final.swapMetadata.userDepositTx).toBe(
-      Psbt.fromBase64(approval.signedData).extractTransaction().getId(),
+    const deposit = Psbt.fromBase64(approval.signedData).extractTransaction();
+    expect(final.swapMetadata.userDepositTx).toBe(deposit.getId());
+    // proxy_address is where the user's coins went: the address of the deposit's output that pays the source
+    // amount (the HTLC), decoded here by bitcoinjs-lib, not the resolver's own address.
+    const htlcOutputs = deposit.outs.filter((out) => out.value === quote.sourceAmountLots);
+    expect(htlcOutputs).toHaveLength(1);
+    expect(final.swapMetadata.proxyAddress).toBe(
+      btcAddress.fromOutputScript(htlcOutputs[0]!.script, networks.regtest),
     );
+    expect(final.swapMetadata.proxyAddress).toMatch(/^bcrt1p/);
+    expect(final.swapMetadata.proxyAddress).not.toBe(bitcoinLeg().info().resolverAddress);
 
     expectWithinQuote(await sandbox.leg(1).balanceOf(evmRecipient, evm().tokens.USDC as string), quote);
     const spent = 130_000n - (await bitcoinLeg().balanceOf(user.p2tr, "btc"));

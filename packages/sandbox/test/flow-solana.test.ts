@@ -3,7 +3,7 @@
  * package -> approval -> resolver -> Fulfilled. The Solana side executes on litesvm (signature verification on),
  * the EVM side on anvil with the real Permit2 contract.
  */
-import { Keypair, type VersionedTransaction } from "@solana/web3.js";
+import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { signPermit2Approval } from "@swapintent/permit2/evm";
 import { signCosignTransaction } from "@swapintent/solana";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -25,6 +25,8 @@ const flow = useFlowSandbox({ networkIds: [1, 5], apiKey: API_KEY });
 /** What a wallet reads from `GET /sandbox/chains` for a network. */
 const chainFacts = (networkId: number) =>
   fetchChainFacts({ sandbox: flow.sandbox, apiKey: API_KEY, networkId });
+
+const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 
 /**
  * A Solana user given `usdcLots` USDC who quotes `amount` USDC to EVM USDC for `recipient`, creates the intent and
@@ -78,6 +80,17 @@ describe("Solana flows through @swapintent/client", { timeout: 60_000 }, () => {
     await client.submitApproval({ intentId: intent.intentId, approval: signed.approval });
     const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 30_000 });
     expect(final.status).toBe("Fulfilled");
+    // proxy_address is where the user's tokens went: the destination of the transaction's SPL TransferChecked
+    // (instruction 12; accounts source, mint, destination, authority), decoded here by @solana/web3.js.
+    if (intent.approvalMechanism !== "cosign") throw new Error("expected a cosign intent");
+    const tx = VersionedTransaction.deserialize(Buffer.from(intent.paramsToSign.transaction, "hex"));
+    const keys = tx.message.staticAccountKeys.map((k) => k.toBase58());
+    const transfers = tx.message.compiledInstructions.filter(
+      (ix) => keys[ix.programIdIndex] === TOKEN_PROGRAM && ix.data[0] === 12,
+    );
+    expect(transfers).toHaveLength(1);
+    expect(final.swapMetadata.proxyAddress).toBe(keys[transfers[0]!.accountKeyIndexes[2]!]);
+    expect(final.swapMetadata.proxyAddress).not.toBe(info.resolverAddress);
 
     const solana = sandbox.leg(5);
     expect(await solana.balanceOf(address, tokens.USDC!)).toBe(50_000_000n - 12_500_000n);

@@ -87,4 +87,16 @@ ALTER TABLE intents ADD COLUMN partner_id text;
 CREATE INDEX intents_partner ON intents (partner_id, seq);
 `,
   },
+  {
+    // The resolver's fair queue. Idempotent (IF NOT EXISTS) and independent of version 2.
+    version: 3,
+    name: "resolver-queue",
+    sql: `
+ALTER TABLE intents ADD COLUMN IF NOT EXISTS next_attempt_ms bigint NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS intents_ready ON intents (next_attempt_ms, seq)
+  WHERE pending_step IS NOT NULL OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested');
+CREATE INDEX IF NOT EXISTS intents_expiry ON intents (deadline_secs)
+  WHERE status IN ('Initiated', 'ApprovalAdded') AND pending_step IS NULL;
+`,
+  },
 ];

@@ -113,8 +113,12 @@ export interface ChainLeg {
   /** Whether `publicKeyHex` (no 0x) belongs to `address`. Networks without public keys return true. */
   publicKeyMatchesAddress(address: string, publicKeyHex: string | null): boolean;
 
-  /** Build the spec's `params_to_sign` (wire JSON, snake_case) for an intent whose source is this network. */
-  buildApproval(intent: LegIntent): Promise<{ paramsToSign: Json; legData: Json }>;
+  /**
+   * Build the spec's `params_to_sign` (wire JSON, snake_case) for an intent whose source is this network, and
+   * name `proxyAddress`: the address the user's funds go to on this network (`swap_metadata.proxy_address`):
+   * the escrow contract (EVM, Tron), the HTLC output's address (Bitcoin), the escrow token account (Solana).
+   */
+  buildApproval(intent: LegIntent): Promise<{ paramsToSign: Json; legData: Json; proxyAddress: string }>;
   /** Check a submitted approval (simulate it on the engine). Throws `LegRejection` when it would fail. */
   verifyApproval(intent: LegIntent, legData: Json, approval: SubmittedApproval): Promise<{ legData: Json }>;
   /** Execute the verified approval: move the user's funds into the escrow. */

@@ -38,9 +38,29 @@ function describeError(error: unknown, secretHex: string): string {
  * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested); any other error is
  * transient and the step is retried on the next pass.
  *
- * Returns true when the intent changed.
+ * Returns the intent as stored after the change (the row the database returned), or undefined when it did not change.
  */
-export async function advanceIntent({ core, row }: { core: Core; row: IntentRow }): Promise<boolean> {
+export async function advanceIntent({
+  core,
+  row,
+}: {
+  core: Core;
+  row: IntentRow;
+}): Promise<IntentRow | undefined> {
+  let latest: IntentRow | undefined;
+  const changed = await advanceOnce({ core, row, stored: (next) => (latest = next) });
+  return changed ? latest : undefined;
+}
+
+async function advanceOnce({
+  core,
+  row,
+  stored,
+}: {
+  core: Core;
+  row: IntentRow;
+  stored: (row: IntentRow) => void;
+}): Promise<boolean> {
   const source = core.legs.get(row.sourceChain);
   const dest = core.legs.get(row.destChain);
   if (!source || !dest) return false;
@@ -49,15 +69,16 @@ export async function advanceIntent({ core, row }: { core: Core; row: IntentRow 
   const intent = toLegIntent(row);
   const describe = (error: unknown) => describeError(error, row.secret);
 
-  const cas = async (expectedPendingStep: PendingStep | null, changes: Partial<IntentRow>) =>
-    (
-      await core.store.updateIntent({
-        id: row.id,
-        expectedStatus: row.status,
-        expectedPendingStep,
-        changes: { ...changes, updatedAtMs: core.clock.nowMs() },
-      })
-    ).updated;
+  const cas = async (expectedPendingStep: PendingStep | null, changes: Partial<IntentRow>) => {
+    const result = await core.store.updateIntent({
+      id: row.id,
+      expectedStatus: row.status,
+      expectedPendingStep,
+      changes: { ...changes, updatedAtMs: core.clock.nowMs() },
+    });
+    if (result.updated) stored(result.row);
+    return result.updated;
+  };
 
   const runStep = async <T>(
     step: PendingStep,

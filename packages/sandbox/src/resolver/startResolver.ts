@@ -1,20 +1,39 @@
+import type { IntentRow } from "../db/intentRow.js";
 import type { Core } from "../service/core.js";
 import { advanceIntent } from "./advanceIntent.js";
 
 /** A running resolver loop. */
 export interface Resolver {
-  /** One pass over every intent with work left; resolves when the pass is done. */
+  /** One pass: the expiry sweep, then up to one batch of intents with work left; resolves when the pass is done. */
   runOnce(): Promise<void>;
   /** Stop the loop and wait for the pass in progress. Idempotent. */
   stop(): Promise<void>;
 }
 
+/** Intents taken per pass (the pass's budget): the next pass starts at once when a batch was full. */
 const BATCH = 200;
 const PARALLEL = 8;
 
+/** Statuses in which the resolver (not the user) has the next move. */
+const RESOLVER_STATUSES = new Set<IntentRow["status"]>([
+  "ApprovalAdded",
+  "Accepted",
+  "UserDeposited",
+  "RefundRquested",
+]);
+
+const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSES.has(row.status);
+
 /**
- * Start the background resolver: every `intervalMs` (after the previous pass ends, so passes never overlap)
- * it advances each unfinished intent by one step, up to {@link PARALLEL} intents at a time.
+ * Start the background resolver: every `intervalMs` (after the previous pass ends, so passes never overlap;
+ * at once when the previous pass had a full batch) it runs one pass:
+ *
+ * 1. the expiry sweep, one UPDATE: `Initiated` and `ApprovalAdded` intents past their deadline become `Expired`,
+ *    however many there are, so abandoned intents never reach the work list;
+ * 2. up to {@link BATCH} intents the resolver can move (approved or with a recorded step; never `Initiated`),
+ *    those not tried for longest first, {@link PARALLEL} at a time, each followed through up to `stepsPerPass`
+ *    ready steps. An intent that could not be advanced (a leg error, a refused retry) is moved behind the others,
+ *    so a failing intent never holds back the rest of the queue.
  */
 export function startResolver({
   core,
@@ -27,46 +46,67 @@ export function startResolver({
 }): Resolver {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<boolean> = Promise.resolve(false);
 
-  const pass = async () => {
+  const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+  /** Follow one intent through the steps that are ready; move it back in the queue when it is stuck. */
+  const work = async (first: IntentRow) => {
+    let row: IntentRow | undefined = first;
+    let stuck = false;
+    try {
+      for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
+        // The row the database returned for the change: no re-read between steps.
+        const next: IntentRow | undefined = await advanceIntent({ core, row });
+        if (!next) {
+          stuck = hasWork(row);
+          break;
+        }
+        row = next;
+      }
+    } catch (error) {
+      stuck = true;
+      core.log(`resolver: intent ${first.id}: ${describe(error)}`);
+    }
+    if (stuck) await core.store.deferIntent(first.id, core.clock.nowMs());
+  };
+
+  /** One pass; true when its batch was full (more work may be waiting). */
+  const pass = async (): Promise<boolean> => {
+    const expired = await core.store.expireOverdue(core.clock.nowMs());
+    if (expired > 0) core.log(`resolver: ${expired} intent(s) expired`);
     const rows = await core.store.listWork(BATCH);
     let next = 0;
     const worker = async () => {
       while (!stopped && next < rows.length) {
-        let row = rows[next++];
-        const id = row?.id;
-        try {
-          // Follow one intent through as many steps as are ready now.
-          for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
-            if (!(await advanceIntent({ core, row }))) break;
-            row = await core.store.getIntent(row.id);
-          }
-        } catch (error) {
-          core.log(`resolver: intent ${id}: ${error instanceof Error ? error.message : String(error)}`);
-        }
+        const row = rows[next++];
+        if (row) await work(row).catch((error: unknown) => core.log(`resolver: ${describe(error)}`));
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
+    return rows.length === BATCH;
   };
 
-  const runOnce = () => {
+  const runPass = () => {
     running = running.then(pass, pass).catch((error: unknown) => {
-      core.log(`resolver pass failed: ${error instanceof Error ? error.message : String(error)}`);
+      core.log(`resolver pass failed: ${describe(error)}`);
+      return false;
     });
     return running;
   };
 
-  const schedule = () => {
+  const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      void runOnce().then(schedule);
-    }, intervalMs);
+      void runPass().then((full) => schedule(full ? 0 : intervalMs));
+    }, delayMs);
   };
-  schedule();
+  schedule(intervalMs);
 
   return {
-    runOnce,
+    runOnce: async () => {
+      await runPass();
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -18,24 +18,6 @@ export interface IntentRequest {
   partnerId: string;
 }
 
-/** Where the user's funds go on the source network, for `swap_metadata.proxy_address`. */
-function findProxyAddress(paramsToSign: Json, info: Record<string, Json>): string {
-  const candidates: Json[] = [];
-  if (paramsToSign && typeof paramsToSign === "object" && !Array.isArray(paramsToSign))
-    candidates.push(paramsToSign.escrow_contract_address ?? null);
-  for (const key of [
-    "escrow",
-    "escrowAddress",
-    "escrow_address",
-    "resolverDeposit",
-    "resolver_deposit",
-    "resolverAddress",
-  ])
-    candidates.push(info[key] ?? null);
-  const found = candidates.find((c): c is string => typeof c === "string" && c !== "");
-  return found ?? "";
-}
-
 /**
  * Create an intent from an unexpired, unused quote (spec 4.2): validate the addresses with the legs, draw a
  * 32-byte secret (kept server-side; only its SHA-256 is returned), build `params_to_sign` with the source leg,
@@ -172,7 +154,7 @@ export async function createIntent({
     ...row,
     paramsToSign: built.paramsToSign,
     legData: built.legData,
-    proxyAddress: findProxyAddress(built.paramsToSign, sourceLeg.info()),
+    proxyAddress: built.proxyAddress,
   };
   if (!(await core.store.insertIntentFromQuote(stored, { partnerId: request.partnerId })))
     throw alreadyUsed();

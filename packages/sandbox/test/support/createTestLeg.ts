@@ -62,6 +62,8 @@ interface Books {
   txCount: number;
 }
 
+/** The test leg's escrow address on every network (what `proxy_address` names). */
+const TEST_ESCROW = `0x${"e".repeat(64)}`;
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest();
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -293,7 +295,7 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
       const paramsToSign: Json =
         mechanism === "permit2"
           ? {
-              escrow_contract_address: `0x${"e".repeat(64)}`,
+              escrow_contract_address: TEST_ESCROW,
               permit2_contract_address: `0x${"2".repeat(64)}`,
               resolver_deposit_address: resolverAddress,
               nonce: books.txCount + 1,
@@ -309,7 +311,7 @@ function createTestLeg(ctx: LegContext, options: TestLegOptions): TestLeg {
           : mechanism === "htlc"
             ? { psbt: Buffer.from(message, "hex").toString("base64"), inputs: [0] }
             : { transaction: message };
-      return { paramsToSign, legData: { message } };
+      return { paramsToSign, legData: { message }, proxyAddress: TEST_ESCROW };
     },
     async verifyApproval(intent, legData, approval) {
       count("verifyApproval");

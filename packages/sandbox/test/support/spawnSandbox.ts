@@ -6,7 +6,8 @@ const require = createRequire(import.meta.url);
 // tsx's loader, registered in this one process (the tsx CLI would put the sandbox in a grandchild that a
 // SIGKILL of the CLI does not reach).
 const tsxLoader = pathToFileURL(require.resolve("tsx")).href;
-const entry = fileURLToPath(new URL("./sandboxEntry.ts", import.meta.url));
+const testEntry = fileURLToPath(new URL("./sandboxEntry.ts", import.meta.url));
+const cliEntry = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 /** A sandbox running in a child process (test legs injected). */
 export interface SpawnedSandbox {
@@ -14,24 +15,33 @@ export interface SpawnedSandbox {
   child: ChildProcess;
   /** Everything the child wrote to stderr (its log). */
   stderr(): string;
-  /** SIGKILL the child and wait for it to exit. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGKILL the child (or send `signal`; to its whole process group with `group`) and wait for it to exit. */
+  kill(signal?: NodeJS.Signals, options?: { group?: boolean }): Promise<void>;
 }
 
-/** Spawn `sandboxEntry.ts` (one node process, TypeScript through tsx's loader) and resolve once it prints its URL. */
+/**
+ * Spawn `sandboxEntry.ts` (test legs), or with `realLegs` the sandbox's own CLI (real engines), as one node process
+ * (TypeScript through tsx's loader), and resolve once it prints its URL. `detached` gives it its own process group,
+ * as a shell job or a terminal's foreground command has, so a test can signal the whole group.
+ */
 export function spawnSandbox({
   args,
   env = {},
+  realLegs = false,
+  detached = false,
 }: {
   args: string[];
   env?: Record<string, string>;
+  realLegs?: boolean;
+  detached?: boolean;
 }): Promise<SpawnedSandbox> {
   const child = spawn(
     process.execPath,
-    ["--conditions=swapintent-source", "--import", tsxLoader, entry, ...args],
+    ["--conditions=swapintent-source", "--import", tsxLoader, realLegs ? cliEntry : testEntry, ...args],
     {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
+      detached,
     },
   );
   let out = "";
@@ -40,8 +50,11 @@ export function spawnSandbox({
     err += chunk.toString();
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  const kill = async (signal: NodeJS.Signals = "SIGKILL", options: { group?: boolean } = {}) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      if (options.group && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    }
     await exited;
   };
   return new Promise((resolve, reject) => {

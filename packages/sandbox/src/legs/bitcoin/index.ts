@@ -361,7 +361,11 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
         },
         userPublicKey,
       };
-      return { paramsToSign: { psbt: legData.psbt, inputs }, legData: legData as unknown as Json };
+      return {
+        paramsToSign: { psbt: legData.psbt, inputs },
+        legData: legData as unknown as Json,
+        proxyAddress: addressOfScript(htlc.script),
+      };
     },
 
     async verifyApproval(_intent, legData, approval) {

@@ -39,6 +39,7 @@ import { getRevertName, mapRevertToRejection } from "./mapRevertToRejection.js";
 import { EVM_NATIVE_TOKEN } from "./permit2Types.js";
 import { persistAnvilState, readStateHeight } from "./persistAnvilState.js";
 import { type AnvilProcess, startAnvil } from "./startAnvil.js";
+import { type SavingRpcProxy, startSavingRpcProxy } from "./startSavingRpcProxy.js";
 
 /** An ERC-20 the leg deploys (a `SandboxToken`). */
 export interface Permit2LegTokenSpec {
@@ -112,6 +113,8 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
     ctx.dataDir === undefined ? undefined : join(ctx.dataDir, "anvil-state.interval.json");
 
   let anvil: AnvilProcess | undefined;
+  /** With a data folder, users reach anvil through this proxy, which saves the state before answering a write. */
+  let proxy: SavingRpcProxy | undefined;
   let client: PublicClient | undefined;
   let chain: Chain | undefined;
   let permit2Abi: Abi = [];
@@ -159,6 +162,19 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
   const persist = async () => {
     if (!statePath) return;
     await persistAnvilState({ rpc: requireStarted().client.request as never, file: statePath });
+  };
+
+  /**
+   * Save after a user's own write (through the proxy): queued behind the leg's writes; callers that arrive while
+   * a save is still waiting in the queue share it (it starts after their write, so it covers it).
+   */
+  let queuedSave: Promise<void> | undefined;
+  const saveSoon = () => {
+    queuedSave ??= serialize(async () => {
+      queuedSave = undefined;
+      await persist();
+    });
+    return queuedSave;
   };
 
   /** Send a contract call from one of the leg's accounts, wait for it, and return its hash. Reverts become LegRejections. */
@@ -465,6 +481,12 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       // On any failure below, stop the engine again: a leg is either started or not.
       try {
         await setUpContracts(client);
+        if (statePath)
+          proxy = await startSavingRpcProxy({
+            target: anvil.rpcUrl,
+            save: saveSoon,
+            log: (message) => ctx.log(`${options.type} leg ${ctx.network.id}: ${message}`),
+          });
       } catch (error) {
         const failed = anvil;
         anvil = undefined;
@@ -556,6 +578,9 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       const running = anvil;
       if (!running) return;
       try {
+        // No user write after this point: then the final save covers every write.
+        await proxy?.close();
+        proxy = undefined;
         await serialize(async () => {
           if (running.isAlive()) await persist();
         });
@@ -580,7 +605,8 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       return {
         engine: "anvil",
         chainId,
-        rpcUrl: started.anvil.rpcUrl,
+        // Durable: the saving proxy (a confirmed transaction survives a crash); in memory: anvil itself.
+        rpcUrl: proxy?.url ?? started.anvil.rpcUrl,
         enginePid: started.anvil.pid,
         durable: statePath !== undefined,
         addressFormat: options.type === "TRON" ? "base58check" : "hex",
@@ -618,7 +644,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
         nonce,
         formatAddress,
       });
-      return { paramsToSign, legData: { nonce: nonce.toString() } };
+      return { paramsToSign, legData: { nonce: nonce.toString() }, proxyAddress: formatAddress(escrow) };
     },
 
     async verifyApproval(intent, legData, approval: SubmittedApproval) {

@@ -36,6 +36,10 @@ export function getAnvilBinaryPath(): string {
  * Spawn anvil on 127.0.0.1 with `--port 0` and wait for its "Listening on 127.0.0.1:PORT" line.
  * A small shell watchdog holds a pipe to this process: when this process dies (even by SIGKILL) the pipe
  * closes and the watchdog kills anvil, so no anvil outlives its owner. A normal exit kills it too.
+ *
+ * The watchdog and anvil run in their own session and process group (`detached`), so a signal sent to this
+ * process's group (Ctrl-C in a terminal, `kill %1` of a shell job) reaches only this process: the sandbox then
+ * saves the engine's state and stops anvil itself, instead of losing the state with an engine killed under it.
  */
 export async function startAnvil(options: { args: string[]; timeoutMs?: number }): Promise<AnvilProcess> {
   installExitHook();
@@ -49,6 +53,7 @@ export async function startAnvil(options: { args: string[]; timeoutMs?: number }
     ["-c", script, binary, "--host", "127.0.0.1", "--port", "0", ...options.args],
     {
       stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
     },
   );
   running.set(watchdog, 0);

@@ -397,6 +397,7 @@ export function createSolanaLeg(ctx: LegContext): ChainLeg {
       return {
         paramsToSign: { transaction: toHex(getTransactionEncoder().encode(tx)) },
         legData: legData as unknown as Json,
+        proxyAddress: escrowTokenAccount,
       };
     },
 

@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A running JSON-RPC proxy in front of an engine. */
+export interface SavingRpcProxy {
+  /** `http://127.0.0.1:PORT`: the URL users are given instead of the engine's. */
+  url: string;
+  /** Stop accepting requests and close open connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Methods that never change the chain: answered without a save. Every other method is followed by one. */
+const READ_ONLY_METHODS = new Set([
+  "eth_call",
+  "eth_chainId",
+  "eth_blockNumber",
+  "eth_estimateGas",
+  "eth_gasPrice",
+  "eth_feeHistory",
+  "eth_maxPriorityFeePerGas",
+  "eth_blobBaseFee",
+  "eth_accounts",
+  "eth_syncing",
+  "eth_mining",
+  "eth_hashrate",
+  "eth_coinbase",
+  "eth_protocolVersion",
+  "eth_createAccessList",
+  "eth_simulateV1",
+  "eth_newFilter",
+  "eth_newBlockFilter",
+  "eth_newPendingTransactionFilter",
+  "eth_uninstallFilter",
+  "net_version",
+  "net_listening",
+  "net_peerCount",
+  "web3_clientVersion",
+  "web3_sha3",
+  "anvil_nodeInfo",
+  "anvil_metadata",
+]);
+const READ_ONLY_PREFIXES = ["eth_get", "debug_", "trace_", "ots_", "txpool_"];
+
+/** Whether a JSON-RPC method may change the chain's state (unknown methods are assumed to). */
+export function isStateChangingRpcMethod(method: unknown): boolean {
+  if (typeof method !== "string") return false;
+  if (READ_ONLY_METHODS.has(method)) return false;
+  return !READ_ONLY_PREFIXES.some((prefix) => method.startsWith(prefix));
+}
+
+const SEND_METHODS = new Set(["eth_sendRawTransaction", "eth_sendTransaction", "eth_sendRawTransactionSync"]);
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const RECEIPT_WAIT_MS = 2_000;
+
+interface RpcCall {
+  method?: unknown;
+}
+interface RpcReply {
+  result?: unknown;
+  error?: unknown;
+}
+
+/**
+ * Start a JSON-RPC proxy on 127.0.0.1 in front of `target` (anvil) that makes what users send straight to the
+ * engine as durable as the sandbox's own writes: a request whose method may change the chain (anything but a known
+ * read) is forwarded, a sent transaction is waited for until mined (at most 2 s), then `save()` runs, and only
+ * then does the caller get the engine's answer. A user who saw a transaction hash or a receipt can therefore
+ * count on it surviving a SIGKILL of the sandbox a moment later. Reads are forwarded as they are.
+ */
+export async function startSavingRpcProxy({
+  target,
+  save,
+  log,
+}: {
+  target: string;
+  save: () => Promise<void>;
+  log: (message: string) => void;
+}): Promise<SavingRpcProxy> {
+  const forward = async (body: Buffer): Promise<{ status: number; text: string; type: string }> => {
+    const response = await fetch(target, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array(body),
+    });
+    return {
+      status: response.status,
+      text: await response.text(),
+      type: response.headers.get("content-type") ?? "application/json",
+    };
+  };
+
+  const rpc = async (method: string, params: unknown[]): Promise<unknown> => {
+    const r = await forward(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })));
+    return (JSON.parse(r.text) as RpcReply).result;
+  };
+
+  /** Wait until a sent transaction has a receipt (anvil mines on send; this covers a slower miner). */
+  const waitMined = async (hash: unknown) => {
+    if (typeof hash !== "string") return;
+    const until = Date.now() + RECEIPT_WAIT_MS;
+    while (Date.now() < until) {
+      if ((await rpc("eth_getTransactionReceipt", [hash])) != null) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    // Browser wallets call the engine from their own origin, as they could call anvil itself.
+    response.setHeader("access-control-allow-origin", "*");
+    if (request.method === "OPTIONS") {
+      response
+        .writeHead(204, {
+          "access-control-allow-methods": "POST, OPTIONS",
+          "access-control-allow-headers": request.headers["access-control-request-headers"] ?? "content-type",
+          "access-control-max-age": "600",
+        })
+        .end();
+      return;
+    }
+    if (request.method !== "POST") {
+      response.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) {
+        response.writeHead(413).end();
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const body = Buffer.concat(chunks);
+    let calls: RpcCall[] = [];
+    try {
+      const parsed = JSON.parse(body.toString("utf8")) as RpcCall | RpcCall[];
+      calls = Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      // Not JSON: the engine answers with its own parse error.
+    }
+    const answer = await forward(body);
+    if (calls.some((call) => isStateChangingRpcMethod(call?.method))) {
+      let replies: RpcReply[] = [];
+      try {
+        const parsed = JSON.parse(answer.text) as RpcReply | RpcReply[];
+        replies = Array.isArray(parsed) ? parsed : [parsed];
+      } catch {
+        // An answer that is not JSON changed nothing we could wait for; still save below.
+      }
+      for (const [i, call] of calls.entries()) {
+        if (SEND_METHODS.has(call?.method as string) && replies[i]?.result !== undefined)
+          await waitMined(replies[i]?.result);
+      }
+      await save();
+    }
+    response.writeHead(answer.status, { "content-type": answer.type }).end(answer.text);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // The save failed or the engine is gone: the caller must not take the call as durable.
+      log(`rpc proxy: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent)
+        response.writeHead(502, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: -32603, message: "engine unavailable" },
+          }),
+        );
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
