@@ -96,6 +96,7 @@ describe("pnpm demo against the sandbox", () => {
     const output = capture();
     const result = await runDemo({
       baseUrl: sandbox.url,
+      apiKey: "dry-run-partner",
       dryRun: true,
       routes: [{ name: "dry", from: "bitcoin:BTC", to: "solana:USDC", amount: "0.0005" }],
       out: output.out,
@@ -104,10 +105,15 @@ describe("pnpm demo against the sandbox", () => {
     expect(route?.finalStatus).toBe("DryRun");
     expect(route?.summary.join("\n")).toMatch(/Lock 0\.0005 BTC in a Taproot HTLC/);
     expect(route?.statuses).toEqual([]);
+    // Intents are scoped to the partner (API key) that created them: read it back with the demo's key.
     const status = await fetch(`${sandbox.url}/affiliate/v1/intents/${route?.intentId}/status`, {
-      headers: { "x-api-key": "k" },
+      headers: { "x-api-key": "dry-run-partner" },
     });
     expect(((await status.json()) as { status: string }).status).toBe("Initiated");
+    const stranger = await fetch(`${sandbox.url}/affiliate/v1/intents/${route?.intentId}/status`, {
+      headers: { "x-api-key": "another-partner" },
+    });
+    expect(stranger.status).toBe(404);
   });
 
   it("the CLI's --json output is one parseable document, and keys given in the environment never appear", async () => {
