@@ -171,6 +171,20 @@ describe("inputs that answer each read differently are verified on one copy", ()
   });
 });
 
+describe("a source token that is a contract of the swap", () => {
+  it("the escrow (spender) or the Permit2 contract as the token: PERMIT2_TOKEN_MISMATCH, no key used", async () => {
+    for (const chain of ["evm", "tron"] as const) {
+      const f = buildPermit2Fixture({ chain });
+      const params = f.intent.paramsToSign as unknown as Record<string, string>;
+      for (const token of [params.escrowContractAddress!, params.permit2ContractAddress!]) {
+        const parameters = { ...parametersOf({ chain }), quote: { ...f.quote, sourceToken: token } };
+        expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_TOKEN_MISMATCH");
+        expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_TOKEN_MISMATCH", calls: 0 });
+      }
+    }
+  });
+});
+
 describe("what a signer returns", () => {
   it("a high-s signature over the right digest is returned as its low-s twin, which ethers recovers to the owner", async () => {
     const { privateKeyToAccount } = await import("viem/accounts");

@@ -381,6 +381,13 @@ function assertSourceSide(input: {
       "Permit2 moves ERC-20 tokens only; the quote's source token is a native-token placeholder.",
       { token: quote.sourceToken },
     );
+  // No token is the escrow or Permit2 itself: such a permit names a contract of the swap as what it moves.
+  if (token === escrow || token === permit2)
+    throw createPermit2Error(
+      "PERMIT2_TOKEN_MISMATCH",
+      "The quote's source token is the escrow or the Permit2 contract, not a token.",
+      { token: quote.sourceToken },
+    );
   if (expected.sourceToken !== undefined && anyAddressTo20(expected.sourceToken) !== token)
     throw createPermit2Error(
       "PERMIT2_TOKEN_MISMATCH",
