@@ -41,9 +41,8 @@ export function normalizeSignature({ signature }: NormalizeSignatureParameters):
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's v is not 0, 1, 27 or 28.", { v });
   const r = BigInt(`0x${body.slice(0, 64)}`);
   const s = BigInt(`0x${body.slice(64, 128)}`);
-  if (r === 0n || r >= SECP256K1_N || s === 0n || s >= SECP256K1_N)
+  if (!r || r >= SECP256K1_N || !s || s >= SECP256K1_N)
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's r or s is out of range.");
-  if (s > SECP256K1_N / 2n)
-    return `0x${body.slice(0, 64)}${(SECP256K1_N - s).toString(16).padStart(64, "0")}${(normalized === 27 ? 28 : 27).toString(16)}`;
-  return `0x${body.slice(0, 128)}${normalized.toString(16)}`;
+  const high = s > SECP256K1_N / 2n;
+  return `0x${body.slice(0, 64)}${(high ? SECP256K1_N - s : s).toString(16).padStart(64, "0")}${(high ? 55 - normalized : normalized).toString(16)}`;
 }

@@ -213,7 +213,7 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
 function readParameters(input: VerifyPermit2ApprovalParameters) {
   // Every check below and the typed data read one copy, each value read once: an accessor or proxy in the input
   // cannot answer a check one way and the signing (or the summary) another.
-  const parameters = snapshotInput(input, "parameters") as VerifyPermit2ApprovalParameters;
+  const parameters = snapshotInput(input) as VerifyPermit2ApprovalParameters;
   if (!isObject(parameters))
     throw createPermit2Error("PERMIT2_PARAMS_INVALID", "parameters is not an object.");
   const {

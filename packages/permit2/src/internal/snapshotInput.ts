@@ -14,28 +14,13 @@ const MAX_VALUES = 10_000;
  * @throws `BaseError` `PERMIT2_PARAMS_INVALID` when a read throws, the input nests too deep (or has a cycle), holds
  * too many values, or holds a function or symbol.
  */
-export function snapshotInput(value: unknown, field: string): unknown {
+export function snapshotInput(value: unknown): unknown {
   let count = 0;
-  const ours = new WeakSet<object>();
-  const refuse = (shortMessage: string) => {
-    const error = createPermit2Error("PERMIT2_PARAMS_INVALID", shortMessage, { field });
-    ours.add(error);
-    return error;
-  };
   const copy = (item: unknown, depth: number): unknown => {
-    if (++count > MAX_VALUES) throw refuse(`${field} holds too many values.`);
-    if (item === null || typeof item !== "object") {
-      if (typeof item === "function" || typeof item === "symbol")
-        throw refuse(`${field} holds a ${typeof item}.`);
-      return item;
-    }
-    if (depth >= MAX_DEPTH) throw refuse(`${field} nests too deep or holds a cycle.`);
-    if (Array.isArray(item)) {
-      const length = item.length;
-      const out: unknown[] = [];
-      for (let i = 0; i < length; i++) out.push(copy(item[i], depth + 1));
-      return out;
-    }
+    if (++count > MAX_VALUES || depth > MAX_DEPTH || typeof item === "function" || typeof item === "symbol")
+      throw 0;
+    if (item === null || typeof item !== "object") return item;
+    if (Array.isArray(item)) return Array.from({ length: item.length }, (_, i) => copy(item[i], depth + 1));
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(item))
       Object.defineProperty(out, key, {
@@ -49,7 +34,11 @@ export function snapshotInput(value: unknown, field: string): unknown {
   try {
     return copy(value, 0);
   } catch (cause) {
-    if (typeof cause === "object" && cause !== null && ours.has(cause)) throw cause;
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", `${field} could not be read.`, { field }, cause);
+    throw createPermit2Error(
+      "PERMIT2_PARAMS_INVALID",
+      "The parameters are not plain data: a read threw, they nest too deep or cyclically, hold too many values, a function or a symbol.",
+      {},
+      cause === 0 ? undefined : cause,
+    );
   }
 }
