@@ -10,6 +10,8 @@ import { codeOf } from "../test/codeOf.js";
 import {
   buildPermit2Fixture,
   DEST_TOKEN,
+  EVM,
+  TRON,
   USER_ADDRESS,
   USER_PRIVATE_KEY,
 } from "../test/fixtures/buildPermit2Fixture.js";
@@ -168,6 +170,18 @@ describe("inputs that answer each read differently are verified on one copy", ()
       writable: true,
     });
     expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_WITNESS_INVALID");
+  });
+});
+
+describe("the owner the summary shows is the owner checked", () => {
+  it("an expected.owner that reads as another address for the summary and as the signer later: PERMIT2_OWNER_MISMATCH, no key used", async () => {
+    for (const chain of ["evm", "tron"] as const) {
+      const parameters = parametersOf({ chain });
+      const signer = chain === "evm" ? USER_ADDRESS : "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY";
+      const other = chain === "evm" ? EVM.resolver : TRON.resolver;
+      answerInTurn(parameters.expected, "owner", [other, signer]);
+      expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_OWNER_MISMATCH", calls: 0 });
+    }
   });
 });
 
