@@ -80,8 +80,15 @@ export async function signPermit2Approval(
   });
 
   const walletClient = isWalletClient(signer) ? signer : null;
+  // With a wallet client: the account that signs is the one whose address is checked (the `account` parameter
+  // first, then the attached account), read once, so the key of another account is never asked to sign.
+  const signingAccount = walletClient
+    ? (account ?? walletClient.account ?? (await firstAddress(walletClient)))
+    : undefined;
   const ownerAddress: string | undefined = walletClient
-    ? (account ?? walletClient.account?.address ?? (await firstAddress(walletClient)))
+    ? typeof signingAccount === "string"
+      ? signingAccount
+      : signingAccount?.address
     : (signer as Permit2EvmSigner).address;
   const owner20 = typeof ownerAddress === "string" ? anyAddressTo20(ownerAddress) : null;
   if (owner20 === null)
@@ -107,7 +114,7 @@ export async function signPermit2Approval(
       });
     raw = await callSigner(() =>
       walletClient.signTypedData({
-        account: walletClient.account ?? (ownerAddress as Hex),
+        account: signingAccount as NonNullable<WalletClient["account"]> | Hex,
         ...(typedData as unknown as TypedDataDefinition),
       }),
     );
