@@ -8,12 +8,17 @@ export interface NormalizeSignatureParameters {
 }
 
 const signaturePattern = /^(0x)?[0-9a-fA-F]{130}$/;
+/** The order of secp256k1's group. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
  * Returns the 65-byte signature as lowercase `0x` hex with `v` normalized to 27 or 28, whichever form
- * (0/1 or 27/28) the wallet returned. Permit2 and the service expect 27/28.
+ * (0/1 or 27/28) the wallet returned, and `s` in the lower half of the curve order (a high-`s` signature becomes
+ * its low-`s` twin, `v` flipped: the same signer over the same digest). Permit2 and the service expect 27/28;
+ * Permit2's `ecrecover` takes either `s`, but many verifiers (EIP-2, OpenZeppelin's ECDSA) take only low `s`.
  *
- * @throws `BaseError` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex or `v` is not 0, 1, 27 or 28.
+ * @throws `BaseError` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex, `v` is not 0, 1,
+ * 27 or 28, or `r` or `s` is 0 or not below the curve order.
  *
  * @example
  * ```ts
@@ -34,5 +39,10 @@ export function normalizeSignature({ signature }: NormalizeSignatureParameters):
   else if (v === 27 || v === 28) normalized = v;
   else
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's v is not 0, 1, 27 or 28.", { v });
-  return `0x${body.slice(0, 128)}${normalized.toString(16)}`;
+  const r = BigInt(`0x${body.slice(0, 64)}`);
+  const s = BigInt(`0x${body.slice(64, 128)}`);
+  if (!r || r >= SECP256K1_N || !s || s >= SECP256K1_N)
+    throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's r or s is out of range.");
+  const high = s > SECP256K1_N / 2n;
+  return `0x${body.slice(0, 64)}${(high ? SECP256K1_N - s : s).toString(16).padStart(64, "0")}${(high ? 55 - normalized : normalized).toString(16)}`;
 }

@@ -9,8 +9,10 @@
  *   recipient, a minimum at least the wallet's least accepted, and a digest that viem (an independent encoder)
  *   computes from the returned typed data.
  *
- * Two layers: mutations of the parsed `Intent`/`Quote` (any value, the verifier's own input), and mutations of the
- * wire JSON parsed by `@swapintent/client` first (where the client may refuse with its own code).
+ * Three layers: mutations of the parsed `Intent`/`Quote` (any value, the verifier's own input); the same with one
+ * value then turned into an accessor that answers its first reads one way and later reads another (a check and the
+ * signing must not see different values); and mutations of the wire JSON parsed by `@swapintent/client` first
+ * (where the client may refuse with its own code).
  * CI runs a fixed seed and FUZZ_RUNS (default 150) cases per layer and chain;
  * `FUZZ_RUNS=100000 pnpm --filter @swapintent/permit2 fuzz` runs more (FUZZ_SEED picks another seed).
  */
@@ -507,6 +509,56 @@ describe.each(["evm", "tron"] as const)(
             },
           ),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+      },
+      TIMEOUT_MS,
+    );
+
+    it(
+      "a value that answers its first reads one way and later reads another is refused before the key, or means the same",
+      async () => {
+        const parsed = await parseWithClient(chain, { quote: base.quote, intent: base.intent }, base.nowMs);
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(mutationArbitrary("domain"), { minLength: 0, maxLength: 2 }),
+            fc.boolean(),
+            fc.record({
+              at: fc.nat(),
+              value: valueArbitrary("domain"),
+              reads: fc.nat(4),
+              flip: fc.boolean(),
+            }),
+            async (mutations, rehashed, accessor) => {
+              const root = clone({ intent: parsed.intent, quote: parsed.quote }) as Record<string, unknown>;
+              for (const m of mutations) applyMutation(root, m, "domain");
+              if (rehashed) rehash(root, "domain");
+              // Any value below the root: its first `reads` reads answer one value, the later ones the other.
+              const paths = pathsOf(root).filter((p) => p.length > 1);
+              const path = paths[accessor.at % Math.max(paths.length, 1)];
+              // (Earlier mutations may have left no value below the root to turn into an accessor.)
+              if (path !== undefined) {
+                const parent = getAt(root, path.slice(0, -1)) as Record<string | number, unknown>;
+                const key = path[path.length - 1]!;
+                const [first, later] = accessor.flip
+                  ? [accessor.value, parent[key]]
+                  : [parent[key], accessor.value];
+                let count = 0;
+                Object.defineProperty(parent, key, {
+                  enumerable: true,
+                  configurable: true,
+                  get: () => (count++ < accessor.reads ? first : later),
+                });
+              }
+              tally.cases++;
+              tally.mutations += mutations.length + 1;
+              await checkCase(chain, {
+                intent: root.intent as Intent,
+                quote: root.quote as Quote,
+                ...common,
+              });
+            },
+          ),
+          { numRuns: RUNS, seed: SEED + 2, endOnFailure: true },
         );
       },
       TIMEOUT_MS,

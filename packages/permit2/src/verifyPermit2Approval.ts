@@ -16,6 +16,7 @@ import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
 import { anyAddressTo20, type ChainKind, detectChainKind, toAddress20 } from "./internal/addresses.js";
 import { assertDisplayText } from "./internal/assertDisplayText.js";
 import { createPermit2Error } from "./internal/fail.js";
+import { snapshotInput } from "./internal/snapshotInput.js";
 import type {
   Permit2ApprovalSummary,
   Permit2DestinationExpectation,
@@ -209,7 +210,12 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
 }
 
 /** The parameters with defaults, each checked for shape (`PERMIT2_MECHANISM_MISMATCH`, `PERMIT2_PARAMS_INVALID`). */
-function readParameters(parameters: VerifyPermit2ApprovalParameters) {
+function readParameters(input: VerifyPermit2ApprovalParameters) {
+  // Every check below and the typed data read one copy, each value read once: an accessor or proxy in the input
+  // cannot answer a check one way and the signing (or the summary) another.
+  const parameters = snapshotInput(input) as VerifyPermit2ApprovalParameters;
+  if (!isObject(parameters))
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "parameters is not an object.");
   const {
     intent,
     quote,
@@ -373,6 +379,13 @@ function assertSourceSide(input: {
     throw createPermit2Error(
       "PERMIT2_TOKEN_MISMATCH",
       "Permit2 moves ERC-20 tokens only; the quote's source token is a native-token placeholder.",
+      { token: quote.sourceToken },
+    );
+  // No token is the escrow or Permit2 itself: such a permit names a contract of the swap as what it moves.
+  if (token === escrow || token === permit2)
+    throw createPermit2Error(
+      "PERMIT2_TOKEN_MISMATCH",
+      "The quote's source token is the escrow or the Permit2 contract, not a token.",
       { token: quote.sourceToken },
     );
   if (expected.sourceToken !== undefined && anyAddressTo20(expected.sourceToken) !== token)

@@ -108,6 +108,25 @@ describe("signPermit2Approval", () => {
     ).toBe(true);
   });
 
+  it("signs with the `account` it was given even when the client has another account attached (no other key used)", async () => {
+    const { fixture, parameters } = base();
+    const provider = injectedProvider({ chainId: EVM.chainId, privateKey: USER_PRIVATE_KEY });
+    const walletClient = createWalletClient({
+      account: privateKeyToAccount(OTHER_PRIVATE_KEY),
+      transport: custom(provider),
+    });
+    const result = await signPermit2Approval({ ...parameters, signer: walletClient, account: USER_ADDRESS });
+    expect(provider.calls).toContain("eth_signTypedData_v4");
+    expect(result.owner).toBe(USER_ADDRESS);
+    expect(
+      await verifyTypedData({
+        address: USER_ADDRESS,
+        ...asViem(fixture.evmTypedData),
+        signature: result.signature,
+      }),
+    ).toBe(true);
+  });
+
   it("refuses when the injected wallet is on another chain, without asking it to sign", async () => {
     const { parameters } = base();
     const provider = injectedProvider({ chainId: 1, privateKey: USER_PRIVATE_KEY });

@@ -80,16 +80,24 @@ export async function signPermit2Approval(
   });
 
   const walletClient = isWalletClient(signer) ? signer : null;
+  // With a wallet client: the account that signs is the one whose address is checked (the `account` parameter
+  // first, then the attached account), read once, so the key of another account is never asked to sign.
+  const signingAccount = walletClient
+    ? (account ?? walletClient.account ?? (await firstAddress(walletClient)))
+    : undefined;
   const ownerAddress: string | undefined = walletClient
-    ? (account ?? walletClient.account?.address ?? (await firstAddress(walletClient)))
+    ? typeof signingAccount === "string"
+      ? signingAccount
+      : signingAccount?.address
     : (signer as Permit2EvmSigner).address;
   const owner20 = typeof ownerAddress === "string" ? anyAddressTo20(ownerAddress) : null;
   if (owner20 === null)
     throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid EVM address.", {
       address: ownerAddress,
     });
-  const expectedOwner = verifyParameters.expected.owner;
-  if (expectedOwner !== undefined && anyAddressTo20(expectedOwner) !== owner20)
+  // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
+  const expectedOwner = verified.summary.owner;
+  if (expectedOwner !== null && anyAddressTo20(expectedOwner) !== owner20)
     throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
       expected: expectedOwner,
       actual: ownerAddress,
@@ -106,7 +114,7 @@ export async function signPermit2Approval(
       });
     raw = await callSigner(() =>
       walletClient.signTypedData({
-        account: walletClient.account ?? (ownerAddress as Hex),
+        account: signingAccount as NonNullable<WalletClient["account"]> | Hex,
         ...(typedData as unknown as TypedDataDefinition),
       }),
     );

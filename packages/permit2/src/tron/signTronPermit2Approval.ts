@@ -105,8 +105,9 @@ export async function signTronPermit2Approval(
     throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid Tron address.", {
       address: owner,
     });
-  const expectedOwner = verifyParameters.expected.owner;
-  if (expectedOwner !== undefined && anyAddressTo20(expectedOwner) !== owner20)
+  // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
+  const expectedOwner = verified.summary.owner;
+  if (expectedOwner !== null && anyAddressTo20(expectedOwner) !== owner20)
     throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
       expected: expectedOwner,
       actual: owner,
