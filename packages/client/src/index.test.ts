@@ -29,6 +29,7 @@ it("exports exactly the public API", async () => {
       "terminalStatuses",
       "waitForIntent",
       "watchIntent",
+      "wireIntentStatuses",
     ]
   `);
 });

@@ -57,7 +57,9 @@ export type {
   SwapStatus,
   Token,
   TypedDataField,
+  WireIntentStatus,
 } from "./types.js";
+export { wireIntentStatuses } from "./types.js";
 export { type FormatAmountParams, formatAmount } from "./utils/formatAmount.js";
 export { formatUnits } from "./utils/formatUnits.js";
 export { getQuoteTimeLeft } from "./utils/getQuoteTimeLeft.js";

@@ -1,16 +1,8 @@
+import type { WireIntentStatus } from "@swapintent/client";
 import type { Json } from "../legs/types.js";
 
-/** Intent states, spelled as the spec spells them. */
-export type IntentStatusName =
-  | "Initiated"
-  | "ApprovalAdded"
-  | "Accepted"
-  | "Declined"
-  | "UserDeposited"
-  | "Fulfilled"
-  | "Expired"
-  | "RefundRquested"
-  | "Refunded";
+/** Intent states, spelled as the spec spells them (the client's {@link WireIntentStatus}). */
+export type IntentStatusName = WireIntentStatus;
 
 /** States after which the intent's status never changes. */
 export const TERMINAL_STATUSES: readonly IntentStatusName[] = [

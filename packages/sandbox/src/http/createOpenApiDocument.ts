@@ -1,3 +1,5 @@
+import { wireIntentStatuses } from "@swapintent/client";
+
 type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -67,17 +69,7 @@ const statusRecordProperties = {
   intent_id: uuid,
   status: {
     type: "string",
-    enum: [
-      "Initiated",
-      "ApprovalAdded",
-      "Accepted",
-      "Declined",
-      "UserDeposited",
-      "Fulfilled",
-      "Expired",
-      "RefundRquested",
-      "Refunded",
-    ],
+    enum: [...wireIntentStatuses],
   },
   swap_metadata: ref("SwapMetadata"),
   source_amount_decimals: int,
