@@ -10,4 +10,6 @@ export default defineConfig({
   // A Node service: node builtins, and import.meta.url shimmed in the CJS output.
   platform: "node",
   shims: true,
+  // The private workspace package's entries are TypeScript source: bundle them (bitcore-lib stays external).
+  noExternal: ["@swapintent/testing"],
 });

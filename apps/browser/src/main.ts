@@ -1,5 +1,5 @@
 import { createClient } from "@swapintent/client";
-import { type ChainFacts, createDevApi } from "./devApi.js";
+import { type ChainFacts, createDevApi } from "@swapintent/testing/devApi";
 import { type RouteEnd, type RouteProgress, runRoute } from "./runRoute.js";
 import { createBitcoinWallet } from "./wallets/createBitcoinWallet.js";
 import { createPermit2Wallet } from "./wallets/createPermit2Wallet.js";

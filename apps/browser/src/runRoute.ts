@@ -6,7 +6,7 @@ import {
   type Quote,
   type SwapIntentClient,
 } from "@swapintent/client";
-import type { DevApi } from "./devApi.js";
+import type { DevApi } from "@swapintent/testing/devApi";
 import type { BrowserWallet } from "./wallets/types.js";
 
 /** One end of a route: a network id, a token address and the page's wallet on that network. */

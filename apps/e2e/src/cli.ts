@@ -1,5 +1,5 @@
+import type { ChainFacts } from "@swapintent/testing/devApi";
 import { type DemoOptions, parseDemoArgs, usage } from "./args.js";
-import type { ChainFacts } from "./devApi.js";
 import { runDemo } from "./runDemo.js";
 import { walletKeysFromEnv } from "./wallets/index.js";
 

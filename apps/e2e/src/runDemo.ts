@@ -1,5 +1,5 @@
 import { createClient, type Network, type SwapIntentClient, type Token } from "@swapintent/client";
-import { type ChainFacts, createDevApi, type DevApi } from "./devApi.js";
+import { type ChainFacts, createDevApi, type DevApi } from "@swapintent/testing/devApi";
 import { Redactor } from "./redact.js";
 import { type ProgressEvent, Reporter, type RouteResult } from "./report.js";
 import { type Route, type RouteEnd, runRoute } from "./runRoute.js";

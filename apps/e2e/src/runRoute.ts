@@ -9,7 +9,7 @@ import {
   type SwapIntentClient,
   type Token,
 } from "@swapintent/client";
-import type { DevApi } from "./devApi.js";
+import type { DevApi } from "@swapintent/testing/devApi";
 import type { ProgressEvent, RouteResult } from "./report.js";
 import type { DemoWallet } from "./wallets/types.js";
 

@@ -6,8 +6,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "@swapintent/sandbox";
+import type { DevApi } from "@swapintent/testing/devApi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DevApi } from "../src/devApi.js";
 import { runDemo, TOUR } from "../src/runDemo.js";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

@@ -7,13 +7,13 @@
 import { createClient, isSwapIntentError } from "@swapintent/client";
 import { signPermit2Approval } from "@swapintent/permit2/evm";
 import { startSandbox } from "@swapintent/sandbox";
+import { createDevApi } from "@swapintent/testing/devApi";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signOnEvm } from "../examples/permit2-evm.js";
-import { createDevApi } from "../src/devApi.js";
 import { Redactor } from "../src/redact.js";
 import { createPermit2Wallet } from "../src/wallets/evm.js";
-import { fact } from "../src/wallets/types.js";
+import { readFact } from "../src/wallets/types.js";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -63,9 +63,9 @@ describe("README snippet: EVM Permit2 (examples/permit2-evm.ts)", () => {
     });
     await wallet.prepare({ token: sourceUsdc, amountLots: quote.sourceAmountLots });
     const chain = {
-      chainId: Number(fact(source.info, "chainId")),
-      permit2: fact(source.info, "permit2Address"),
-      escrow: fact(source.info, "escrowAddress"),
+      chainId: Number(readFact(source.info, "chainId")),
+      permit2: readFact(source.info, "permit2Address"),
+      escrow: readFact(source.info, "escrowAddress"),
     };
     // The wallet's registry: USDC on network 2 has 6 decimals; the least the user accepts is what it was shown.
     const destination = { network: 2, token: destUsdc, decimals: 6, minAmountLots: quote.minDestAmountLots };

@@ -1,9 +1,9 @@
 import * as pureEcc from "@bitcoinerlab/secp256k1";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { AMOUNT, buildDeposit, hex, userKey } from "../test/fixtures.js";
-import { runInterpreter } from "../test/runInterpreter.js";
 import { createBitcoinSigner } from "./createBitcoinSigner.js";
 
 describe("createBitcoinSigner", () => {

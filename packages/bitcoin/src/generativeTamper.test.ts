@@ -5,6 +5,7 @@
 // wallet expected (checked on the signed transaction with bitcore's interpreter and the real prevouts).
 // `pnpm test` runs a fixed seed and FUZZ_RUNS (default 500) runs; `pnpm fuzz` runs more (FUZZ_RUNS, FUZZ_SEED).
 import { isSwapIntentError } from "@swapintent/client";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { crypto, Psbt, payments, Transaction } from "bitcoinjs-lib";
 import fc from "fast-check";
 import * as ecc from "tiny-secp256k1";
@@ -24,7 +25,6 @@ import {
   userKey,
   xOnly,
 } from "../test/fixtures.js";
-import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import type { HtlcPolicyParameters, PsbtWalletSigner } from "./types.js";
 

@@ -1,6 +1,7 @@
 // A second attack on the Bitcoin signer as a malicious service would run it (after issue 12): the payloads that
 // got through, each refused now with its code before the user's key is used, and the members of their classes.
 import { isSwapIntentError } from "@swapintent/client";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { crypto, opcodes, Psbt, payments, script, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
@@ -16,7 +17,6 @@ import {
   userKey,
   xOnly,
 } from "../test/fixtures.js";
-import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import { signHtlcRefund } from "./signHtlcRefund.js";
 import type { HtlcPolicyParameters, PsbtWalletSigner } from "./types.js";

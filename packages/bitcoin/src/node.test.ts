@@ -1,7 +1,7 @@
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { Psbt } from "bitcoinjs-lib";
 import { expect, it } from "vitest";
 import { buildDeposit, hex, userKey } from "../test/fixtures.js";
-import { runInterpreter } from "../test/runInterpreter.js";
 
 it("@swapintent/bitcoin/node exports only createNodeBitcoinSigner, which signs with tiny-secp256k1", async () => {
   const entry = await import("./node.js");

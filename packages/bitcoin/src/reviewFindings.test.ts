@@ -1,6 +1,7 @@
 // The tampered payloads of the independent review (issue 12), each refused before the user's key is used,
 // plus the other members of each finding's class.
 import { isSwapIntentError } from "@swapintent/client";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { crypto, Psbt, payments, script, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
@@ -16,7 +17,6 @@ import {
   strangerKey,
   userKey,
 } from "../test/fixtures.js";
-import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import { signHtlcRefund } from "./signHtlcRefund.js";
 import type { KeySigner, PsbtWalletSigner } from "./types.js";

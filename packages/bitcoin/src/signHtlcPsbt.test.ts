@@ -1,10 +1,10 @@
 import * as pureEcc from "@bitcoinerlab/secp256k1";
 import { isSwapIntentError } from "@swapintent/client";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { buildDeposit, hex, p2trOf, strangerKey, userKey } from "../test/fixtures.js";
-import { runInterpreter } from "../test/runInterpreter.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);

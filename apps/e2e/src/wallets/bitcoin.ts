@@ -4,7 +4,7 @@ import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1";
 import type { Redactor } from "../redact.js";
-import { type ChainInfo, type DemoWallet, fact } from "./types.js";
+import { type ChainInfo, type DemoWallet, readFact } from "./types.js";
 
 initEccLib(ecc);
 const ECPair = ECPairFactory(ecc);
@@ -21,7 +21,7 @@ export function createBitcoinWallet(params: {
   if (params.wif) params.redactor.add(params.wif);
   const address = payments.p2tr({ internalPubkey: key.publicKey.slice(1), network }).address as string;
   const publicKeyHex = Buffer.from(key.publicKey).toString("hex");
-  const policy = { resolverPublicKey: fact(params.info, "resolverPublicKey") };
+  const policy = { resolverPublicKey: readFact(params.info, "resolverPublicKey") };
   const describe = (verified: ReturnType<typeof verifyHtlcPsbt>) => [
     `Lock ${formatUnits({ value: verified.htlc.valueLots, decimals: 8 })} BTC in a Taproot HTLC (output ${verified.htlc.outputIndex})`,
     `Claimable only with the preimage of the intent's secret hash by the resolver key`,

@@ -4,7 +4,7 @@ import { formatTronAddress, parseTronAddress, signTronPermit2Approval } from "@s
 import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Redactor } from "../redact.js";
-import { type ChainInfo, type DemoWallet, fact } from "./types.js";
+import { type ChainInfo, type DemoWallet, readFact } from "./types.js";
 
 /**
  * A Permit2 wallet on an EVM network (`tron: false`) or on Tron (`tron: true`, base58 addresses, TronWeb signing).
@@ -22,16 +22,16 @@ export function createPermit2Wallet(params: {
   redactor.add(privateKey);
   const account = privateKeyToAccount(privateKey);
   const address = tron ? formatTronAddress({ address: account.address }) : account.address;
-  const chainId = Number(fact(info, "chainId"));
-  const permit2 = fact(info, "permit2Address");
+  const chainId = Number(readFact(info, "chainId"));
+  const permit2 = readFact(info, "permit2Address");
   // The escrow the wallet trusts as Permit2 spender: from its own chain facts (here the sandbox's), never from the intent.
-  const escrow = fact(info, "escrowAddress");
+  const escrow = readFact(info, "escrowAddress");
   const toHex = (a: string) => (tron ? parseTronAddress({ address: a }) : (a as Address));
   const chain = defineChain({
     id: chainId,
     name: tron ? "tron" : "evm",
     nativeCurrency: { name: "native", symbol: "NAT", decimals: 18 },
-    rpcUrls: { default: { http: [fact(info, "rpcUrl")] } },
+    rpcUrls: { default: { http: [readFact(info, "rpcUrl")] } },
   });
   const publicClient = createPublicClient({ chain, transport: http(), pollingInterval: 50 });
   const tokens = (info.tokens ?? {}) as Record<string, string>;

@@ -2,7 +2,7 @@ import { Keypair } from "@solana/web3.js";
 import { formatUnits } from "@swapintent/client";
 import { signCosignTransaction, verifyCosignTransaction } from "@swapintent/solana";
 import type { Redactor } from "../redact.js";
-import { type ChainInfo, type DemoWallet, fact } from "./types.js";
+import { type ChainInfo, type DemoWallet, readFact } from "./types.js";
 
 /** A Solana wallet holding one ed25519 key pair. */
 export function createSolanaWallet(params: {
@@ -14,7 +14,7 @@ export function createSolanaWallet(params: {
   const keypair = params.secretKey ? Keypair.fromSecretKey(params.secretKey) : Keypair.generate();
   params.redactor.add(keypair.secretKey);
   const address = keypair.publicKey.toBase58();
-  const escrow = { owner: fact(params.info, "escrowOwner") };
+  const escrow = { owner: readFact(params.info, "escrowOwner") };
   const describe = (
     v: { amountLots: bigint; mint: string; destination: string; programs: string[] },
     decimals: number,

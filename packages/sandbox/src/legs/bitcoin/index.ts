@@ -1,3 +1,4 @@
+import { verifyScripts } from "@swapintent/testing/bitcore";
 import { crypto, initEccLib, Psbt, Transaction } from "bitcoinjs-lib";
 import { ECPairFactory, type ECPairInterface } from "ecpair";
 import * as ecc from "tiny-secp256k1";
@@ -9,7 +10,6 @@ import { openUtxoLedger, type Utxo, type UtxoLedger } from "./ledger.js";
 import { scriptOfAddress } from "./scriptOfAddress.js";
 import { scriptsOfPublicKey } from "./scriptsOfPublicKey.js";
 import { serializeWitness } from "./serializeWitness.js";
-import { verifyScripts } from "./verifyScripts.js";
 
 initEccLib(ecc);
 const ECPair = ECPairFactory(ecc);

@@ -1,0 +1,3 @@
+import { swapintentProject } from "../../vitest.shared";
+
+export default swapintentProject("testing");
