@@ -48,3 +48,13 @@ export function createApiError({
 }): ApiError {
   return new ApiError(status, code, message, entity, { retryAfterSecs, cause });
 }
+
+/** The 404 for an intent id the caller has no intent under (one spelling for every route that looks one up). */
+export function createIntentNotFoundError(): ApiError {
+  return createApiError({
+    status: 404,
+    code: "INTENT_NOT_FOUND",
+    message: "No intent has this id.",
+    entity: "Intent",
+  });
+}

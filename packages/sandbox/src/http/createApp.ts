@@ -13,7 +13,7 @@ import { createIntent } from "../service/createIntent.js";
 import { createQuote } from "../service/createQuote.js";
 import { toStatusRecord } from "../service/toStatusRecord.js";
 import type { ChainInfo, Faults } from "../types.js";
-import { ApiError, createApiError } from "./apiError.js";
+import { ApiError, createApiError, createIntentNotFoundError } from "./apiError.js";
 import type { Authenticator } from "./createAuthenticator.js";
 import { createOpenApiDocument } from "./createOpenApiDocument.js";
 import { isStorableText } from "./isStorableText.js";
@@ -207,13 +207,7 @@ export function createApp({
 
   api.get("/intents/:intent_id/status", async (c) => {
     const row = await core.store.getStatus(intentIdParam(c.req.param("intent_id")), c.get("partnerId"));
-    if (!row)
-      throw createApiError({
-        status: 404,
-        code: "INTENT_NOT_FOUND",
-        message: "No intent has this id.",
-        entity: "Intent",
-      });
+    if (!row) throw createIntentNotFoundError();
     return c.json(toStatusRecord(row));
   });
 
@@ -392,13 +386,7 @@ function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono 
   routes.get("/intents/:intent_id", async (c) => {
     const id = c.req.param("intent_id");
     const row = isUuid(id) ? await core.store.getIntent(id.toLowerCase()) : undefined;
-    if (!row)
-      throw createApiError({
-        status: 404,
-        code: "INTENT_NOT_FOUND",
-        message: "No intent has this id.",
-        entity: "Intent",
-      });
+    if (!row) throw createIntentNotFoundError();
     return c.json({
       intent_id: row.id,
       status: row.status,

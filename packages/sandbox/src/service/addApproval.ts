@@ -1,4 +1,4 @@
-import { createApiError } from "../http/apiError.js";
+import { createApiError, createIntentNotFoundError } from "../http/apiError.js";
 import type { Json, SubmittedApproval } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
 import type { Core } from "./core.js";
@@ -33,13 +33,7 @@ export async function addApproval({
   request: ApprovalRequest;
 }): Promise<Record<string, Json>> {
   const row = await core.store.getIntent(request.intentId, request.partnerId);
-  if (!row)
-    throw createApiError({
-      status: 404,
-      code: "INTENT_NOT_FOUND",
-      message: "No intent has this id.",
-      entity: "Intent",
-    });
+  if (!row) throw createIntentNotFoundError();
   const invalidState = (status: string) =>
     createApiError({
       status: 422,
