@@ -39,6 +39,28 @@ export interface RouteResult {
   quoteRefreshes: number;
 }
 
+/**
+ * A route's result before any step has run: not ok, nothing known yet. `finalStatus` and `error` say where it stands.
+ */
+export function createRouteResult(
+  fields: Pick<RouteResult, "route" | "from" | "to" | "amount" | "finalStatus" | "error">,
+): RouteResult {
+  return {
+    ...fields,
+    ok: false,
+    elapsedMs: 0,
+    intentId: null,
+    approvalMechanism: null,
+    sourceAmountLots: null,
+    minDestAmountLots: null,
+    intermediateToken: null,
+    txs: {},
+    summary: [],
+    statuses: [],
+    quoteRefreshes: 0,
+  };
+}
+
 /** Writes live progress and the final summary, as text or as one JSON document. */
 export class Reporter {
   readonly #json: boolean;

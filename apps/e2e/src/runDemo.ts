@@ -1,7 +1,7 @@
 import { createClient, type Network, type SwapIntentClient, type Token } from "@swapintent/client";
 import { type ChainFacts, createDevApi, type DevApi } from "@swapintent/testing/devApi";
 import { Redactor } from "./redact.js";
-import { type ProgressEvent, Reporter, type RouteResult } from "./report.js";
+import { createRouteResult, type ProgressEvent, Reporter, type RouteResult } from "./report.js";
 import { type Route, type RouteEnd, runRoute } from "./runRoute.js";
 import { createWallet, type WalletKeys } from "./wallets/index.js";
 
@@ -180,23 +180,12 @@ async function resolveEnd(params: {
 }
 
 function failedRoute(spec: RouteSpec, message: string): RouteResult {
-  return {
+  return createRouteResult({
     route: spec.name,
     from: spec.from,
     to: spec.to,
     amount: spec.amount,
-    ok: false,
     finalStatus: "failed at setup",
-    elapsedMs: 0,
-    intentId: null,
-    approvalMechanism: null,
-    sourceAmountLots: null,
-    minDestAmountLots: null,
-    intermediateToken: null,
-    txs: {},
     error: { code: "ROUTE_SETUP", message },
-    summary: [],
-    statuses: [],
-    quoteRefreshes: 0,
-  };
+  });
 }

@@ -10,7 +10,7 @@ import {
   type Token,
 } from "@swapintent/client";
 import type { DevApi } from "@swapintent/testing/devApi";
-import type { ProgressEvent, RouteResult } from "./report.js";
+import { createRouteResult, type ProgressEvent, type RouteResult } from "./report.js";
 import type { DemoWallet } from "./wallets/types.js";
 
 /** One end of a route: a network, a token on it, and a wallet there. */
@@ -63,25 +63,14 @@ export async function runRoute(options: RunRouteOptions): Promise<RouteResult> {
   const elapsed = () => Math.round(performance.now() - started);
   const progress = (event: Omit<ProgressEvent, "route" | "elapsedMs">) =>
     onProgress({ route: route.name, elapsedMs: elapsed(), ...event });
-  const result: RouteResult = {
+  const result = createRouteResult({
     route: route.name,
     from: `${route.from.network.name}:${route.from.token.symbol}`,
     to: `${route.to.network.name}:${route.to.token.symbol}`,
     amount: route.amount,
-    ok: false,
     finalStatus: "NotStarted",
-    elapsedMs: 0,
-    intentId: null,
-    approvalMechanism: null,
-    sourceAmountLots: null,
-    minDestAmountLots: null,
-    intermediateToken: null,
-    txs: {},
     error: null,
-    summary: [],
-    statuses: [],
-    quoteRefreshes: 0,
-  };
+  });
   let step = "fund";
   try {
     const { from, to } = route;
