@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readFact } from "./wallet.js";
+import { createSignOnlyWalletBase, readFact } from "./wallet.js";
 
 describe("readFact", () => {
   it("reads a string fact, and a number fact as its decimal text", () => {
@@ -11,5 +11,18 @@ describe("readFact", () => {
 
   it.each([{}, { chainId: null }, { chainId: { id: 1 } }, { chainId: true }])("refuses %j", (info) => {
     expect(() => readFact(info, "chainId")).toThrow("chain facts lack `chainId`");
+  });
+});
+
+describe("createSignOnlyWalletBase", () => {
+  it("funds no gas and prepares nothing on chain", async () => {
+    const wallet = createSignOnlyWalletBase({ type: "BITCOIN", address: "bcrt1p", publicKeyHex: "02ab" });
+    expect(wallet).toMatchObject({
+      type: "BITCOIN",
+      address: "bcrt1p",
+      publicKeyHex: "02ab",
+      gasFunding: null,
+    });
+    expect(await wallet.prepare({ token: "BTC", amountLots: 1n })).toBeNull();
   });
 });

@@ -29,3 +29,24 @@ export function readFact(info: ChainInfo, key: string): string {
   }
   return String(value);
 }
+
+/** Parameters of {@link createSignOnlyWalletBase}. */
+export interface CreateSignOnlyWalletBaseParameters {
+  /** Network type: BITCOIN or SOLANA. */
+  type: string;
+  address: string;
+  /** Hex without 0x: the key the intent names as `user_source_public_key`. */
+  publicKeyHex: string;
+}
+
+/**
+ * The shared part of a wallet that does nothing on chain before signing (Bitcoin, Solana): no gas to fund,
+ * nothing to prepare. The app adds its own `approve`.
+ */
+export function createSignOnlyWalletBase({
+  type,
+  address,
+  publicKeyHex,
+}: CreateSignOnlyWalletBaseParameters): WalletBase {
+  return { type, address, publicKeyHex, gasFunding: null, prepare: async () => null };
+}

@@ -1,5 +1,6 @@
 import * as ecc from "@bitcoinerlab/secp256k1";
 import { createBitcoinSigner } from "@swapintent/bitcoin";
+import { createSignOnlyWalletBase } from "@swapintent/testing/wallet";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import { type BrowserWallet, type ChainInfo, readFact, toHex } from "./types.js";
@@ -19,11 +20,7 @@ export function createBitcoinWallet(params: { info: ChainInfo }): BrowserWallet 
     policy: { resolverPublicKey: readFact(params.info, "resolverPublicKey") },
   });
   return {
-    type: "BITCOIN",
-    address,
-    publicKeyHex,
-    gasFunding: null,
-    prepare: async () => null,
+    ...createSignOnlyWalletBase({ type: "BITCOIN", address, publicKeyHex }),
     async approve({ intent, quote }) {
       const signed = await bitcoin.sign({ intent, quote, userPublicKey: publicKeyHex, signer: key });
       const v = signed.verified;

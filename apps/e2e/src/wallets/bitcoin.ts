@@ -1,5 +1,6 @@
 import { signHtlcPsbt, verifyHtlcPsbt } from "@swapintent/bitcoin";
 import { formatUnits } from "@swapintent/client";
+import { createSignOnlyWalletBase } from "@swapintent/testing/wallet";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1";
@@ -29,11 +30,7 @@ export function createBitcoinWallet(params: {
     `Signing ${verified.inputs.length} input(s); network fee ${verified.feeLots} sat`,
   ];
   return {
-    type: "BITCOIN",
-    address,
-    publicKeyHex,
-    gasFunding: null,
-    prepare: async () => null,
+    ...createSignOnlyWalletBase({ type: "BITCOIN", address, publicKeyHex }),
     async approve({ intent, quote, dryRun }) {
       if (dryRun) {
         const verified = verifyHtlcPsbt({ ecc, intent, quote, userPublicKey: publicKeyHex, policy });

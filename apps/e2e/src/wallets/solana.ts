@@ -1,6 +1,7 @@
 import { Keypair } from "@solana/web3.js";
 import { formatUnits } from "@swapintent/client";
 import { signCosignTransaction, verifyCosignTransaction } from "@swapintent/solana";
+import { createSignOnlyWalletBase } from "@swapintent/testing/wallet";
 import type { Redactor } from "../redact.js";
 import { type ChainInfo, type DemoWallet, readFact } from "./types.js";
 
@@ -24,11 +25,11 @@ export function createSolanaWallet(params: {
     `Programs called: ${v.programs.length}; the resolver pays the fee`,
   ];
   return {
-    type: "SOLANA",
-    address,
-    publicKeyHex: Buffer.from(keypair.publicKey.toBytes()).toString("hex"),
-    gasFunding: null,
-    prepare: async () => null,
+    ...createSignOnlyWalletBase({
+      type: "SOLANA",
+      address,
+      publicKeyHex: Buffer.from(keypair.publicKey.toBytes()).toString("hex"),
+    }),
     async approve({ intent, quote, dryRun }) {
       if (dryRun) {
         const verified = verifyCosignTransaction({ intent, quote, userAddress: address, escrow });
