@@ -1,17 +1,7 @@
 import { getPermit2Allowance } from "@swapintent/permit2/evm";
 import { formatTronAddress, parseTronAddress } from "@swapintent/permit2/tron";
-import {
-  type Account,
-  type Address,
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  type HttpTransport,
-  http,
-  type PublicClient,
-} from "viem";
+import type { Account, Address, Chain, Hex, HttpTransport, PublicClient } from "viem";
+import { createPublicClient, createWalletClient, defineChain, http } from "viem";
 import { type ChainInfo, readFact, type WalletBase } from "./wallet.js";
 
 /** Parameters of {@link readPermit2Chain}. */
