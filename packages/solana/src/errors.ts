@@ -4,8 +4,10 @@ import { BaseError } from "@swapintent/client";
  * whose `code` is one of these strings.
  */
 export type SolanaErrorCode =
-  /** A parameter is missing or malformed (not a cosign intent, amount not positive, bad option). */
+  /** A parameter of the caller is missing or malformed (amount not positive, bad option, an ambiguous escrow). */
   | "SOL_INVALID_PARAMETERS"
+  /** The intent's approval mechanism is not `cosign` (a Permit2 or HTLC intent given to the Solana signer). */
+  | "SOL_MECHANISM_MISMATCH"
   /** An address (user, escrow, mint, program) is not a base58 32-byte public key. */
   | "SOL_INVALID_ADDRESS"
   /** No expected escrow was given and the caller did not opt out explicitly. */
@@ -65,6 +67,43 @@ export type SolanaErrorCode =
   | "SOL_WALLET_MESSAGE_CHANGED"
   /** A signature returned by a wallet or an external signer does not verify over the message. */
   | "SOL_SIGNATURE_INVALID";
+
+/** A failure of `@swapintent/solana`: a `BaseError` whose `code` is one of {@link SolanaErrorCode}. */
+export type SolanaError<TCode extends SolanaErrorCode = SolanaErrorCode> = BaseError<TCode>;
+
+/**
+ * Internal: every code, once (the record makes the compiler check the list is complete and has no stranger); the
+ * guard {@link isSolanaError} and the README test read it.
+ */
+export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
+  SOL_INVALID_PARAMETERS: true,
+  SOL_MECHANISM_MISMATCH: true,
+  SOL_INVALID_ADDRESS: true,
+  SOL_ESCROW_NOT_SPECIFIED: true,
+  SOL_TX_DECODE_FAILED: true,
+  SOL_TX_VERSION_UNSUPPORTED: true,
+  SOL_USER_NOT_SIGNER: true,
+  SOL_USER_IS_FEE_PAYER: true,
+  SOL_LOOKUP_TABLE_UNRESOLVED: true,
+  SOL_DURABLE_NONCE: true,
+  SOL_PROGRAM_NOT_ALLOWED: true,
+  SOL_INSTRUCTION_UNKNOWN: true,
+  SOL_AUTHORITY_GRANT: true,
+  SOL_USER_ROLE_NOT_ALLOWED: true,
+  SOL_OTHER_AUTHORITY: true,
+  SOL_MINT_MISMATCH: true,
+  SOL_DECIMALS_MISMATCH: true,
+  SOL_DESTINATION_NOT_ALLOWED: true,
+  SOL_EXTRA_OUTFLOW: true,
+  SOL_AMOUNT_MISMATCH: true,
+  SOL_NATIVE_OUTFLOW_TOO_HIGH: true,
+  SOL_MEMO_MISMATCH: true,
+  SOL_MEMO_NOT_UTF8: true,
+  SOL_MEMO_UNSAFE_TEXT: true,
+  SOL_SIGNER_INVALID: true,
+  SOL_WALLET_MESSAGE_CHANGED: true,
+  SOL_SIGNATURE_INVALID: true,
+};
 
 /**
  * Internal: the `BaseError` constructor with its code parameter narrowed to {@link SolanaErrorCode}, so the compiler
