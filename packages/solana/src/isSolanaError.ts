@@ -1,12 +1,16 @@
 import { isSwapIntentError } from "@swapintent/client";
-import { SOLANA_ERROR_CODES, type SolanaError, type SolanaErrorCode } from "./errors.js";
+import type { SolanaError, SolanaErrorCode } from "./errors.js";
+
+/** Every code of this package is `SOL_` and capitals, digits and underscores. */
+const SOLANA_CODE = /^SOL_[A-Z0-9_]+$/;
 
 /**
  * True when `error` is a failure of `@swapintent/solana` (a swapintent error whose code is one of
  * {@link SolanaErrorCode}), and, when `code` is given, one with exactly that code. Narrows `error.code` to `code`
  * (or to the whole union), so a misspelt code does not compile. Like `isSwapIntentError`, it accepts an error from a
  * duplicated copy of `@swapintent/client`; an error of another package (a `PERMIT2_` or `BTC_` code, a service
- * error) is not a Solana error.
+ * error) is not a Solana error. Without `code` it goes by the `SOL_` prefix every code carries, so an error of
+ * another copy of this package (a code a newer version added) is still recognized.
  *
  * @example
  * ```ts
@@ -25,6 +29,5 @@ export function isSolanaError<TCode extends SolanaErrorCode = SolanaErrorCode>(
   code?: TCode,
 ): error is SolanaError<TCode> {
   if (!isSwapIntentError(error)) return false;
-  if (!Object.hasOwn(SOLANA_ERROR_CODES, error.code)) return false;
-  return code === undefined || error.code === code;
+  return code === undefined ? SOLANA_CODE.test(error.code) : error.code === code;
 }
