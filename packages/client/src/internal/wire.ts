@@ -53,16 +53,30 @@ function buildPieces() {
   const str = v.string();
   const int = v.pipe(v.number(), v.safeInteger());
   const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-  const digits = v.pipe(str, v.regex(/^[0-9]+$/, "expected an integer decimal string"));
-  /** Lots: a decimal integer string (tolerated: a non-negative safe integer number). Decimals are rejected. */
+  // at most 78 digits, a uint256's width: a longer text is no amount, and turning megabytes of digits into a
+  // bigint costs seconds of CPU (about 0.2 s per million digits)
+  const digits = v.pipe(
+    str,
+    v.regex(/^[0-9]{1,78}$/, "expected an integer decimal string of at most 78 digits"),
+  );
+  /**
+   * Lots: a decimal integer string of at most 78 digits (tolerated: a non-negative safe integer number).
+   * Decimals, signs, exponents and longer texts are rejected.
+   */
   const lots = v.union([digits, nonNegativeInt]);
   const lotsBigint = v.pipe(
     lots,
     v.transform((value: string | number) => BigInt(value)),
   );
+  // ISO 8601 by form first: `Date.parse` alone also takes "1", "-5" or "March 7" (as dates in 2001)
   const isoDate = v.pipe(
     str,
-    v.check((value) => !Number.isNaN(Date.parse(value)), "expected an ISO 8601 date"),
+    v.check(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value) &&
+        !Number.isNaN(Date.parse(value)),
+      "expected an ISO 8601 date",
+    ),
     v.transform((value) => new Date(value)),
   );
   /** A stage not reached is `null`, whether the service sent `null` or left the field out. */

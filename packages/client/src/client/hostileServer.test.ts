@@ -1,0 +1,255 @@
+/**
+ * A hostile server, second round (after issue 14), against real node:http servers: what a server can still push
+ * into errors, hooks and results, and what it can make the client spend. Each describe names one class of
+ * finding; the probes that found nothing stay as tests, so a regression shows.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { intentId, networksWire, quoteId, statusWire } from "../../test/fixtures.js";
+import { rejection } from "../../test/helpers.js";
+import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { createClient } from "./createClient.js";
+
+const apiKey = "sk_live_Hostile2Key9";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function client(extra: Partial<Parameters<typeof createClient>[0]> = {}) {
+  return createClient({
+    baseUrl: server.url,
+    apiKey,
+    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    ...extra,
+  });
+}
+
+/** Everything an error can show: message, stack, details, cause chain, toString and JSON. */
+function everything(error: unknown): string {
+  return [
+    inspect(error, { depth: 20, showHidden: true }),
+    String(error),
+    (error as Error).stack,
+    JSON.stringify(error),
+  ].join("\n");
+}
+
+/** A raw node:http server for replies the test server cannot make (compressed bytes, hand-written heads). */
+async function startRawServer(handler: (request: IncomingMessage, response: ServerResponse) => void) {
+  const raw = createServer(handler);
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    close: () => {
+      raw.closeAllConnections();
+      return new Promise<void>((resolve) => raw.close(() => resolve()));
+    },
+  };
+}
+
+describe("server text carried out of a result into a later error", () => {
+  it("WAIT_TIMEOUT: an unknown status that echoes the key (100 kB) is reported as Unknown, not quoted", async () => {
+    server.handle(() => ({ body: statusWire(`${apiKey}${"s".repeat(100_000)}`) }));
+    const error = await rejection(client().waitForIntent({ intentId, intervalMs: 5, timeoutMs: 80 }));
+    expect(error.code).toBe("WAIT_TIMEOUT");
+    expect(error.details.lastStatus).toBe("Unknown");
+    expect(everything(error)).not.toContain(apiKey);
+    expect(everything(error).length).toBeLessThan(10_000);
+  });
+
+  it("WAIT_TIMEOUT: a known status keeps the service's spelling", async () => {
+    server.handle(() => ({ body: statusWire("RefundRquested") }));
+    const error = await rejection(client().waitForIntent({ intentId, intervalMs: 5, timeoutMs: 50 }));
+    expect(error.details.lastStatus).toBe("RefundRquested");
+  });
+});
+
+describe("numbers and dates a server can make absurd", () => {
+  const lotsCases: Array<[string, unknown]> = [
+    ["6 million digits (seconds of CPU as a bigint)", "9".repeat(6_000_000)],
+    ["79 digits (wider than a uint256)", "1".repeat(79)],
+    ["negative", "-1"],
+    ["exponent notation", "1e30"],
+    ["a decimal", "1.5"],
+    ["a number beyond 2^53", 2 ** 53 + 2],
+    ["a negative number", -5],
+  ];
+  for (const [name, lots] of lotsCases) {
+    it(`lots as ${name}: RESPONSE_INVALID naming the field`, async () => {
+      server.handle(() => ({ body: statusWire("Initiated", { source_amount_lots: lots }) }));
+      const started = performance.now();
+      const error = await rejection(client({ retry: false }).getIntentStatus({ intentId }));
+      expect(error.code).toBe("RESPONSE_INVALID");
+      expect((error.details.issues as Array<{ path: string }>)[0]?.path).toBe("source_amount_lots");
+      expect(performance.now() - started).toBeLessThan(5_000);
+    });
+  }
+
+  it("lots of exactly 78 digits (the uint256 maximum) pass, as an exact bigint", async () => {
+    const max = (2n ** 256n - 1n).toString();
+    expect(max).toHaveLength(78);
+    server.handle(() => ({ body: statusWire("Initiated", { source_amount_lots: max }) }));
+    const status = await client().getIntentStatus({ intentId });
+    expect(status.sourceAmountLots).toBe(2n ** 256n - 1n);
+  });
+
+  for (const date of [
+    "1",
+    "-5",
+    "March 7",
+    "2026",
+    "2026-11-22 10:00",
+    "+275760-09-13T00:00:00Z",
+    "2026-13-01T00:00:00Z",
+  ]) {
+    it(`a timestamp ${JSON.stringify(date)} is refused (Date.parse alone takes some of these)`, async () => {
+      const metadata = { ...(statusWire("Initiated").swap_metadata as object), created_at: date };
+      server.handle(() => ({ body: statusWire("Initiated", { swap_metadata: metadata }) }));
+      const error = await rejection(client({ retry: false }).getIntentStatus({ intentId }));
+      expect(error.code).toBe("RESPONSE_INVALID");
+      expect((error.details.issues as Array<{ path: string }>)[0]?.path).toBe("swap_metadata.created_at");
+    });
+  }
+
+  for (const date of ["2026-11-22T10:00:00Z", "2026-11-22T10:00:00.123+02:00", "2026-11-22"]) {
+    it(`an ISO timestamp ${date} is read`, async () => {
+      const metadata = { ...(statusWire("Initiated").swap_metadata as object), created_at: date };
+      server.handle(() => ({ body: statusWire("Initiated", { swap_metadata: metadata }) }));
+      const status = await client().getIntentStatus({ intentId });
+      expect(status.swapMetadata.createdAt?.getTime()).toBe(Date.parse(date));
+    });
+  }
+});
+
+describe("memory and time a server can make the client spend (found bounded)", () => {
+  const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+  for (const [encoding, encode] of Object.entries(encoders)) {
+    it(`a ${encoding} bomb (256 MiB of spaces) stops at maxResponseBytes of decompressed text`, async () => {
+      const bomb = encode(Buffer.alloc(256 * 1024 * 1024, 0x20));
+      const raw = await startRawServer((_request, response) => {
+        response.writeHead(200, {
+          "content-type": "application/json",
+          "content-encoding": encoding,
+          "content-length": bomb.length,
+        });
+        response.end(bomb);
+      });
+      try {
+        const limit = 1024 * 1024;
+        const error = await rejection(
+          createClient({ baseUrl: raw.url, apiKey, retry: false, maxResponseBytes: limit }).getNetworks(),
+        );
+        expect(error.code).toBe("RESPONSE_TOO_LARGE");
+        // fetch decompresses before the count: the limit holds on the text, within one decoder chunk or two
+        expect(error.details.receivedBytes).toBeGreaterThan(limit);
+        expect(error.details.receivedBytes).toBeLessThan(limit + 256 * 1024);
+      } finally {
+        await raw.close();
+      }
+    });
+  }
+
+  it("a body that never ends and headers that never end (slowloris) both fail with TIMEOUT on time", async () => {
+    const endless = await startRawServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("[");
+      const drip = setInterval(() => (response.destroyed ? clearInterval(drip) : response.write(" ")), 20);
+    });
+    const slowloris = await startRawServer((request) => {
+      request.socket.write("HTTP/1.1 200 OK\r\n");
+      const drip = setInterval(
+        () => (request.socket.destroyed ? clearInterval(drip) : request.socket.write("x-drip: 1\r\n")),
+        20,
+      );
+    });
+    try {
+      for (const url of [endless.url, slowloris.url]) {
+        const started = performance.now();
+        const error = await rejection(
+          createClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 300 }).getNetworks(),
+        );
+        expect(error.code).toBe("TIMEOUT");
+        expect(performance.now() - started).toBeLessThan(2_000);
+      }
+    } finally {
+      await endless.close();
+      await slowloris.close();
+    }
+  });
+
+  it("content-length lies and 20,000 headers: coded errors, nothing thrown raw", async () => {
+    const heads = [
+      "HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n[]", // promises more than it sends
+      "HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\n[]", // less: the body is cut at 1 byte
+      "HTTP/1.1 200 OK\r\ncontent-length: -5\r\n\r\n[]",
+      `HTTP/1.1 200 OK\r\n${"x-h: y\r\n".repeat(20_000)}content-length: 2\r\n\r\n[]`,
+    ];
+    const codes: string[] = [];
+    for (const head of heads) {
+      const raw = await startRawServer((request) => request.socket.end(head));
+      try {
+        codes.push(
+          (await rejection(createClient({ baseUrl: raw.url, apiKey, retry: false }).getNetworks())).code,
+        );
+      } finally {
+        await raw.close();
+      }
+    }
+    expect(codes).toEqual(["NETWORK_ERROR", "RESPONSE_INVALID", "NETWORK_ERROR", "NETWORK_ERROR"]);
+  });
+
+  it("200 concurrent waitForIntent against a server answering in 50 ms all end, with no timer left behind", async () => {
+    let polls = 0;
+    server.handle(async () => {
+      polls++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { body: statusWire(polls > 600 ? "Fulfilled" : "Initiated") };
+    });
+    const shared = client({ retry: false });
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, () =>
+        shared.waitForIntent({ intentId, intervalMs: 10, timeoutMs: 20_000 }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(200);
+  }, 30_000);
+});
+
+describe("a state-changing POST is sent once, whatever the server does", () => {
+  const replies = [
+    ["a reset after the request was read", { destroy: true }, "NETWORK_ERROR"],
+    ["a 503 with Retry-After: 0", { status: 503, headers: { "retry-after": "0" }, body: "" }, "SERVER_ERROR"],
+    ["a 429 with Retry-After: 0", { status: 429, headers: { "retry-after": "0" }, body: "" }, "RATE_LIMITED"],
+    ["no answer until the timeout", { hang: true }, "TIMEOUT"],
+  ] as const;
+  for (const [name, reply, code] of replies) {
+    it(`createIntent and submitApproval after ${name}: ${code}, one POST each`, async () => {
+      server.handle((request) => (request.path.endsWith("/networks") ? { body: networksWire } : reply));
+      const fast = client({ timeoutMs: 200 });
+      const created = await rejection(
+        fast.createIntent({
+          quote: quoteId,
+          refundAddress: "0xr",
+          userSourceAddress: "0xs",
+          userDestinationAddress: "0xd",
+        }),
+      );
+      const approved = await rejection(
+        fast.submitApproval({ intentId, approval: { type: "permit2", signedData: `0x${"ab".repeat(65)}` } }),
+      );
+      expect([created.code, approved.code]).toEqual([code, code]);
+      expect(server.requests.filter((r) => r.method === "POST").map((r) => r.path)).toEqual([
+        "/affiliate/v1/intents",
+        `/affiliate/v1/intents/${intentId}/approvals`,
+      ]);
+    });
+  }
+});
