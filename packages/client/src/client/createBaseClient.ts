@@ -333,11 +333,16 @@ function invalidResponse(message: string, details: Record<string, unknown>) {
   return new BaseError("RESPONSE_INVALID", message, { details });
 }
 
-/** Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' values. */
+/**
+ * Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' names
+ * (a server can echo the key as a header name, which arrives lower-cased) and values.
+ */
 function redact(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    copy[key] = credentialHeaders.has(key.toLowerCase()) ? redacted : scrubText(value, secrets);
+    copy[scrubText(key, secrets)] = credentialHeaders.has(key.toLowerCase())
+      ? redacted
+      : scrubText(value, secrets);
   }
   return copy;
 }
