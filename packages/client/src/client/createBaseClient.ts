@@ -13,6 +13,16 @@ const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+const maxTimerMs = 2 ** 31 - 1;
+/** Throws `code` naming `field` unless `value` is absent or a whole number from 0 to `max` (milliseconds, retries). */
+function assertTimerMs(code: string, field: string, value: number | undefined, max = maxTimerMs): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max))
+    throw new BaseError(code, `\`${field}\` must be an integer from 0 to ${max}.`, {
+      details: { field, reason: "out of range", value },
+    });
+}
+
 /** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
 const defaultMaxResponseBytes = 8 * 1024 * 1024;
 
@@ -42,7 +52,8 @@ interface Transport {
  * URL; bodies longer than `maxResponseBytes` are cut off (`RESPONSE_TOO_LARGE`); server text in errors is
  * bounded and scrubbed of the client's credentials.
  *
- * @throws `INVALID_OPTIONS` when `baseUrl` is not an absolute http(s) URL, when no credentials are given
+ * @throws `INVALID_OPTIONS` when `baseUrl` is not an absolute http(s) URL, when `timeoutMs` or a `retry` number is
+ * not an integer from 0 to 2^31 - 1 (`retries`: 0 to 100), when no credentials are given
  * (no `apiKey`, no `requestSigning`, and no explicit `auth: "none"`), or when both `apiKey` and `requestSigning` are set.
  *
  * @example
@@ -67,6 +78,18 @@ function resolveOptions(options: ClientOptions): Transport {
     throw new BaseError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
       details: { field: "maxResponseBytes" },
     });
+  }
+  // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
+  // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
+  for (const field of ["timeoutMs", "retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
+    const value =
+      field === "timeoutMs" ? options.timeoutMs : options.retry ? options.retry[field] : undefined;
+    assertTimerMs(
+      "INVALID_OPTIONS",
+      field === "timeoutMs" ? field : `retry.${field}`,
+      value,
+      field === "retries" ? 100 : maxTimerMs,
+    );
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== "function") {
@@ -138,6 +161,7 @@ async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): 
   const queryString = formatQueryString({ query: request.query });
   const url = `${transport.baseUrl}${request.path}${queryString ? `?${queryString}` : ""}`;
   const body = request.body === undefined ? undefined : stringifyCanonicalJson({ value: request.body });
+  assertTimerMs("INVALID_INPUT", "timeoutMs", request.timeoutMs);
   const retries = request.idempotent && transport.retry ? transport.retry.retries : 0;
   for (let attempt = 0; ; attempt++) {
     try {

@@ -44,8 +44,8 @@ export function scrubText(
 
 /** `\u00XX` and `%XX` of a letter, digit or `-._~` (which never need escaping) as the character itself. */
 function unescapeNeedless(text: string): string {
-  return text.replace(/(?:\\u00|%)([2-7][0-9a-f])/gi, (escape, hex: string) => {
+  return text.replace(/(?:\\u00|%)([2-7][0-9a-f])/gi, (sequence, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[\w.~-]/.test(char) ? char : escape;
+    return /[\w.~-]/.test(char) ? char : sequence;
   });
 }
