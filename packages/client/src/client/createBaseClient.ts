@@ -73,6 +73,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 function resolveOptions(options: ClientOptions): Transport {
   assertBaseUrl(options.baseUrl);
   assertCredentials(options);
+  checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
     throw new BaseError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
@@ -129,10 +130,15 @@ function assertBaseUrl(baseUrl: string): void {
       cause: error,
     });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an http or https URL.", {
-      details: { field: "baseUrl" },
-    });
+  // a user name or password: fetch refuses such a URL with an error that quotes it, password included
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`baseUrl` must be an http(s) URL without user name or password.",
+      {
+        details: { field: "baseUrl" },
+      },
+    );
   }
 }
 
@@ -215,6 +221,7 @@ async function sendAttempt<T>(
       await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
     );
   }
+  checkHeaders(headers);
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
     .map(([, value]) => value);
@@ -355,6 +362,31 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
 
 function invalidResponse(message: string, details: Record<string, unknown>) {
   return new BaseError("RESPONSE_INVALID", message, { details });
+}
+
+/**
+ * Every header as fetch will send it: leading and trailing spaces and tabs trimmed in place (fetch trims them, so
+ * the value scrubbed from server text is the value the server saw: a key read from a file with its newline
+ * would otherwise never be found in an echo). A name that is not an HTTP token or a value with a control or
+ * non-Latin-1 character fails with `INVALID_OPTIONS` naming the header, never quoting it (fetch's own error
+ * quotes the value, and it could be a credential).
+ */
+function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const trimmed = typeof value === "string" ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : value;
+    if (
+      !/^[!#$%&'*+.^_`|~\w-]+$/.test(name) ||
+      typeof trimmed !== "string" ||
+      !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
+    )
+      throw new BaseError("INVALID_OPTIONS", "A header name or value cannot be sent over HTTP.", {
+        details: {
+          field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
+          header: name.slice(0, 100),
+        },
+      });
+    headers[name] = trimmed;
+  }
 }
 
 /**
