@@ -58,7 +58,7 @@ async function startRawServer(handler: (request: IncomingMessage, response: Serv
 describe("server text carried out of a result into a later error", () => {
   it("WAIT_TIMEOUT: an unknown status that echoes the key (100 kB) is reported as Unknown, not quoted", async () => {
     server.handle(() => ({ body: statusWire(`${apiKey}${"s".repeat(100_000)}`) }));
-    const error = await rejection(client().waitForIntent({ intentId, intervalMs: 5, timeoutMs: 80 }));
+    const error = await rejection(client().waitForIntent({ intentId, intervalMs: 5, timeoutMs: 1500 }));
     expect(error.code).toBe("WAIT_TIMEOUT");
     expect(error.details.lastStatus).toBe("Unknown");
     expect(everything(error)).not.toContain(apiKey);
@@ -67,7 +67,7 @@ describe("server text carried out of a result into a later error", () => {
 
   it("WAIT_TIMEOUT: a known status keeps the service's spelling", async () => {
     server.handle(() => ({ body: statusWire("RefundRquested") }));
-    const error = await rejection(client().waitForIntent({ intentId, intervalMs: 5, timeoutMs: 50 }));
+    const error = await rejection(client().waitForIntent({ intentId, intervalMs: 5, timeoutMs: 1500 }));
     expect(error.details.lastStatus).toBe("RefundRquested");
   });
 });
