@@ -107,6 +107,8 @@ describe("numbers and dates a server can make absurd", () => {
     "2026-11-22 10:00",
     "+275760-09-13T00:00:00Z",
     "2026-13-01T00:00:00Z",
+    "2026-02-31T00:00:00Z",
+    "2025-02-29",
   ]) {
     it(`a timestamp ${JSON.stringify(date)} is refused (Date.parse alone takes some of these)`, async () => {
       const metadata = { ...(statusWire("Initiated").swap_metadata as object), created_at: date };
@@ -117,7 +119,12 @@ describe("numbers and dates a server can make absurd", () => {
     });
   }
 
-  for (const date of ["2026-11-22T10:00:00Z", "2026-11-22T10:00:00.123+02:00", "2026-11-22"]) {
+  for (const date of [
+    "2026-11-22T10:00:00Z",
+    "2026-11-22T10:00:00.123+02:00",
+    "2026-11-22",
+    "2024-02-29T23:59:59Z",
+  ]) {
     it(`an ISO timestamp ${date} is read`, async () => {
       const metadata = { ...(statusWire("Initiated").swap_metadata as object), created_at: date };
       server.handle(() => ({ body: statusWire("Initiated", { swap_metadata: metadata }) }));
@@ -125,6 +132,22 @@ describe("numbers and dates a server can make absurd", () => {
       expect(status.swapMetadata.createdAt?.getTime()).toBe(Date.parse(date));
     });
   }
+});
+
+describe("decimals a formatter would refuse later", () => {
+  for (const field of ["source_amount_decimals", "dest_amount_decimals"]) {
+    it(`${field} of 256 (formatUnits takes 0..255; 2^53 would build a string of that length): RESPONSE_INVALID`, async () => {
+      server.handle(() => ({ body: statusWire("Initiated", { [field]: 256 }) }));
+      const error = await rejection(client({ retry: false }).getIntentStatus({ intentId }));
+      expect(error.code).toBe("RESPONSE_INVALID");
+      expect(error.details.issues).toEqual([{ path: field, message: "expected at most 255" }]);
+    });
+  }
+
+  it("255 decimals pass", async () => {
+    server.handle(() => ({ body: statusWire("Initiated", { dest_amount_decimals: 255 }) }));
+    expect((await client().getIntentStatus({ intentId })).destAmountDecimals).toBe(255);
+  });
 });
 
 describe("memory and time a server can make the client spend (found bounded)", () => {

@@ -53,6 +53,8 @@ function buildPieces() {
   const str = v.string();
   const int = v.pipe(v.number(), v.safeInteger());
   const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+  // the range formatUnits and formatAmount accept: a larger count would only fail later, at display
+  const decimals = v.pipe(nonNegativeInt, v.maxValue(255));
   // at most 78 digits, a uint256's width: a longer text is no amount, and turning megabytes of digits into a
   // bigint costs seconds of CPU (about 0.2 s per million digits)
   const digits = v.pipe(
@@ -74,7 +76,9 @@ function buildPieces() {
     v.check(
       (value) =>
         /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value) &&
-        !Number.isNaN(Date.parse(value)),
+        !Number.isNaN(Date.parse(value)) &&
+        // a day the month has: `Date.parse` reads 2026-02-31 as March 3
+        new Date(`${value.slice(0, 10)}T00:00:00Z`).getUTCDate() === Number(value.slice(8, 10)),
       "expected an ISO 8601 date",
     ),
     v.transform((value) => new Date(value)),
@@ -83,7 +87,7 @@ function buildPieces() {
   const nullableString = v.nullish(str, null);
   const nullableDate = v.nullish(isoDate, null);
   const hex32 = v.pipe(str, v.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
-  return { str, int, nonNegativeInt, lots, lotsBigint, nullableString, nullableDate, hex32 };
+  return { str, int, nonNegativeInt, decimals, lots, lotsBigint, nullableString, nullableDate, hex32 };
 }
 
 type Pieces = ReturnType<typeof buildPieces>;
@@ -104,7 +108,7 @@ function lazySchema<T>(build: (pieces: Pieces) => T): () => T {
 }
 
 const quoteSchema = /* @__PURE__ */ lazySchema(
-  ({ str, int, nonNegativeInt, lots, lotsBigint, nullableString }) =>
+  ({ str, int, nonNegativeInt, decimals, lots, lotsBigint, nullableString }) =>
     wireObject({
       id: str,
       source_chain: int,
@@ -114,12 +118,12 @@ const quoteSchema = /* @__PURE__ */ lazySchema(
       intermediate_token: nullableString,
       intermediate_token_amount_min: v.nullish(lotsBigint, null),
       intermediate_token_amount_max: v.nullish(lotsBigint, null),
-      intermediate_token_decimals: v.nullish(nonNegativeInt, null),
+      intermediate_token_decimals: v.nullish(decimals, null),
       source_amount_lots: lotsBigint,
-      source_amount_decimals: nonNegativeInt,
+      source_amount_decimals: decimals,
       min_dest_amount_lots: lotsBigint,
       max_dest_amount_lots: lotsBigint,
-      dest_amount_decimals: nonNegativeInt,
+      dest_amount_decimals: decimals,
       slippage_bps: lots,
       // the spec sends milliseconds; a value below 10^12 is taken as seconds and converted
       expiry: v.pipe(
@@ -162,7 +166,7 @@ const intentSchema = /* @__PURE__ */ lazySchema(({ str, nonNegativeInt, hex32 })
 
 /** The fields of a swap status record (spec 2.3), shared by a history item. */
 const statusEntries = /* @__PURE__ */ lazySchema(
-  ({ str, int, nonNegativeInt, lotsBigint, nullableString, nullableDate }) => ({
+  ({ str, int, decimals, lotsBigint, nullableString, nullableDate }) => ({
     intent_id: str,
     status: str,
     swap_metadata: wireObject({
@@ -178,11 +182,11 @@ const statusEntries = /* @__PURE__ */ lazySchema(
       swapped_at: nullableDate,
       refunded_at: nullableDate,
     }),
-    source_amount_decimals: nonNegativeInt,
+    source_amount_decimals: decimals,
     source_amount_lots: lotsBigint,
     source_chain: int,
     source_token: str,
-    dest_amount_decimals: nonNegativeInt,
+    dest_amount_decimals: decimals,
     dest_chain: int,
     dest_token: str,
     min_dest_amount_lots: lotsBigint,
@@ -265,6 +269,8 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
       return "expected an integer";
     case "min_value":
       return `expected at least ${issue.requirement}`;
+    case "max_value":
+      return `expected at most ${issue.requirement}`;
     default:
       return `expected ${(issue.expected ?? "another form").replace(/[()]/g, "").replaceAll(" | ", " or ")}`;
   }
