@@ -41,7 +41,7 @@ const bitcoinErrorCodes = [
   "BTC_REFUND_INVALID",
 ] as const;
 
-const bitcoinErrorCodeSet: ReadonlySet<string> = new Set(bitcoinErrorCodes);
+const bitcoinErrorCodeSet: ReadonlySet<string> = /* @__PURE__ */ new Set(bitcoinErrorCodes);
 
 /** Every failure code of `@swapintent/bitcoin` (see the README's table). */
 export type BitcoinErrorCode = (typeof bitcoinErrorCodes)[number];
