@@ -205,6 +205,32 @@ describe("socket level: what node:http refuses is answered in the API's shape", 
     expectError(r, 400, "MALFORMED_REQUEST");
     expect(r.head).toContain("connection: close");
   });
+
+  test.each([
+    ["OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n"],
+    [
+      "a Host header that is not a host",
+      "GET /affiliate/v1/networks HTTP/1.1\r\nHost: a b/c\r\nx-api-key: k\r\n",
+    ],
+    [
+      "a backslash in the path",
+      "GET /affiliate\\v1/networks HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: k\r\n",
+    ],
+  ])(
+    "a request line node:http parses but that is no URL (%s) gets 400 MALFORMED_REQUEST with a JSON body",
+    async (_, head) => {
+      const r = parseRawResponse(await rawExchange(`${head}Connection: close\r\n\r\n`));
+      expectError(r, 400, "MALFORMED_REQUEST");
+    },
+  );
+
+  test("an HTTP/1.1 request without Host is answered as if sent to 127.0.0.1, not with an empty 400", async () => {
+    const r = parseRawResponse(
+      await rawExchange("GET /affiliate/v1/networks HTTP/1.1\r\nx-api-key: k\r\nConnection: close\r\n\r\n"),
+    );
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.body)).toBe(true);
+  });
 });
 
 describe("keep-alive: an error answer never leaves the client a dead socket", () => {
