@@ -133,3 +133,52 @@ test("SIGKILL mid-flow loses no quote, intent or swap; the unfinished intent car
   expect(history.total).toBe(3);
   await second.kill("SIGTERM");
 }, 120_000);
+
+test("quotes answered by one group commit survive a SIGKILL the moment the last answer arrives", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sandbox-durability-quotes-"));
+  try {
+    const quoteArgs = ["--port", "0", "--data-dir", dir, "--dev", "--quote-ttl", "600"];
+    const first = await spawnSandbox({ args: quoteArgs });
+    running.push(first);
+    const tokens = (await call(first.url, "GET", "/affiliate/v1/tokens?limit=100")).body.data as {
+      network_id: number;
+      symbol: string;
+      contract_address: string;
+    }[];
+    const address = (n: number, s: string) =>
+      tokens.find((t) => t.network_id === n && t.symbol === s)!.contract_address;
+    const quoteBody = {
+      source_chain: 1,
+      source_token: address(1, "USDC"),
+      dest_chain: 5,
+      dest_token: address(5, "USDC"),
+      amount: 7,
+      slippage_bps: "30",
+      swap_type: "standard",
+    };
+    // sent together, so they share INSERTs; the process is killed as soon as every answer is in
+    const quotes = await Promise.all(
+      Array.from({ length: 40 }, () => call(first.url, "POST", "/affiliate/v1/quotes/best", quoteBody)),
+    );
+    await first.kill("SIGKILL");
+    expect(quotes.map((q) => q.status)).toEqual(Array(40).fill(200));
+
+    const second = await spawnSandbox({ args: quoteArgs });
+    running.push(second);
+    const user = createTestWallet();
+    const answers = await Promise.all(
+      quotes.map((q) =>
+        call(second.url, "POST", "/affiliate/v1/intents", {
+          quote_id: q.body.id,
+          refund_address: user.address,
+          user_source_address: user.address,
+          user_destination_address: user.address,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.body.type ?? a.status)).toEqual(Array(40).fill(200));
+    await second.kill("SIGTERM");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
