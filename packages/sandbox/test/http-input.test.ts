@@ -42,7 +42,13 @@ function parseRawResponse(raw: string) {
 }
 
 /** A request through a keep-alive agent (one socket at most), as a long-lived client would send it. */
-function agentRequest(agent: Agent, method: string, path: string, body?: string) {
+function agentRequest(
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = { "x-api-key": "keep-alive" },
+) {
   return new Promise<{ status: number; body: unknown; reusedSocket: boolean }>((resolve, reject) => {
     const req = httpRequest(
       {
@@ -52,7 +58,7 @@ function agentRequest(agent: Agent, method: string, path: string, body?: string)
         path,
         agent,
         headers: {
-          "x-api-key": "keep-alive",
+          ...headers,
           ...(body === undefined
             ? {}
             : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
@@ -234,6 +240,27 @@ describe("socket level: what node:http refuses is answered in the API's shape", 
 });
 
 describe("keep-alive: an error answer never leaves the client a dead socket", () => {
+  test.each([
+    ["401 MISSING_API_KEY", QUOTES, {}],
+    ["404 ROUTE_NOT_FOUND", "/affiliate/v1/nowhere", undefined],
+    ["400 INVALID_ID", "/affiliate/v1/intents/not-a-uuid/approvals", undefined],
+  ])(
+    "after %s answered before a 900 KB body was read, the next request on the agent succeeds",
+    async (what, path, headers) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const [status, type] = what.split(" ") as [string, string];
+        const big = JSON.stringify({ x: "y".repeat(900_000) });
+        const refused = await agentRequest(agent, "POST", path, big, headers);
+        expectError(refused, Number(status), type);
+        const next = await agentRequest(agent, "GET", "/affiliate/v1/networks");
+        expect(next.status).toBe(200);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
+
   test("after 400 BODY_TOO_LARGE (content-length) the next request on the agent succeeds", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {

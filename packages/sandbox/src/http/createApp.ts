@@ -57,6 +57,12 @@ function clientAddress(c: Context): string {
   return env?.incoming?.socket?.remoteAddress ?? "in-process";
 }
 
+/** Whether the request announces a body (a non-zero Content-Length, or chunked). */
+function carriesBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return (length !== null && length !== "0") || request.headers.has("transfer-encoding");
+}
+
 /** Whether the client went away before its request was answered (a disconnect mid-upload, say). */
 function clientAborted(c: Context): boolean {
   const env = c.env as { incoming?: IncomingMessage } | undefined;
@@ -110,6 +116,24 @@ export function createApp({
       404,
     ),
   );
+  // An answer given before the request's body was read (401, 404, a bad id, 429...) would leave the rest of the
+  // body on the socket, which the server then closes (bodies of a few hundred KiB and more): read it first, so a
+  // keep-alive client's next request finds the socket alive. A body that cannot be read (chunked, announced over
+  // the limit, or the client went away) gets `Connection: close` instead, as after BODY_TOO_LARGE.
+  app.use("*", async (c, next) => {
+    await next();
+    if (!carriesBody(c.req.raw) || c.req.raw.bodyUsed) return;
+    const length = Number(c.req.header("content-length"));
+    if (Number.isSafeInteger(length) && length <= MAX_BODY_BYTES) {
+      try {
+        await c.req.raw.arrayBuffer();
+        return;
+      } catch {
+        // the client went away mid-body: nothing is left to keep alive
+      }
+    }
+    c.res.headers.set("Connection", "close");
+  });
   // Browser wallets under development call the sandbox from their own origin.
   app.use(
     "*",
