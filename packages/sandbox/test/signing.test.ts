@@ -340,6 +340,25 @@ describe("request signing (design §2)", () => {
     expect(alias.body.type).toBe("NONCE_REUSED");
   });
 
+  test("a nonce over 128 characters is 401 NONCE_INVALID (each one is kept in memory for 10 minutes)", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    const long = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      nonce: "n".repeat(129),
+    });
+    expect(long.status).toBe(401);
+    expect(long.body.type).toBe("NONCE_INVALID");
+    const atLimit = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      nonce: `${"n".repeat(92)}${crypto.randomUUID()}`,
+    });
+    expect(atLimit.status).toBe(200);
+  });
+
   test("nonces are per key: another partner's request may use a nonce this one used", async () => {
     const canonical = "GET:/affiliate/v1/networks::";
     const nonce = crypto.randomUUID();

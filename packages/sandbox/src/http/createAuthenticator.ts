@@ -12,6 +12,8 @@ import { verifyRequestSignature } from "./verifyRequestSignature.js";
 export const MAX_TIMESTAMP_SKEW_SECS = 60;
 /** How long a seen nonce is remembered, ms (well beyond the timestamp window). */
 const NONCE_MEMORY_MS = 10 * 60_000;
+/** Longest `x-api-nonce` accepted: every one is kept in memory for 10 minutes (a UUID is 36 characters). */
+export const MAX_NONCE_LENGTH = 128;
 
 /** Who a request comes from, once its credentials are checked. */
 export interface Caller {
@@ -102,6 +104,8 @@ export function createAuthenticator({
       );
     if (c.req.method === "POST" && !nonce)
       throw unauthorized("NONCE_REQUIRED", "POST requests must carry x-api-nonce.");
+    if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH)
+      throw unauthorized("NONCE_INVALID", `x-api-nonce is longer than ${MAX_NONCE_LENGTH} characters.`);
     // Nonces are per signing key (its canonical id, so a replay under the key's other accepted id is still caught).
     const slot = nonce === undefined ? undefined : nonceSlot(signingKey.keyId, nonce);
     const reused = () => unauthorized("NONCE_REUSED", "This x-api-nonce was already used.");
