@@ -133,6 +133,34 @@ describe("quote group commit", () => {
     expect(results[10]?.status).toBe("rejected");
     for (const q of others) expect((await store.getQuote(q.id, PARTNER))?.id).toBe(q.id);
   });
+
+  test("when the database fails every statement, every waiter of the batch is rejected; later quotes are stored", async () => {
+    // the real database behind a switch: while `failing`, each INSERT INTO quotes is refused as a full disk would
+    let failing = true;
+    let refused = 0;
+    const flaky = new Proxy(db, {
+      get(target, key) {
+        if (key !== "query") return Reflect.get(target, key);
+        return (sql: string, params?: unknown[]) => {
+          if (failing && sql.startsWith("INSERT INTO quotes")) {
+            refused++;
+            return Promise.reject(new Error("could not extend file: No space left on device"));
+          }
+          return target.query(sql, params);
+        };
+      },
+    });
+    const flakyStore = createStore({ db: flaky });
+    const lost = Array.from({ length: 30 }, () => quote());
+    const results = await Promise.allSettled(lost.map((q) => flakyStore.insertQuote(q)));
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill("rejected"));
+    expect(refused).toBeGreaterThan(30); // the batch, then each row alone
+    for (const q of lost) expect(await flakyStore.getQuote(q.id, PARTNER)).toBeUndefined();
+    failing = false;
+    const later = Array.from({ length: 5 }, () => quote());
+    await Promise.all(later.map((q) => flakyStore.insertQuote(q)));
+    for (const q of later) expect((await flakyStore.getQuote(q.id, PARTNER))?.id).toBe(q.id);
+  });
 });
 
 describe("status cache", () => {
