@@ -336,3 +336,17 @@ describe("a client that goes away mid-upload", () => {
     expect((await t.quote({})).status).toBe(200);
   });
 });
+
+describe("an error answered before the body arrives", () => {
+  test("is not held up by a client that waits for the answer before sending its body", async () => {
+    const started = Date.now();
+    const raw = await rawExchange(
+      `POST /affiliate/v1/nowhere HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
+      { closeAfterMs: 5_000 },
+    );
+    const r = parseRawResponse(raw);
+    expectError(r, 404, "ROUTE_NOT_FOUND");
+    expect(r.head).toContain("connection: close");
+    expect(Date.now() - started).toBeLessThan(4_000); // answered after the 1 s wait, not when the client gave up
+  });
+});

@@ -63,6 +63,30 @@ function carriesBody(request: Request): boolean {
   return (length !== null && length !== "0") || request.headers.has("transfer-encoding");
 }
 
+/** How long an error answer waits for the rest of an unread body before closing the socket instead. */
+const BODY_DRAIN_WAIT_MS = 1_000;
+
+/**
+ * Read and drop what is left of a request's body; false when the client went away or the body did not arrive
+ * within {@link BODY_DRAIN_WAIT_MS} (a client waiting for the answer before it sends the body is not held up).
+ */
+async function readRestOfBody(request: Request): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      request.arrayBuffer().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), BODY_DRAIN_WAIT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Whether the client went away before its request was answered (a disconnect mid-upload, say). */
 function clientAborted(c: Context): boolean {
   const env = c.env as { incoming?: IncomingMessage } | undefined;
@@ -124,14 +148,7 @@ export function createApp({
     await next();
     if (!carriesBody(c.req.raw) || c.req.raw.bodyUsed) return;
     const length = Number(c.req.header("content-length"));
-    if (Number.isSafeInteger(length) && length <= MAX_BODY_BYTES) {
-      try {
-        await c.req.raw.arrayBuffer();
-        return;
-      } catch {
-        // the client went away mid-body: nothing is left to keep alive
-      }
-    }
+    if (Number.isSafeInteger(length) && length <= MAX_BODY_BYTES && (await readRestOfBody(c.req.raw))) return;
     c.res.headers.set("Connection", "close");
   });
   // Browser wallets under development call the sandbox from their own origin.
