@@ -1,3 +1,5 @@
+import { type BaseError, isSwapIntentError } from "@swapintent/client";
+
 /**
  * Every code a `BaseError` thrown by `@swapintent/permit2` can carry. Each check has its own code so a
  * wallet can say exactly what differs from what the user was quoted.
@@ -5,8 +7,16 @@
 export type Permit2ErrorCode =
   /** The intent's approval mechanism is not `permit2`. */
   | "PERMIT2_MECHANISM_MISMATCH"
-  /** `params_to_sign` is structurally broken (missing fields, wrong JSON types). */
+  /**
+   * What the service sent is malformed: `params_to_sign` is structurally broken (missing fields, wrong JSON types),
+   * the quote is not an object or has impossible decimals, or the input is not plain data.
+   */
   | "PERMIT2_PARAMS_INVALID"
+  /**
+   * The wallet's own input is wrong or missing (a caller bug, not the service): `expected` (its `spender`,
+   * `chainId`, `recipient`, `destination`, …) or an option (`nowMs`, `maxDeadlineSecs`, `allowedPermit2Addresses`).
+   */
+  | "PERMIT2_EXPECTED_INVALID"
   /** An address is not a valid EVM (checksummed when mixed case) or Tron (base58check, 0x41 prefix) address. */
   | "PERMIT2_ADDRESS_INVALID"
   /** The addresses are not all of the chain family the caller expects (EVM hex vs Tron base58). */
@@ -79,6 +89,81 @@ export type Permit2ErrorCode =
   /** The ERC-20 allowance could not be read from the chain. */
   | "PERMIT2_ALLOWANCE_READ_FAILED"
   /** A Tron address failed base58check decoding (alphabet, length, checksum or 0x41 prefix). */
-  | "TRON_ADDRESS_INVALID"
+  | "PERMIT2_TRON_ADDRESS_INVALID"
   /** tronweb could not be loaded (it is an optional peer dependency). */
-  | "TRONWEB_UNAVAILABLE";
+  | "PERMIT2_TRONWEB_UNAVAILABLE";
+
+/** Every `Permit2ErrorCode` once: the compiler refuses a missing or an unknown key. */
+const permit2ErrorCodeSet: Readonly<Record<Permit2ErrorCode, true>> = {
+  PERMIT2_MECHANISM_MISMATCH: true,
+  PERMIT2_PARAMS_INVALID: true,
+  PERMIT2_EXPECTED_INVALID: true,
+  PERMIT2_ADDRESS_INVALID: true,
+  PERMIT2_CHAIN_TYPE_MISMATCH: true,
+  PERMIT2_TYPES_INVALID: true,
+  PERMIT2_DOMAIN_INVALID: true,
+  PERMIT2_DOMAIN_NAME_MISMATCH: true,
+  PERMIT2_CHAIN_ID_MISMATCH: true,
+  PERMIT2_VERIFYING_CONTRACT_MISMATCH: true,
+  PERMIT2_CONTRACT_NOT_ALLOWED: true,
+  PERMIT2_WITNESS_INVALID: true,
+  PERMIT2_WITNESS_HASH_MISMATCH: true,
+  PERMIT2_WITNESS_TYPE_STRING_MISMATCH: true,
+  PERMIT2_SPENDER_MISMATCH: true,
+  PERMIT2_TOKEN_MISMATCH: true,
+  PERMIT2_AMOUNT_MISMATCH: true,
+  PERMIT2_DECIMALS_MISMATCH: true,
+  PERMIT2_NONCE_MISMATCH: true,
+  PERMIT2_DEADLINE_MISMATCH: true,
+  PERMIT2_DEADLINE_PASSED: true,
+  PERMIT2_DEADLINE_TOO_FAR: true,
+  PERMIT2_MIN_AMOUNT_MISMATCH: true,
+  PERMIT2_MAX_AMOUNT_MISMATCH: true,
+  PERMIT2_RECIPIENT_MISMATCH: true,
+  PERMIT2_SECRET_HASH_MISMATCH: true,
+  PERMIT2_INTENT_ID_MISMATCH: true,
+  PERMIT2_DEST_CHAIN_MISMATCH: true,
+  PERMIT2_DEST_TOKEN_MISMATCH: true,
+  PERMIT2_DEST_DECIMALS_MISMATCH: true,
+  PERMIT2_MIN_AMOUNT_TOO_LOW: true,
+  PERMIT2_TEXT_UNSAFE: true,
+  PERMIT2_OWNER_MISMATCH: true,
+  PERMIT2_SIGNATURE_INVALID: true,
+  PERMIT2_SIGNING_FAILED: true,
+  PERMIT2_ALLOWANCE_INSUFFICIENT: true,
+  PERMIT2_ALLOWANCE_READ_FAILED: true,
+  PERMIT2_TRON_ADDRESS_INVALID: true,
+  PERMIT2_TRONWEB_UNAVAILABLE: true,
+};
+
+/** Every `Permit2ErrorCode`, at run time (for the package's own tests and guard). */
+export const permit2ErrorCodes = Object.keys(permit2ErrorCodeSet) as readonly Permit2ErrorCode[];
+
+/** The error every function of `@swapintent/permit2` throws: a swapintent `BaseError` with a permit2 code. */
+export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = BaseError<TCode>;
+
+/**
+ * True when `error` is a `@swapintent/permit2` error, optionally with the given code; narrows `error.code` to it.
+ * An error of another package (a client or bitcoin code) is not a permit2 error.
+ *
+ * @example
+ * ```ts
+ * import { isPermit2Error } from "@swapintent/permit2";
+ *
+ * try {
+ *   await signPermit2Approval(parameters);
+ * } catch (error) {
+ *   if (isPermit2Error(error, "PERMIT2_SPENDER_MISMATCH")) warnUser(error.details.actual);
+ *   else if (isPermit2Error(error)) showRefusal(error.code);
+ *   else throw error;
+ * }
+ * ```
+ */
+export function isPermit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode>(
+  error: unknown,
+  code?: TCode,
+): error is BaseError<TCode> {
+  if (!isSwapIntentError(error)) return false;
+  if (code !== undefined) return error.code === code;
+  return Object.hasOwn(permit2ErrorCodeSet, error.code);
+}

@@ -1,6 +1,7 @@
 import type { TypedDataField } from "@swapintent/client";
 import * as TypedData from "ox/TypedData";
 import { PERMIT2_PRIMARY_TYPE, PERMIT2_WITNESS_TYPE_STUB } from "./constants.js";
+import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
 /** Parameters of {@link getPermit2WitnessTypeString}. */
@@ -8,6 +9,12 @@ export interface GetPermit2WitnessTypeStringParameters {
   /** EIP-712 types holding `PermitWitnessTransferFrom`, `TokenPermissions` and the witness type (`EIP712Domain` is ignored). */
   types: Readonly<Record<string, readonly TypedDataField[]>>;
 }
+
+/** What {@link getPermit2WitnessTypeString} returns. */
+export type GetPermit2WitnessTypeStringReturnType = string;
+
+/** The error {@link getPermit2WitnessTypeString} throws. */
+export type GetPermit2WitnessTypeStringErrorType = Permit2Error;
 
 /**
  * Builds the `witnessTypeString` Permit2's `permitWitnessTransferFrom` needs for `types`: Permit2 appends it to
@@ -25,7 +32,9 @@ export interface GetPermit2WitnessTypeStringParameters {
  * // "SwapWitness witness)SwapWitness(bytes32 intentId,...)TokenPermissions(address token,uint256 amount)"
  * ```
  */
-export function getPermit2WitnessTypeString({ types }: GetPermit2WitnessTypeStringParameters): string {
+export function getPermit2WitnessTypeString({
+  types,
+}: GetPermit2WitnessTypeStringParameters): GetPermit2WitnessTypeStringReturnType {
   const structs = structsOf(types);
   if (!Object.hasOwn(structs, PERMIT2_PRIMARY_TYPE))
     throw createPermit2Error("PERMIT2_TYPES_INVALID", `types has no ${PERMIT2_PRIMARY_TYPE}.`);

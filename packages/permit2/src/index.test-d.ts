@@ -8,9 +8,9 @@ import { describe, expectTypeOf, it } from "vitest";
 import type { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
 import {
   type Permit2ErrorCode as EvmPermit2ErrorCode,
+  type GetPermit2AllowanceReturnType,
   getPermit2Allowance,
-  type Permit2AllowanceResult,
-  type SignPermit2ApprovalResult,
+  type SignPermit2ApprovalReturnType,
   signPermit2Approval,
 } from "./evm.js";
 import {
@@ -23,12 +23,12 @@ import {
   type Permit2Expectation,
   type Permit2FactSource,
   parseTronAddress,
-  type VerifiedPermit2Approval,
   type VerifyPermit2ApprovalParameters,
+  type VerifyPermit2ApprovalReturnType,
   verifyPermit2Approval,
 } from "./index.js";
 import {
-  type SignTronPermit2ApprovalResult,
+  type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
   type TronTypedDataSigner,
 } from "./tron.js";
@@ -55,9 +55,9 @@ const expected: Permit2Expectation = {
 describe("verifyPermit2Approval", () => {
   it("takes one parameters object and returns the verified approval", () => {
     expectTypeOf(verifyPermit2Approval).parameters.toEqualTypeOf<[VerifyPermit2ApprovalParameters]>();
-    expectTypeOf(verifyPermit2Approval).returns.toEqualTypeOf<VerifiedPermit2Approval>();
-    expectTypeOf<VerifiedPermit2Approval["digest"]>().toEqualTypeOf<Hex>();
-    expectTypeOf<VerifiedPermit2Approval["summary"]>().toEqualTypeOf<Permit2ApprovalSummary>();
+    expectTypeOf(verifyPermit2Approval).returns.toEqualTypeOf<VerifyPermit2ApprovalReturnType>();
+    expectTypeOf<VerifyPermit2ApprovalReturnType["digest"]>().toEqualTypeOf<Hex>();
+    expectTypeOf<VerifyPermit2ApprovalReturnType["summary"]>().toEqualTypeOf<Permit2ApprovalSummary>();
   });
 
   it("accepts undefined for every optional input", () => {
@@ -70,7 +70,7 @@ describe("verifyPermit2Approval", () => {
         maxDeadlineSecs: maybeNumber,
         nowMs: undefined,
       }),
-    ).toEqualTypeOf<VerifiedPermit2Approval>();
+    ).toEqualTypeOf<VerifyPermit2ApprovalReturnType>();
   });
 
   it("requires chainId, recipient and spender; destination facts are all required when given", () => {
@@ -95,8 +95,8 @@ describe("signers", () => {
     const signer = { address: "0x00" as Hex, signTypedData: async () => "0x" as Hex };
     expectTypeOf(
       signPermit2Approval({ intent, quote, expected, signer, account: undefined }),
-    ).resolves.toEqualTypeOf<SignPermit2ApprovalResult>();
-    expectTypeOf<SignPermit2ApprovalResult["approval"]>().toEqualTypeOf<{
+    ).resolves.toEqualTypeOf<SignPermit2ApprovalReturnType>();
+    expectTypeOf<SignPermit2ApprovalReturnType["approval"]>().toEqualTypeOf<{
       type: "permit2";
       signedData: Hex;
     }>();
@@ -113,10 +113,10 @@ describe("signers", () => {
         tronWeb: undefined,
         signer: undefined,
       }),
-    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalResult>();
+    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalReturnType>();
     expectTypeOf(
       signTronPermit2Approval({ intent, quote, expected, signer, privateKey: undefined }),
-    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalResult>();
+    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalReturnType>();
     // @ts-expect-error a private key and a signer at once
     signTronPermit2Approval({ intent, quote, expected, signer, privateKey: "00" });
   });
@@ -134,7 +134,7 @@ describe("signers", () => {
         permit2Address: undefined,
         approveAmount: undefined,
       }),
-    ).resolves.toEqualTypeOf<Permit2AllowanceResult>();
+    ).resolves.toEqualTypeOf<GetPermit2AllowanceReturnType>();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Hex } from "@swapintent/client";
+import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
 /** Parameters of {@link normalizeSignature}. */
@@ -10,6 +11,12 @@ export interface NormalizeSignatureParameters {
 const signaturePattern = /^(0x)?[0-9a-fA-F]{130}$/;
 /** The order of secp256k1's group. */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** What {@link normalizeSignature} returns. */
+export type NormalizeSignatureReturnType = Hex;
+
+/** The error {@link normalizeSignature} throws. */
+export type NormalizeSignatureErrorType = Permit2Error;
 
 /**
  * Returns the 65-byte signature as lowercase `0x` hex with `v` normalized to 27 or 28, whichever form
@@ -27,7 +34,9 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
  * const signature = normalizeSignature({ signature: await device.signTypedData(typedData) }); // v 0/1 -> 27/28
  * ```
  */
-export function normalizeSignature({ signature }: NormalizeSignatureParameters): Hex {
+export function normalizeSignature({
+  signature,
+}: NormalizeSignatureParameters): NormalizeSignatureReturnType {
   if (typeof signature !== "string" || !signaturePattern.test(signature))
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "A signature is 65 bytes of hex.", {
       length: typeof signature === "string" ? signature.replace(/^0x/, "").length / 2 : null,

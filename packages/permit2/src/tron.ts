@@ -1,11 +1,27 @@
 export { TRON_CHAIN_ID_MASK } from "./constants.js";
-export type { Permit2ErrorCode } from "./errors.js";
-export { type FormatTronAddressParameters, formatTronAddress } from "./formatTronAddress.js";
-export { type NormalizeSignatureParameters, normalizeSignature } from "./normalizeSignature.js";
-export { type ParseTronAddressParameters, parseTronAddress } from "./parseTronAddress.js";
+export { isPermit2Error, type Permit2Error, type Permit2ErrorCode } from "./errors.js";
 export {
+  type FormatTronAddressErrorType,
+  type FormatTronAddressParameters,
+  type FormatTronAddressReturnType,
+  formatTronAddress,
+} from "./formatTronAddress.js";
+export {
+  type NormalizeSignatureErrorType,
+  type NormalizeSignatureParameters,
+  type NormalizeSignatureReturnType,
+  normalizeSignature,
+} from "./normalizeSignature.js";
+export {
+  type ParseTronAddressErrorType,
+  type ParseTronAddressParameters,
+  type ParseTronAddressReturnType,
+  parseTronAddress,
+} from "./parseTronAddress.js";
+export {
+  type SignTronPermit2ApprovalErrorType,
   type SignTronPermit2ApprovalParameters,
-  type SignTronPermit2ApprovalResult,
+  type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
   type TronTypedDataSigner,
   type TronWebModule,
@@ -17,7 +33,8 @@ export type {
   Permit2FactSource,
   Permit2FactSources,
   Permit2TypedData,
-  VerifiedPermit2Approval,
+  VerifyPermit2ApprovalErrorType,
   VerifyPermit2ApprovalParameters,
+  VerifyPermit2ApprovalReturnType,
 } from "./types.js";
 export { verifyPermit2Approval } from "./verifyPermit2Approval.js";

@@ -158,9 +158,9 @@ describe("destination side pinned by the wallet (expected.destination)", () => {
     ["decimals 256", { ...DESTINATION, decimals: 256 }],
     ["a number as minAmountLots", { ...DESTINATION, minAmountLots: 3900 }],
     ["a negative minAmountLots", { ...DESTINATION, minAmountLots: -1n }],
-  ])("refuses an expected.destination that is %s: PERMIT2_PARAMS_INVALID", (_, destination) => {
+  ])("refuses an expected.destination that is %s: PERMIT2_EXPECTED_INVALID", (_, destination) => {
     const parameters = parametersOf({}, {}, destination as unknown as Permit2DestinationExpectation);
-    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_PARAMS_INVALID");
+    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_EXPECTED_INVALID");
   });
 
   it.each(["evm", "tron"] as const)(
