@@ -3,12 +3,10 @@
  * `PERMIT2_EXPECTED_INVALID`, for every field, distinct from `PERMIT2_PARAMS_INVALID` (what the service sent)
  * and from the mismatch codes (a well-formed fact that differs). Each refusal happens before any key is asked.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codeOf } from "../test/codeOf.js";
 import { buildPermit2Fixture, USER_ADDRESS } from "../test/fixtures/buildPermit2Fixture.js";
-import { isPermit2Error } from "./errors.js";
-import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
+import { signWithSpies } from "../test/signWithSpies.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
@@ -26,21 +24,6 @@ function parametersOf(
     allowedPermit2Addresses: f.allowedPermit2Addresses,
     nowMs: f.nowMs,
   };
-}
-
-/** Runs the chain's signer with a spy as the key; returns the code and how often the key was asked to sign. */
-async function signWithSpy(parameters: VerifyPermit2ApprovalParameters, chain: Chain) {
-  const signTypedData = vi.fn(async () => `0x${"11".repeat(65)}`);
-  const error =
-    chain === "evm"
-      ? await signPermit2Approval({ ...parameters, signer: { address: USER_ADDRESS, signTypedData } }).catch(
-          (e: unknown) => e,
-        )
-      : await signTronPermit2Approval({
-          ...parameters,
-          signer: { address: "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY", signTypedData },
-        }).catch((e: unknown) => e);
-  return { code: isPermit2Error(error) ? error.code : String(error), calls: signTypedData.mock.calls.length };
 }
 
 /** Each malformed field of `expected`, as a caller bug would pass it. */
@@ -77,7 +60,7 @@ describe("a malformed expectation is the caller's mistake: PERMIT2_EXPECTED_INVA
         codeOf(() => verifyPermit2Approval(parameters)),
         chain,
       ).toBe("PERMIT2_EXPECTED_INVALID");
-      expect(await signWithSpy(parameters, chain)).toEqual({ code: "PERMIT2_EXPECTED_INVALID", calls: 0 });
+      expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_EXPECTED_INVALID", calls: 0 });
     }
   });
 
