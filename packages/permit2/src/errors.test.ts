@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BaseError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
-import { isPermit2Error, type Permit2ErrorCode, permit2ErrorCodes } from "./errors.js";
+import { PERMIT2_ERROR_CODES as permit2ErrorCodes } from "../test/permit2Codes.js";
+import { isPermit2Error, type Permit2ErrorCode } from "./errors.js";
 import { parseTronAddress } from "./parseTronAddress.js";
 
 const srcDir = import.meta.dirname;

@@ -1,5 +1,5 @@
 export { CANONICAL_PERMIT2_ADDRESS } from "./constants.js";
-export { isPermit2Error, type Permit2Error, type Permit2ErrorCode } from "./errors.js";
+export * from "./entries/common.js";
 export {
   type AssertPermit2AllowanceErrorType,
   type AssertPermit2AllowanceParameters,
@@ -20,21 +20,3 @@ export {
   type SignPermit2ApprovalReturnType,
   signPermit2Approval,
 } from "./evm/signPermit2Approval.js";
-export {
-  type NormalizeSignatureErrorType,
-  type NormalizeSignatureParameters,
-  type NormalizeSignatureReturnType,
-  normalizeSignature,
-} from "./normalizeSignature.js";
-export type {
-  Permit2ApprovalSummary,
-  Permit2DestinationExpectation,
-  Permit2Expectation,
-  Permit2FactSource,
-  Permit2FactSources,
-  Permit2TypedData,
-  VerifyPermit2ApprovalErrorType,
-  VerifyPermit2ApprovalParameters,
-  VerifyPermit2ApprovalReturnType,
-} from "./types.js";
-export { verifyPermit2Approval } from "./verifyPermit2Approval.js";

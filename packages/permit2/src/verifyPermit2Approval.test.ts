@@ -664,9 +664,9 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     },
   );
 
-  it("malformed quote decimals (the service's; the summary relied on them) -> PERMIT2_PARAMS_INVALID, never an untyped error", () => {
+  it("malformed quote decimals (the service's) -> PERMIT2_PARAMS_INVALID; a malformed clock, deadline bound or allow list (the caller's options) -> PERMIT2_EXPECTED_INVALID; never an untyped error", () => {
     const base = parametersOf();
-    const bad: Partial<Record<string, unknown>>[] = [
+    const service: Partial<Record<string, unknown>>[] = [
       ...[-1, 1.5, Number.NaN, 1e100, "6", -1n].flatMap((d) => [
         { quote: { ...base.quote, sourceAmountDecimals: d } },
         { quote: { ...base.quote, destAmountDecimals: d } },
@@ -674,16 +674,7 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
       { quote: null },
       { quote: "q" },
     ];
-    for (const change of bad)
-      expect(
-        codeOf(() => verifyPermit2Approval({ ...base, ...change } as VerifyPermit2ApprovalParameters)),
-        JSON.stringify(change, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)).slice(0, 80),
-      ).toBe("PERMIT2_PARAMS_INVALID");
-  });
-
-  it("malformed clock, deadline bound or allow list (the caller's options) -> PERMIT2_EXPECTED_INVALID, never an untyped error", () => {
-    const base = parametersOf();
-    const bad: Partial<Record<string, unknown>>[] = [
+    const caller: Partial<Record<string, unknown>>[] = [
       { nowMs: Number.NaN },
       { nowMs: "x" },
       { nowMs: -1n },
@@ -697,11 +688,15 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
       { allowedPermit2Addresses: [42] },
       { allowedPermit2Addresses: ["TNotAnAddress"] },
     ];
-    for (const change of bad)
+    const cases = [
+      ...service.map((change) => [change, "PERMIT2_PARAMS_INVALID"] as const),
+      ...caller.map((change) => [change, "PERMIT2_EXPECTED_INVALID"] as const),
+    ];
+    for (const [change, code] of cases)
       expect(
         codeOf(() => verifyPermit2Approval({ ...base, ...change } as VerifyPermit2ApprovalParameters)),
         JSON.stringify(change, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)).slice(0, 80),
-      ).toBe("PERMIT2_EXPECTED_INVALID");
+      ).toBe(code);
   });
 
   it("covers at least 12 distinct codes", () => {
