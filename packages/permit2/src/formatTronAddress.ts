@@ -22,7 +22,7 @@ export type FormatTronAddressErrorType = Permit2Error;
 /**
  * Encodes a 20-byte address as a base58check Tron address (`T…`): `0x41 ‖ address ‖ sha256(sha256(…))[0..4]`.
  *
- * @throws `BaseError` with code `PERMIT2_TRON_ADDRESS_INVALID` when the input is not 20 bytes of hex (or `41` + 20 bytes).
+ * @throws `Permit2Error` with code `PERMIT2_TRON_ADDRESS_INVALID` when the input is not 20 bytes of hex (or `41` + 20 bytes).
  *
  * @example
  * ```ts

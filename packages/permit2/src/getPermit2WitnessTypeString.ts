@@ -22,7 +22,7 @@ export type GetPermit2WitnessTypeStringErrorType = Permit2Error;
  * referenced struct type (the witness type, `TokenPermissions`, nested types) sorted by name, exactly as
  * EIP-712's `encodeType` orders them.
  *
- * @throws `BaseError` with code `PERMIT2_TYPES_INVALID` when the primary type does not start like Permit2's.
+ * @throws `Permit2Error` with code `PERMIT2_TYPES_INVALID` when the primary type does not start like Permit2's.
  *
  * @example
  * ```ts

@@ -24,7 +24,7 @@ export type NormalizeSignatureErrorType = Permit2Error;
  * its low-`s` twin, `v` flipped: the same signer over the same digest). Permit2 and the service expect 27/28;
  * Permit2's `ecrecover` takes either `s`, but many verifiers (EIP-2, OpenZeppelin's ECDSA) take only low `s`.
  *
- * @throws `BaseError` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex, `v` is not 0, 1,
+ * @throws `Permit2Error` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex, `v` is not 0, 1,
  * 27 or 28, or `r` or `s` is 0 or not below the curve order.
  *
  * @example

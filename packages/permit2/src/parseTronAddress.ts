@@ -24,7 +24,7 @@ export type ParseTronAddressErrorType = Permit2Error;
  * Decodes a base58check Tron address (`T…`) to the 20-byte address TIP-712 hashes, as lowercase `0x` hex.
  * Validates the alphabet, the 25-byte length, the double-SHA-256 checksum and the `0x41` prefix.
  *
- * @throws `BaseError` with code `PERMIT2_TRON_ADDRESS_INVALID` when any of those checks fails.
+ * @throws `Permit2Error` with code `PERMIT2_TRON_ADDRESS_INVALID` when any of those checks fails.
  *
  * @example
  * ```ts

@@ -25,6 +25,7 @@ import type {
   Permit2FactSources,
   Permit2Message,
   Permit2TypedData,
+  VerifyPermit2ApprovalErrorType,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "./types.js";
@@ -81,7 +82,10 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * signed as text or shown (witness strings, the quote's destination token) free of control, bidi and invisible
  * characters (`PERMIT2_TEXT_UNSAFE`). The summary marks which facts the wallet confirmed (`summary.sources`).
  *
- * @throws `BaseError<Permit2ErrorCode>` on the first check that fails.
+ * A malformed `expected` or option (the wallet's own input: a caller bug) is `PERMIT2_EXPECTED_INVALID`; malformed
+ * service data is `PERMIT2_PARAMS_INVALID`; a well-formed fact that differs has its own mismatch code.
+ *
+ * @throws `Permit2Error` ({@link VerifyPermit2ApprovalErrorType}) on the first check that fails.
  *
  * @example
  * ```ts

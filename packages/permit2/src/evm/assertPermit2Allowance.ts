@@ -16,7 +16,7 @@ export type AssertPermit2AllowanceErrorType = Permit2Error;
  * stop before asking the user to sign a permit that cannot execute.
  *
  * @returns The current allowance.
- * @throws `BaseError` with code `PERMIT2_ALLOWANCE_INSUFFICIENT`; `details.approveTransaction` holds the
+ * @throws `Permit2Error` with code `PERMIT2_ALLOWANCE_INSUFFICIENT`; `details.approveTransaction` holds the
  * `approve` transaction request to send first (`details.allowance`, `details.required` the numbers).
  *
  * @example

@@ -45,7 +45,7 @@ export type GetPermit2AllowanceErrorType = Permit2Error;
  *
  * An insufficient allowance is a result, not an error (see `assertPermit2Allowance` for the throwing form).
  *
- * @throws `BaseError` with code `PERMIT2_ALLOWANCE_READ_FAILED` when the RPC read fails (cause attached).
+ * @throws `Permit2Error` with code `PERMIT2_ALLOWANCE_READ_FAILED` when the RPC read fails (cause attached).
  *
  * @example
  * ```ts

@@ -59,7 +59,7 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
  * way to skip it), then signs the Permit2 `PermitWitnessTransferFrom` typed data on an EVM chain and checks that
  * the returned signature recovers to the signing address.
  *
- * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
+ * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
  * `expected.owner`), `PERMIT2_CHAIN_ID_MISMATCH` (a wallet client on another chain), `PERMIT2_SIGNING_FAILED`
  * (the wallet refused or failed, original error as `cause`), `PERMIT2_SIGNATURE_INVALID`.
  *

@@ -70,7 +70,7 @@ export type SignTronPermit2ApprovalErrorType = Permit2Error;
  *
  * tronweb is an optional peer dependency loaded only here, and only for the private-key path.
  *
- * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH`, `PERMIT2_TRONWEB_UNAVAILABLE`,
+ * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH`, `PERMIT2_TRONWEB_UNAVAILABLE`,
  * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`.
  *
  * @example
