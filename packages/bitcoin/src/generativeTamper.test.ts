@@ -592,7 +592,7 @@ function editSignature(
 function mutatingWallet(m: WalletMutation): PsbtWalletSigner {
   return {
     publicKey: userKey.publicKey,
-    signPsbt: async (base64, inputs) => {
+    signPsbt: async ({ psbt: base64, inputs }) => {
       const p = Psbt.fromBase64(base64);
       const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", xOnly(userKey)));
       for (const i of inputs)

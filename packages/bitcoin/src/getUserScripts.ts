@@ -1,8 +1,29 @@
 import { crypto } from "bitcoinjs-lib";
 import { bytesToHex, hexToBytes } from "./bytes.js";
-import { createBitcoinError } from "./errors.js";
+import { type BitcoinError, createBitcoinError } from "./errors.js";
 import type { BitcoinEcc } from "./types.js";
 import { useEcc } from "./useEcc.js";
+
+/** Parameters of `getUserScripts`. */
+export interface GetUserScriptsParameters {
+  /** The secp256k1 backend: `tiny-secp256k1` or `@bitcoinerlab/secp256k1`. */
+  ecc: BitcoinEcc;
+  /** The user's 33-byte compressed key, hex or bytes. */
+  publicKey: string | Uint8Array;
+}
+
+/** What `getUserScripts` returns: the key, its x-only form, and its two output scripts. */
+export interface GetUserScriptsReturnType {
+  publicKey: Uint8Array;
+  xOnly: Uint8Array;
+  /** BIP-86 P2TR key-path output script. */
+  p2tr: Uint8Array;
+  /** P2WPKH output script. */
+  p2wpkh: Uint8Array;
+}
+
+/** What `getUserScripts` may throw: `BTC_PUBLIC_KEY_INVALID`. */
+export type GetUserScriptsErrorType = BitcoinError;
 
 /**
  * The output scripts that belong to a user's 33-byte compressed key: its BIP-86 P2TR key-path script
@@ -16,12 +37,8 @@ import { useEcc } from "./useEcc.js";
  * const { p2tr, p2wpkh } = getUserScripts({ ecc, publicKey: "02…" });
  * ```
  */
-export function getUserScripts(args: { ecc: BitcoinEcc; publicKey: string | Uint8Array }): {
-  publicKey: Uint8Array;
-  xOnly: Uint8Array;
-  p2tr: Uint8Array;
-  p2wpkh: Uint8Array;
-} {
+export function getUserScripts(parameters: GetUserScriptsParameters): GetUserScriptsReturnType {
+  const args = parameters;
   const publicKey = typeof args.publicKey === "string" ? hexToBytes(args.publicKey) : args.publicKey;
   if (publicKey?.length !== 33 || !args.ecc.isPoint(publicKey)) {
     throw createBitcoinError(
@@ -53,6 +70,6 @@ const cache = new Map<
   string,
   {
     ecc: BitcoinEcc;
-    scripts: { publicKey: Uint8Array; xOnly: Uint8Array; p2tr: Uint8Array; p2wpkh: Uint8Array };
+    scripts: GetUserScriptsReturnType;
   }
 >();

@@ -5,22 +5,25 @@ import type { Approval, BaseError, Intent, Quote } from "@swapintent/client";
 import type { Psbt } from "bitcoinjs-lib";
 import * as tiny from "tiny-secp256k1";
 import { assertType, describe, expectTypeOf, it } from "vitest";
+import type * as api from "./index.js";
 import {
   type BitcoinEcc,
+  type BitcoinError,
   type BitcoinErrorCode,
-  createBitcoinError,
-  createBitcoinSigner,
+  createHtlcActions,
   DEFAULT_HTLC_POLICY,
   type HtlcPolicy,
   type HtlcPolicyParameters,
+  isBitcoinError,
   type KeySigner,
   type PsbtWalletSigner,
+  type SignPsbtParameters,
   signHtlcPsbt,
   signHtlcRefund,
-  type VerifiedHtlcPsbt,
+  type VerifyHtlcPsbtReturnType,
   verifyHtlcPsbt,
 } from "./index.js";
-import { createNodeBitcoinSigner } from "./node.js";
+import { createNodeHtlcActions } from "./node.js";
 
 declare const intent: Intent;
 declare const quote: Quote;
@@ -35,7 +38,7 @@ describe("public types", () => {
 
   it("verifyHtlcPsbt takes one object and returns the verified deposit", () => {
     const verified = verifyHtlcPsbt({ ecc: tiny, intent, quote, userPublicKey: "02" });
-    expectTypeOf(verified).toEqualTypeOf<VerifiedHtlcPsbt>();
+    expectTypeOf(verified).toEqualTypeOf<VerifyHtlcPsbtReturnType>();
     expectTypeOf(verified.feeLots).toEqualTypeOf<bigint>();
     expectTypeOf(verified.estimatedVsize).toEqualTypeOf<bigint>();
     expectTypeOf(verified.txid).toEqualTypeOf<string>();
@@ -102,7 +105,7 @@ describe("public types", () => {
       feeLots: 1n,
       destinationScript: undefined,
     });
-    createBitcoinSigner({ ecc: bitcoinerlab, policy: undefined });
+    createHtlcActions({ ecc: bitcoinerlab, policy: undefined });
     const external: KeySigner = {
       publicKey: new Uint8Array(33),
       sign: (h) => h,
@@ -110,25 +113,54 @@ describe("public types", () => {
       tweak: undefined,
     };
     signHtlcPsbt({ ecc: tiny, intent, quote, userPublicKey: "02", signer: external });
-    createNodeBitcoinSigner({ policy: undefined });
-    createNodeBitcoinSigner();
+    createNodeHtlcActions({ policy: undefined });
+    createNodeHtlcActions();
   });
 
-  it("createBitcoinSigner binds ecc and policy", () => {
-    const bitcoin = createBitcoinSigner({ ecc: tiny, policy: { maxFeeLots: 20_000n } });
-    expectTypeOf(bitcoin.verify({ intent, quote, userPublicKey: "02" })).toEqualTypeOf<VerifiedHtlcPsbt>();
+  it("createHtlcActions binds ecc and policy", () => {
+    const bitcoin = createHtlcActions({ ecc: tiny, policy: { maxFeeLots: 20_000n } });
+    expectTypeOf(
+      bitcoin.verify({ intent, quote, userPublicKey: "02" }),
+    ).toEqualTypeOf<VerifyHtlcPsbtReturnType>();
     // @ts-expect-error ecc is bound already
     bitcoin.verify({ ecc: tiny, intent, quote, userPublicKey: "02" });
-    expectTypeOf(createNodeBitcoinSigner()).toEqualTypeOf(bitcoin);
+    expectTypeOf(createNodeHtlcActions()).toEqualTypeOf(bitcoin);
   });
 
-  it("error codes are a closed union", () => {
-    expectTypeOf(createBitcoinError("BTC_FEE_TOO_HIGH", "x")).toEqualTypeOf<BaseError<BitcoinErrorCode>>();
+  it("error codes are a closed union the compiler checks", () => {
+    expectTypeOf<BitcoinError>().toEqualTypeOf<BaseError<BitcoinErrorCode>>();
     assertType<BitcoinErrorCode>("BTC_INPUT_NOT_SEGWIT");
-    assertType<BitcoinErrorCode>("BTC_OUTPUT_DUST");
-    assertType<BitcoinErrorCode>("BTC_FEE_TOO_LOW");
+    assertType<BitcoinErrorCode>("BTC_MECHANISM_MISMATCH");
+    // @ts-expect-error the old spelling of a wrong approval mechanism is gone
+    assertType<BitcoinErrorCode>("BTC_INTENT_NOT_HTLC");
     // @ts-expect-error an unknown code does not compile
-    createBitcoinError("BTC_NOT_A_CODE", "x");
+    assertType<BitcoinErrorCode>("BTC_NOT_A_CODE");
+    // The internal error factory and the old names are not exported.
+    expectTypeOf<Extract<keyof typeof api, "createBitcoinError" | "createBitcoinSigner">>().toBeNever();
+  });
+
+  it("isBitcoinError narrows to the code it is asked about", () => {
+    const error: unknown = new Error("x");
+    if (isBitcoinError(error, "BTC_FEE_TOO_HIGH")) {
+      expectTypeOf(error).toEqualTypeOf<BaseError<"BTC_FEE_TOO_HIGH">>();
+      expectTypeOf(error.code).toEqualTypeOf<"BTC_FEE_TOO_HIGH">();
+    }
+    if (isBitcoinError(error)) {
+      expectTypeOf(error.code).toEqualTypeOf<BitcoinErrorCode>();
+      expectTypeOf(error).toEqualTypeOf<BitcoinError>();
+    }
+    // @ts-expect-error a misspelt code does not compile
+    isBitcoinError(error, "BTC_FEE_TOO_HIGHH");
+    // @ts-expect-error another package's code is not a bitcoin code
+    isBitcoinError(error, "PERMIT2_SPENDER_MISMATCH");
+  });
+
+  it("a wallet's signPsbt takes one object", () => {
+    expectTypeOf<PsbtWalletSigner["signPsbt"]>().parameters.toEqualTypeOf<[SignPsbtParameters]>();
+    expectTypeOf<SignPsbtParameters>().toEqualTypeOf<{ psbt: string; inputs: number[] }>();
+    const positional = async (psbt: string, inputs: number[]) => psbt + inputs.length;
+    // @ts-expect-error the old positional (psbt, inputs) callback no longer fits
+    assertType<PsbtWalletSigner>({ publicKey: new Uint8Array(33), signPsbt: positional });
   });
 
   it("the default policy is a complete HtlcPolicy of bigint fee caps", () => {

@@ -1,15 +1,37 @@
-export { buildHtlcLeaves } from "./buildHtlcLeaves.js";
+export {
+  type BuildHtlcLeavesErrorType,
+  type BuildHtlcLeavesParameters,
+  type BuildHtlcLeavesReturnType,
+  buildHtlcLeaves,
+} from "./buildHtlcLeaves.js";
 export { DEFAULT_HTLC_POLICY, NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 export {
-  type BitcoinSigner,
-  type CreateBitcoinSignerParameters,
-  createBitcoinSigner,
-} from "./createBitcoinSigner.js";
-export { type BitcoinErrorCode, createBitcoinError } from "./errors.js";
-export { getUserScripts } from "./getUserScripts.js";
-export { parseHtlcLeaves } from "./parseHtlcLeaves.js";
-export { type SignHtlcPsbtParameters, type SignHtlcPsbtReturnType, signHtlcPsbt } from "./signHtlcPsbt.js";
+  type CreateHtlcActionsErrorType,
+  type CreateHtlcActionsParameters,
+  type CreateHtlcActionsReturnType,
+  createHtlcActions,
+} from "./createHtlcActions.js";
+export { type BitcoinError, type BitcoinErrorCode, isBitcoinError } from "./errors.js";
 export {
+  type GetUserScriptsErrorType,
+  type GetUserScriptsParameters,
+  type GetUserScriptsReturnType,
+  getUserScripts,
+} from "./getUserScripts.js";
+export {
+  type ParseHtlcLeavesErrorType,
+  type ParseHtlcLeavesParameters,
+  type ParseHtlcLeavesReturnType,
+  parseHtlcLeaves,
+} from "./parseHtlcLeaves.js";
+export {
+  type SignHtlcPsbtErrorType,
+  type SignHtlcPsbtParameters,
+  type SignHtlcPsbtReturnType,
+  signHtlcPsbt,
+} from "./signHtlcPsbt.js";
+export {
+  type SignHtlcRefundErrorType,
   type SignHtlcRefundParameters,
   type SignHtlcRefundReturnType,
   signHtlcRefund,
@@ -21,5 +43,12 @@ export type {
   HtlcPolicyParameters,
   KeySigner,
   PsbtWalletSigner,
+  SignPsbtParameters,
+  SignPsbtReturnType,
 } from "./types.js";
-export { type VerifiedHtlcPsbt, type VerifyHtlcPsbtParameters, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+export {
+  type VerifyHtlcPsbtErrorType,
+  type VerifyHtlcPsbtParameters,
+  type VerifyHtlcPsbtReturnType,
+  verifyHtlcPsbt,
+} from "./verifyHtlcPsbt.js";

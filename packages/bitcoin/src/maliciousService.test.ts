@@ -290,7 +290,7 @@ describe("an unlisted input that names the user's key in any field", () => {
     let seen: Psbt | undefined;
     const wallet: PsbtWalletSigner = {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64, inputs) => {
+      signPsbt: async ({ psbt: base64, inputs }) => {
         seen = Psbt.fromBase64(base64);
         const psbt = Psbt.fromBase64(base64);
         // A wallet that signs every input it recognizes, with the sighash the PSBT asks for.

@@ -1,22 +1,35 @@
 import * as tinySecp256k1 from "tiny-secp256k1";
-import { type BitcoinSigner, createBitcoinSigner } from "./createBitcoinSigner.js";
+import { type CreateHtlcActionsReturnType, createHtlcActions } from "./createHtlcActions.js";
+import type { BitcoinError } from "./errors.js";
 import type { HtlcPolicyParameters } from "./types.js";
 
+/** Parameters of `createNodeHtlcActions`. */
+export interface CreateNodeHtlcActionsParameters {
+  /** Limits for every `verify` and `sign`; each field left out (or `undefined`) takes its default. */
+  policy?: HtlcPolicyParameters | undefined;
+}
+
+/** What `createNodeHtlcActions` returns: the same bound functions as `createHtlcActions`. */
+export type CreateNodeHtlcActionsReturnType = CreateHtlcActionsReturnType;
+
+/** What `createNodeHtlcActions` (and each bound function) may throw. */
+export type CreateNodeHtlcActionsErrorType = BitcoinError;
+
 /**
- * `createBitcoinSigner` with the Node default backend, `tiny-secp256k1` (WebAssembly, read from disk beside the
+ * `createHtlcActions` with the Node default backend, `tiny-secp256k1` (WebAssembly, read from disk beside the
  * module: keep it external when bundling). Entry point `@swapintent/bitcoin/node`; browsers use the root entry
  * with `@bitcoinerlab/secp256k1` instead.
  *
  * @example
  * ```ts
- * import { createNodeBitcoinSigner } from "@swapintent/bitcoin/node";
+ * import { createNodeHtlcActions } from "@swapintent/bitcoin/node";
  *
- * const bitcoin = createNodeBitcoinSigner({ policy: { maxFeeLots: 20_000n } });
+ * const bitcoin = createNodeHtlcActions({ policy: { maxFeeLots: 20_000n } });
  * const verified = bitcoin.verify({ intent, quote, userPublicKey: "02…" });
  * ```
  */
-export function createNodeBitcoinSigner(
-  args: { policy?: HtlcPolicyParameters | undefined } = {},
-): BitcoinSigner {
-  return createBitcoinSigner({ ecc: tinySecp256k1, policy: args.policy });
+export function createNodeHtlcActions(
+  parameters: CreateNodeHtlcActionsParameters = {},
+): CreateNodeHtlcActionsReturnType {
+  return createHtlcActions({ ecc: tinySecp256k1, policy: parameters.policy });
 }

@@ -2,6 +2,23 @@ import { opcodes, script } from "bitcoinjs-lib";
 import { buildHtlcLeaves } from "./buildHtlcLeaves.js";
 import { equalBytes } from "./bytes.js";
 
+/** Parameters of `parseHtlcLeaves`: the two leaf scripts of the HTLC's tap tree. */
+export interface ParseHtlcLeavesParameters {
+  claim: Uint8Array;
+  refund: Uint8Array;
+}
+
+/** What `parseHtlcLeaves` returns: the fields both leaves lock, or null when either is not its template. */
+export type ParseHtlcLeavesReturnType = {
+  secretHash: Uint8Array;
+  resolverXOnly: Uint8Array;
+  userXOnly: Uint8Array;
+  csvBlocks: number;
+} | null;
+
+/** `parseHtlcLeaves` throws nothing: a leaf that is not its template gives null. */
+export type ParseHtlcLeavesErrorType = never;
+
 /**
  * Read the claim and refund leaves of an HTLC. Returns null unless both are exactly the documented templates
  * (the parsed fields rebuild to the same bytes, so non-minimal encodings are refused too).
@@ -14,12 +31,8 @@ import { equalBytes } from "./bytes.js";
  * if (fields) console.log(fields.csvBlocks);
  * ```
  */
-export function parseHtlcLeaves(args: { claim: Uint8Array; refund: Uint8Array }): {
-  secretHash: Uint8Array;
-  resolverXOnly: Uint8Array;
-  userXOnly: Uint8Array;
-  csvBlocks: number;
-} | null {
+export function parseHtlcLeaves(parameters: ParseHtlcLeavesParameters): ParseHtlcLeavesReturnType {
+  const args = parameters;
   const claim = safeDecompile(args.claim);
   const refund = safeDecompile(args.refund);
   if (!claim || !refund || claim.length !== 5 || refund.length !== 5) return null;

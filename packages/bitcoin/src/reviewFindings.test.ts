@@ -354,7 +354,7 @@ describe("wallet signatures the chain would refuse", () => {
   ): PsbtWalletSigner {
     return {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64) => {
+      signPsbt: async ({ psbt: base64 }) => {
         const p = Psbt.fromBase64(base64);
         if (kind === "p2tr") {
           p.signInput(0, userKey.tweak(tapTweak), [0x00, 0x01]);
@@ -518,7 +518,7 @@ describe("service strings in error details", () => {
         ...d,
         intent: { ...d.intent, approvalMechanism: "htlc\u202e\nValid until 2099" } as never,
       }),
-      "BTC_INTENT_NOT_HTLC",
+      "BTC_MECHANISM_MISMATCH",
     ],
     [
       "inputs",

@@ -6,6 +6,7 @@ import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { buildDeposit, hex, p2trOf, strangerKey, userKey } from "../test/fixtures.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
+import type { SignPsbtParameters } from "./types.js";
 
 const userPublicKey = hex(userKey.publicKey);
 
@@ -186,7 +187,7 @@ describe("signHtlcPsbt", () => {
     const seen: number[][] = [];
     const wallet = {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64: string, inputs: number[]) => {
+      signPsbt: async ({ psbt: base64, inputs }: SignPsbtParameters) => {
         seen.push(inputs);
         const p = Psbt.fromBase64(base64);
         for (const i of inputs) {
@@ -218,7 +219,7 @@ describe("signHtlcPsbt", () => {
     const deposit = buildDeposit();
     const wallet = {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64: string) => {
+      signPsbt: async ({ psbt: base64 }: SignPsbtParameters) => {
         const p = Psbt.fromBase64(base64);
         p.setLocktime(5);
         return p.toBase64();
@@ -239,7 +240,7 @@ describe("signHtlcPsbt", () => {
     const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", userKey.publicKey.slice(1)));
     const wallet = {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64: string) => {
+      signPsbt: async ({ psbt: base64 }: SignPsbtParameters) => {
         const p = Psbt.fromBase64(base64);
         p.signInput(0, tweaked);
         p.signInput(1, userKey);
@@ -257,7 +258,7 @@ describe("signHtlcPsbt", () => {
     });
     const honest = {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64: string) => {
+      signPsbt: async ({ psbt: base64 }: SignPsbtParameters) => {
         const p = Psbt.fromBase64(base64);
         p.signInput(0, tweaked, [0x01]);
         p.signInput(1, userKey);
@@ -273,7 +274,7 @@ describe("signHtlcPsbt", () => {
     });
     expect(runInterpreter({ txHex: extract(signed.psbt), prevouts: asksAll.prevouts })).toEqual([null, null]);
     // The independent interpreter refuses what the lying wallet returns.
-    const returned = Psbt.fromBase64(await wallet.signPsbt(deposit.psbt));
+    const returned = Psbt.fromBase64(await wallet.signPsbt({ psbt: deposit.psbt, inputs: [0] }));
     returned.finalizeAllInputs();
     expect(
       runInterpreter({ txHex: returned.extractTransaction().toHex(), prevouts: deposit.prevouts })[0],
@@ -289,7 +290,7 @@ describe("signHtlcPsbt", () => {
     const deposit = buildDeposit();
     const wallet = {
       publicKey: userKey.publicKey,
-      signPsbt: async (base64: string) => {
+      signPsbt: async ({ psbt: base64 }: SignPsbtParameters) => {
         const p = Psbt.fromBase64(base64);
         p.updateInput(1, { sighashType: 0x02 });
         p.signInput(1, userKey, [0x02]);

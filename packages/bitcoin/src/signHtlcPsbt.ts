@@ -1,9 +1,9 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, Psbt, type SignerAsync, script } from "bitcoinjs-lib";
 import { decodeWitnessStack, equalBytes } from "./bytes.js";
-import { createBitcoinError } from "./errors.js";
+import { type BitcoinError, createBitcoinError } from "./errors.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
-import { type VerifiedHtlcPsbt, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
@@ -37,8 +37,11 @@ export interface SignHtlcPsbtReturnType {
   /** The approval body to submit: `{ type: "psbt", signedData }`. */
   approval: Extract<Approval, { type: "psbt" }>;
   /** What was verified before signing (HTLC, fee, txid…). */
-  verified: VerifiedHtlcPsbt;
+  verified: VerifyHtlcPsbtReturnType;
 }
+
+/** What `signHtlcPsbt` may throw: every `verifyHtlcPsbt` code, then the signing codes (README table). */
+export type SignHtlcPsbtErrorType = BitcoinError;
 
 /**
  * Verify the deposit PSBT of an `htlc` intent (`verifyHtlcPsbt`, always first, complete before any key is
@@ -56,9 +59,9 @@ export interface SignHtlcPsbtReturnType {
  * await client.submitApproval({ intentId: intent.intentId, approval });
  * ```
  */
-export async function signHtlcPsbt(args: SignHtlcPsbtParameters): Promise<SignHtlcPsbtReturnType> {
-  const verified = verifyHtlcPsbt(args);
-  const { ecc, signer } = args;
+export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<SignHtlcPsbtReturnType> {
+  const verified = verifyHtlcPsbt(parameters);
+  const { ecc, signer } = parameters;
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
     throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.");
   }
@@ -74,7 +77,7 @@ export async function signHtlcPsbt(args: SignHtlcPsbtParameters): Promise<SignHt
       }
     }
   } else {
-    await signWithKey({ ecc, signer, verified, alwaysCheck: args.alwaysCheckSignatures === true });
+    await signWithKey({ ecc, signer, verified, alwaysCheck: parameters.alwaysCheckSignatures === true });
   }
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
@@ -107,7 +110,7 @@ type Made = { hash: Uint8Array; signature: Uint8Array }[];
 async function signWithKey(args: {
   ecc: BitcoinEcc;
   signer: KeySigner;
-  verified: VerifiedHtlcPsbt;
+  verified: VerifyHtlcPsbtReturnType;
   alwaysCheck: boolean;
 }): Promise<void> {
   const { ecc, signer, verified } = args;
@@ -167,7 +170,7 @@ function ecdsaSigner(args: { signer: KeySigner; made: Made }): SignerAsync {
 function taprootKeySigner(args: {
   ecc: BitcoinEcc;
   signer: KeySigner;
-  verified: VerifiedHtlcPsbt;
+  verified: VerifyHtlcPsbtReturnType;
   made: Made;
 }): SignerAsync & { publicKey: Uint8Array } {
   const { ecc, signer, verified, made } = args;
@@ -207,14 +210,14 @@ function taprootKeySigner(args: {
 
 async function copyWalletSignatures(args: {
   psbt: Psbt;
-  verified: VerifiedHtlcPsbt;
+  verified: VerifyHtlcPsbtReturnType;
   signer: PsbtWalletSigner;
 }): Promise<void> {
   const { psbt, verified, signer } = args;
-  const returned = await signer.signPsbt(
-    psbtForWallet(verified),
-    verified.inputs.map((i) => i.index),
-  );
+  const returned = await signer.signPsbt({
+    psbt: psbtForWallet(verified),
+    inputs: verified.inputs.map((i) => i.index),
+  });
   let signed: Psbt;
   try {
     signed = Psbt.fromBase64(returned);
@@ -252,7 +255,7 @@ async function copyWalletSignatures(args: {
  * nothing the service put there (leaf scripts, derivation paths into the user's wallet, sighash types, final
  * witnesses, proprietary fields) can lead a wallet that signs whatever it recognizes into signing them.
  */
-function psbtForWallet(verified: VerifiedHtlcPsbt): string {
+function psbtForWallet(verified: VerifyHtlcPsbtReturnType): string {
   const copy = Psbt.fromBase64(verified.psbt.toBase64());
   const listed = new Set(verified.inputs.map((i) => i.index));
   copy.data.inputs.forEach((input, index) => {

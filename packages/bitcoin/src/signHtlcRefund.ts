@@ -1,7 +1,7 @@
 import { Psbt, payments, Transaction } from "bitcoinjs-lib";
 import { bytesToHex, compactSize, equalBytes } from "./bytes.js";
 import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
-import { createBitcoinError } from "./errors.js";
+import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
 import { getSegwitKind } from "./scriptTypes.js";
@@ -44,6 +44,9 @@ export interface SignHtlcRefundReturnType {
   valueLots: bigint;
 }
 
+/** What `signHtlcRefund` may throw (README table). */
+export type SignHtlcRefundErrorType = BitcoinError;
+
 /**
  * The user's way out without the service: build and sign the transaction that spends the deposit's HTLC
  * output through the refund leaf (script path, control block, version 2, nSequence = the leaf's CSV delay)
@@ -68,18 +71,66 @@ export interface SignHtlcRefundReturnType {
  * // broadcast txHex once the deposit has csvBlocks confirmations
  * ```
  */
-export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<SignHtlcRefundReturnType> {
-  const { ecc } = args;
-  const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
-  if (!equalBytes(args.signer.publicKey, user.publicKey) || !args.signer.signSchnorr) {
+export async function signHtlcRefund(
+  parameters: SignHtlcRefundParameters,
+): Promise<SignHtlcRefundReturnType> {
+  const { ecc, signer } = parameters;
+  const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
+  if (!equalBytes(signer.publicKey, user.publicKey) || !signer.signSchnorr) {
     throw createBitcoinError(
       "BTC_SIGNER_KEY_MISMATCH",
       "The signer is not the user's key or cannot sign Schnorr.",
     );
   }
-  const destination = args.destinationScript ?? user.p2tr;
+  const destination = readDestination({ parameters, user });
+  const deposit = parseDeposit(parameters.depositPsbt);
+  const htlc = readRefundLeaf({ deposit, user });
+  const valueLots = htlc.output.value - parameters.feeLots;
+  const vsize = refundVsize({ leaf: htlc.refundLeaf, controlBlock: htlc.controlBlock, destination });
+  if (parameters.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
+    throw createBitcoinError(
+      "BTC_REFUND_INVALID",
+      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave a spendable output.",
+      { feeLots: parameters.feeLots, htlcLots: htlc.output.value, vsize },
+    );
+  }
+  const depositTxid = Transaction.fromBuffer(deposit.data.globalMap.unsignedTx.toBuffer()).getId();
+  const psbt = new Psbt();
+  psbt.setVersion(2);
+  psbt.addInput({
+    hash: depositTxid,
+    index: 0,
+    sequence: htlc.csvBlocks,
+    witnessUtxo: { script: htlc.output.script, value: htlc.output.value },
+    tapLeafScript: [
+      { leafVersion: TAPSCRIPT_LEAF_VERSION, script: htlc.refundLeaf, controlBlock: htlc.controlBlock },
+    ],
+  });
+  psbt.addOutput({ script: destination, value: valueLots });
+  const schnorr = signer.signSchnorr.bind(signer);
+  await psbt.signTaprootInputAsync(0, {
+    publicKey: user.publicKey,
+    sign: async (hash) => signer.sign(hash),
+    signSchnorr: async (hash) => schnorr(hash),
+  });
+  const valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
+    ecc.verifySchnorr(hash, pubkey, signature),
+  );
+  if (!valid) throw createBitcoinError("BTC_SIGNATURE_INVALID", "The refund signature does not verify.");
+  psbt.finalizeInput(0);
+  const tx = psbt.extractTransaction();
+  return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: htlc.csvBlocks, valueLots };
+}
+
+/** The refund's output script (the user's P2TR by default), after checking the fee and script types. */
+function readDestination(args: {
+  parameters: SignHtlcRefundParameters;
+  user: { p2tr: Uint8Array };
+}): Uint8Array {
+  const { parameters } = args;
+  const destination = parameters.destinationScript ?? args.user.p2tr;
   if (
-    typeof args.feeLots !== "bigint" ||
+    typeof parameters.feeLots !== "bigint" ||
     !(destination instanceof Uint8Array) ||
     destination.length === 0 ||
     destination.length > MAX_SCRIPT_BYTES
@@ -87,12 +138,17 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
     throw createBitcoinError(
       "BTC_REFUND_INVALID",
       "feeLots must be a bigint and destinationScript a non-empty output script (Uint8Array).",
-      { feeLots: typeof args.feeLots, destinationScript: typeof args.destinationScript },
+      { feeLots: typeof parameters.feeLots, destinationScript: typeof parameters.destinationScript },
     );
   }
+  return destination;
+}
+
+/** The deposit PSBT, every input a native segwit spend (so its txid is final). */
+function parseDeposit(depositPsbt: string): Psbt {
   let deposit: Psbt;
   try {
-    deposit = Psbt.fromBase64(args.depositPsbt);
+    deposit = Psbt.fromBase64(depositPsbt);
   } catch (cause) {
     throw createBitcoinError("BTC_PSBT_INVALID", "depositPsbt is not a valid base64 PSBT.", {}, cause);
   }
@@ -106,20 +162,29 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
       { input: notSegwit },
     );
   }
-  const output = deposit.txOutputs[0];
-  const data = deposit.data.outputs[0];
+  return deposit;
+}
+
+/**
+ * Output 0 of the deposit as a well-formed HTLC whose refund leaf pays the user after a plain BIP-68 block count:
+ * the output, the refund leaf, its control block and the delay.
+ */
+function readRefundLeaf(args: { deposit: Psbt; user: { xOnly: Uint8Array } }): {
+  output: { script: Uint8Array; value: bigint };
+  refundLeaf: Uint8Array;
+  controlBlock: Uint8Array;
+  csvBlocks: number;
+} {
+  const output = args.deposit.txOutputs[0];
+  const data = args.deposit.data.outputs[0];
   const [claimLeaf, refundLeaf] = data?.tapTree?.leaves ?? [];
   if (!output || !data?.tapInternalKey || !claimLeaf || !refundLeaf) {
     throw createBitcoinError("BTC_HTLC_MISSING", "Output 0 of the deposit carries no HTLC tap tree.");
   }
   const fields = parseHtlcLeaves({ claim: claimLeaf.script, refund: refundLeaf.script });
-  const scriptTree: [{ output: Uint8Array }, { output: Uint8Array }] = [
-    { output: claimLeaf.script },
-    { output: refundLeaf.script },
-  ];
   const redeemed = payments.p2tr({
     internalPubkey: data.tapInternalKey,
-    scriptTree,
+    scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
     redeem: { output: refundLeaf.script, redeemVersion: TAPSCRIPT_LEAF_VERSION },
   });
   const controlBlock = redeemed.witness?.[redeemed.witness.length - 1];
@@ -135,7 +200,7 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
       "Output 0 of the deposit is not a well-formed HTLC.",
     );
   }
-  if (!equalBytes(fields.userXOnly, user.xOnly)) {
+  if (!equalBytes(fields.userXOnly, args.user.xOnly)) {
     throw createBitcoinError("BTC_HTLC_REFUND_KEY_MISMATCH", "The refund leaf does not pay the user's key.");
   }
   // Above 0xffff the number sets BIP-68 flag bits: 512-second units, a disabled lock, or ignored bits (65542
@@ -147,45 +212,7 @@ export async function signHtlcRefund(args: SignHtlcRefundParameters): Promise<Si
       { csvBlocks: fields.csvBlocks },
     );
   }
-  const valueLots = output.value - args.feeLots;
-  const vsize = refundVsize({ leaf: refundLeaf.script, controlBlock, destination });
-  if (args.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
-    throw createBitcoinError(
-      "BTC_REFUND_INVALID",
-      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave a spendable output.",
-      {
-        feeLots: args.feeLots,
-        htlcLots: output.value,
-        vsize,
-      },
-    );
-  }
-  const depositTxid = Transaction.fromBuffer(deposit.data.globalMap.unsignedTx.toBuffer()).getId();
-
-  const psbt = new Psbt();
-  psbt.setVersion(2);
-  psbt.addInput({
-    hash: depositTxid,
-    index: 0,
-    sequence: fields.csvBlocks,
-    witnessUtxo: { script: output.script, value: output.value },
-    tapLeafScript: [{ leafVersion: TAPSCRIPT_LEAF_VERSION, script: refundLeaf.script, controlBlock }],
-  });
-  psbt.addOutput({ script: destination, value: valueLots });
-  const signer = args.signer;
-  const schnorr = signer.signSchnorr!.bind(signer);
-  await psbt.signTaprootInputAsync(0, {
-    publicKey: user.publicKey,
-    sign: async (hash) => signer.sign(hash),
-    signSchnorr: async (hash) => schnorr(hash),
-  });
-  const valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
-    ecc.verifySchnorr(hash, pubkey, signature),
-  );
-  if (!valid) throw createBitcoinError("BTC_SIGNATURE_INVALID", "The refund signature does not verify.");
-  psbt.finalizeInput(0);
-  const tx = psbt.extractTransaction();
-  return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: fields.csvBlocks, valueLots };
+  return { output, refundLeaf: refundLeaf.script, controlBlock, csvBlocks: fields.csvBlocks };
 }
 
 /**

@@ -25,14 +25,26 @@ export interface KeySigner {
   tweak?: ((t: Uint8Array) => KeySigner) | undefined;
 }
 
+/** What a wallet's `signPsbt` receives (one object, like every function of this package). */
+export interface SignPsbtParameters {
+  /** The verified deposit PSBT, base64 (unlisted inputs keep only their UTXO data). */
+  psbt: string;
+  /** The indexes of the inputs to sign: the user's own inputs, nothing else. */
+  inputs: number[];
+}
+
+/** What a wallet's `signPsbt` returns: the PSBT (base64) with the listed inputs signed or finalized. */
+export type SignPsbtReturnType = string;
+
 /**
- * A wallet that signs a PSBT itself (for example a browser wallet's `signPsbt`). It receives the verified
- * base64 PSBT and the input indexes to sign and returns the PSBT (base64) with those inputs signed or finalized.
- * The result is re-verified: the unsigned transaction must be unchanged and every signature valid.
+ * A wallet that signs a PSBT itself (for example a browser wallet's `signPsbt`). It receives
+ * `{ psbt, inputs }`, the verified base64 PSBT and the input indexes to sign, and returns the PSBT (base64) with
+ * those inputs signed or finalized. The result is re-verified: the unsigned transaction must be unchanged and
+ * every signature valid.
  */
 export interface PsbtWalletSigner {
   publicKey: Uint8Array;
-  signPsbt(psbtBase64: string, inputs: number[]): Promise<string>;
+  signPsbt(parameters: SignPsbtParameters): Promise<SignPsbtReturnType>;
 }
 
 /** Limits a signer enforces on the deposit PSBT. Every field has a default (`DEFAULT_HTLC_POLICY`). */

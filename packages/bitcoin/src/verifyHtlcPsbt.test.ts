@@ -516,7 +516,7 @@ describe("verifyHtlcPsbt", () => {
         quote: deposit.quote,
         userPublicKey,
       }),
-    ).toThrow(expect.objectContaining({ code: "BTC_INTENT_NOT_HTLC" }));
+    ).toThrow(expect.objectContaining({ code: "BTC_MECHANISM_MISMATCH" }));
     expect(() =>
       verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey: hex(NUMS) }),
     ).toThrow(expect.objectContaining({ code: "BTC_PUBLIC_KEY_INVALID" }));

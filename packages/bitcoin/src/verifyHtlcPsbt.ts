@@ -3,15 +3,15 @@ import { crypto as btcCrypto, Psbt, Transaction } from "bitcoinjs-lib";
 import { bytesToHex, compactSize, compareBytes, equalBytes, hexToBytes } from "./bytes.js";
 import { DEFAULT_HTLC_POLICY, NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { escapeForDisplay } from "./displaySafe.js";
-import { createBitcoinError } from "./errors.js";
+import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
 import { DUST_LIMIT_LOTS, getSegwitKind, type SegwitKind, witnessWeightOf } from "./scriptTypes.js";
 import type { BitcoinEcc, HtlcOutput, HtlcPolicy, HtlcPolicyParameters } from "./types.js";
 import { useEcc } from "./useEcc.js";
 
-/** The result of a successful `verifyHtlcPsbt`. */
-export interface VerifiedHtlcPsbt {
+/** What `verifyHtlcPsbt` returns: the verified deposit. */
+export interface VerifyHtlcPsbtReturnType {
   /** A private copy of the parsed PSBT (the caller's data is never changed); `signHtlcPsbt` signs this copy. */
   psbt: Psbt;
   /** The unsigned transaction as the PSBT carries it; signing must leave it byte-identical. */
@@ -50,8 +50,11 @@ export interface VerifyHtlcPsbtParameters {
   policy?: HtlcPolicyParameters | undefined;
 }
 
+/** What `verifyHtlcPsbt` may throw: a `BaseError` whose code names the first check that failed (README table). */
+export type VerifyHtlcPsbtErrorType = BitcoinError;
+
 type UserScripts = ReturnType<typeof getUserScripts>;
-type ListedInput = VerifiedHtlcPsbt["inputs"][number];
+type ListedInput = VerifyHtlcPsbtReturnType["inputs"][number];
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
@@ -102,13 +105,13 @@ const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
  * console.log(verified.htlc.valueLots, verified.feeLots, verified.txid);
  * ```
  */
-export function verifyHtlcPsbt(args: VerifyHtlcPsbtParameters): VerifiedHtlcPsbt {
-  const { ecc } = args;
-  const policy = resolvePolicy(args.policy);
-  const { psbtBase64, listed, secretHashHex } = readIntent(args.intent);
-  const amountLots = readQuoteAmount(args.quote);
+export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlcPsbtReturnType {
+  const { ecc } = parameters;
+  const policy = resolvePolicy(parameters.policy);
+  const { psbtBase64, listed, secretHashHex } = readIntent(parameters.intent);
+  const amountLots = readQuoteAmount(parameters.quote);
   useEcc(ecc);
-  const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
+  const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
   const psbt = parsePsbt(psbtBase64);
   const unsignedTx = psbt.data.globalMap.unsignedTx.toBuffer();
   // Read inputs and outputs from the unsigned transaction (bitcoinjs' txInputs/txOutputs getters also derive
@@ -156,7 +159,7 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
   const untyped = intent as unknown as Record<string, unknown> | null;
   const mechanism = typeof untyped === "object" && untyped !== null ? untyped.approvalMechanism : undefined;
   if (mechanism !== "htlc") {
-    throw createBitcoinError("BTC_INTENT_NOT_HTLC", "The intent is not a Bitcoin htlc intent.", {
+    throw createBitcoinError("BTC_MECHANISM_MISMATCH", "The intent is not a Bitcoin htlc intent.", {
       approvalMechanism: escapeForDisplay(mechanism),
     });
   }
@@ -667,6 +670,7 @@ function taprootScriptOf(args: {
   return outputKey ? Uint8Array.from([0x51, 0x20, ...outputKey.xOnlyPubkey]) : undefined;
 }
 
+/** Output 0 as the HTLC: its tap tree and leaves (`readHtlcTree`), then the fields they lock (`assertHtlcFields`). */
 function readHtlcOutput(args: {
   ecc: BitcoinEcc;
   psbt: Psbt;
@@ -675,8 +679,8 @@ function readHtlcOutput(args: {
   policy: HtlcPolicy;
   secretHashHex: string;
 }): HtlcOutput {
-  const { psbt, user, policy, output } = args;
-  const data = psbt.data.outputs[0];
+  const { output } = args;
+  const data = args.psbt.data.outputs[0];
   if (!output || !data?.tapInternalKey || !data.tapTree) {
     throw createBitcoinError(
       "BTC_HTLC_MISSING",
@@ -684,14 +688,48 @@ function readHtlcOutput(args: {
       { output: 0 },
     );
   }
-  if (bytesToHex(data.tapInternalKey) !== NUMS_INTERNAL_KEY_HEX) {
+  const { claim, refund } = readHtlcTree({
+    ecc: args.ecc,
+    output,
+    internalKey: data.tapInternalKey,
+    leaves: data.tapTree.leaves,
+  });
+  const fields = parseHtlcLeaves({ claim, refund });
+  if (!fields) {
+    throw createBitcoinError(
+      "BTC_HTLC_SCRIPT_MISMATCH",
+      "The HTLC's leaves are not the documented claim and refund scripts.",
+    );
+  }
+  assertHtlcFields({ fields, user: args.user, policy: args.policy, secretHashHex: args.secretHashHex });
+  return {
+    outputIndex: 0,
+    valueLots: output.value,
+    script: output.script,
+    ...fields,
+    claimLeaf: claim,
+    refundLeaf: refund,
+  };
+}
+
+/**
+ * The HTLC's Taproot commitment: the unspendable NUMS internal key, two tapscript leaves at depth 1, and an output
+ * script that is the Taproot output of exactly those. Returns the two leaf scripts (claim, refund).
+ */
+function readHtlcTree(args: {
+  ecc: BitcoinEcc;
+  output: { script: Uint8Array };
+  internalKey: Uint8Array;
+  leaves: { depth: number; leafVersion: number; script: Uint8Array }[];
+}): { claim: Uint8Array; refund: Uint8Array } {
+  const { output, internalKey, leaves } = args;
+  if (bytesToHex(internalKey) !== NUMS_INTERNAL_KEY_HEX) {
     throw createBitcoinError(
       "BTC_HTLC_INTERNAL_KEY_MISMATCH",
       "The HTLC's internal key is not the unspendable NUMS key, so someone could spend it by key path.",
-      { tapInternalKey: bytesToHex(data.tapInternalKey) },
+      { tapInternalKey: bytesToHex(internalKey) },
     );
   }
-  const leaves = data.tapTree.leaves;
   const [claimLeaf, refundLeaf] = leaves;
   if (
     leaves.length !== 2 ||
@@ -708,7 +746,7 @@ function readHtlcOutput(args: {
   // BIP-341: output key = internal key tweaked by the Merkle root of the two leaves.
   const rebuilt = taprootScriptOf({
     ecc: args.ecc,
-    internalKey: data.tapInternalKey,
+    internalKey,
     leaves: [claimLeaf.script, refundLeaf.script],
   });
   if (!rebuilt || !equalBytes(rebuilt, output.script)) {
@@ -718,13 +756,20 @@ function readHtlcOutput(args: {
       { script: bytesToHex(output.script) },
     );
   }
-  const fields = parseHtlcLeaves({ claim: claimLeaf.script, refund: refundLeaf.script });
-  if (!fields) {
-    throw createBitcoinError(
-      "BTC_HTLC_SCRIPT_MISMATCH",
-      "The HTLC's leaves are not the documented claim and refund scripts.",
-    );
-  }
+  return { claim: claimLeaf.script, refund: refundLeaf.script };
+}
+
+/**
+ * What the leaves lock: the intent's secret hash, the user's refund key, the pinned resolver key (when the policy
+ * sets one), and a refund delay within the policy's bounds.
+ */
+function assertHtlcFields(args: {
+  fields: NonNullable<ReturnType<typeof parseHtlcLeaves>>;
+  user: { xOnly: Uint8Array };
+  policy: HtlcPolicy;
+  secretHashHex: string;
+}): void {
+  const { fields, user, policy } = args;
   const expectedHash = hexToBytes(args.secretHashHex);
   if (!expectedHash || !equalBytes(fields.secretHash, expectedHash)) {
     throw createBitcoinError(
@@ -773,12 +818,4 @@ function readHtlcOutput(args: {
       },
     );
   }
-  return {
-    outputIndex: 0,
-    valueLots: output.value,
-    script: output.script,
-    ...fields,
-    claimLeaf: claimLeaf.script,
-    refundLeaf: refundLeaf.script,
-  };
 }

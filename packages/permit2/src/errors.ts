@@ -1,3 +1,5 @@
+import { type BaseError, isSwapIntentError } from "@swapintent/client";
+
 /**
  * Every code a `BaseError` thrown by `@swapintent/permit2` can carry. Each check has its own code so a
  * wallet can say exactly what differs from what the user was quoted.
@@ -5,8 +7,16 @@
 export type Permit2ErrorCode =
   /** The intent's approval mechanism is not `permit2`. */
   | "PERMIT2_MECHANISM_MISMATCH"
-  /** `params_to_sign` is structurally broken (missing fields, wrong JSON types). */
+  /**
+   * What the service sent is malformed: `params_to_sign` is structurally broken (missing fields, wrong JSON types),
+   * the quote is not an object or has impossible decimals, or the input is not plain data.
+   */
   | "PERMIT2_PARAMS_INVALID"
+  /**
+   * The wallet's own input is wrong or missing (a caller bug, not the service): `expected` (its `spender`,
+   * `chainId`, `recipient`, `destination`, …) or an option (`nowMs`, `maxDeadlineSecs`, `allowedPermit2Addresses`).
+   */
+  | "PERMIT2_EXPECTED_INVALID"
   /** An address is not a valid EVM (checksummed when mixed case) or Tron (base58check, 0x41 prefix) address. */
   | "PERMIT2_ADDRESS_INVALID"
   /** The addresses are not all of the chain family the caller expects (EVM hex vs Tron base58). */
@@ -79,6 +89,35 @@ export type Permit2ErrorCode =
   /** The ERC-20 allowance could not be read from the chain. */
   | "PERMIT2_ALLOWANCE_READ_FAILED"
   /** A Tron address failed base58check decoding (alphabet, length, checksum or 0x41 prefix). */
-  | "TRON_ADDRESS_INVALID"
+  | "PERMIT2_TRON_ADDRESS_INVALID"
   /** tronweb could not be loaded (it is an optional peer dependency). */
-  | "TRONWEB_UNAVAILABLE";
+  | "PERMIT2_TRONWEB_UNAVAILABLE";
+
+/** The error every function of `@swapintent/permit2` throws: a swapintent `BaseError` with a permit2 code. */
+export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = BaseError<TCode>;
+
+/**
+ * True when `error` is a `@swapintent/permit2` error, optionally with the given code; narrows `error.code` to it.
+ * An error of another package (a client or bitcoin code) is not a permit2 error.
+ *
+ * @example
+ * ```ts
+ * import { isPermit2Error } from "@swapintent/permit2";
+ *
+ * try {
+ *   await signPermit2Approval(parameters);
+ * } catch (error) {
+ *   if (isPermit2Error(error, "PERMIT2_SPENDER_MISMATCH")) warnUser(error.details.actual);
+ *   else if (isPermit2Error(error)) showRefusal(error.code);
+ *   else throw error;
+ * }
+ * ```
+ */
+export function isPermit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode>(
+  error: unknown,
+  code?: TCode,
+): error is BaseError<TCode> {
+  if (!isSwapIntentError(error)) return false;
+  // Every code of the package, and no other package's, starts with `PERMIT2_` (a test holds the union to it).
+  return code === undefined ? error.code.startsWith("PERMIT2_") : error.code === code;
+}

@@ -6,6 +6,7 @@ it("exports exactly the public API of the evm entry", async () => {
       "CANONICAL_PERMIT2_ADDRESS",
       "assertPermit2Allowance",
       "getPermit2Allowance",
+      "isPermit2Error",
       "normalizeSignature",
       "signPermit2Approval",
       "verifyPermit2Approval",

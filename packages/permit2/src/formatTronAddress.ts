@@ -1,6 +1,7 @@
 import * as Base58 from "ox/Base58";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
+import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
 /** Parameters of {@link formatTronAddress}. */
@@ -12,10 +13,16 @@ export interface FormatTronAddressParameters {
 const hex20 = /^(0x)?[0-9a-fA-F]{40}$/;
 const hex21 = /^(0x)?41[0-9a-fA-F]{40}$/;
 
+/** What {@link formatTronAddress} returns. */
+export type FormatTronAddressReturnType = string;
+
+/** The error {@link formatTronAddress} throws. */
+export type FormatTronAddressErrorType = Permit2Error;
+
 /**
  * Encodes a 20-byte address as a base58check Tron address (`T…`): `0x41 ‖ address ‖ sha256(sha256(…))[0..4]`.
  *
- * @throws `BaseError` with code `TRON_ADDRESS_INVALID` when the input is not 20 bytes of hex (or `41` + 20 bytes).
+ * @throws `Permit2Error` with code `PERMIT2_TRON_ADDRESS_INVALID` when the input is not 20 bytes of hex (or `41` + 20 bytes).
  *
  * @example
  * ```ts
@@ -25,11 +32,12 @@ const hex21 = /^(0x)?41[0-9a-fA-F]{40}$/;
  * // "TJhSSbZ8dVqtEiLYgva1WWcV4R4NkRCARH"
  * ```
  */
-export function formatTronAddress({ address }: FormatTronAddressParameters): string {
+export function formatTronAddress({ address }: FormatTronAddressParameters): FormatTronAddressReturnType {
   let body: string;
   if (typeof address === "string" && hex20.test(address)) body = address.replace(/^0x/, "");
   else if (typeof address === "string" && hex21.test(address)) body = address.replace(/^0x/, "").slice(2);
-  else throw createPermit2Error("TRON_ADDRESS_INVALID", "Expected a 20-byte hex address.", { address });
+  else
+    throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "Expected a 20-byte hex address.", { address });
   const payload = Bytes.fromHex(`0x41${body.toLowerCase()}`);
   const checksum = Hash.sha256(Hash.sha256(payload)).slice(0, 4);
   return Base58.fromBytes(Bytes.concat(payload, checksum));

@@ -1,6 +1,7 @@
 import type { TypedDataField } from "@swapintent/client";
 import * as TypedData from "ox/TypedData";
 import { PERMIT2_PRIMARY_TYPE, PERMIT2_WITNESS_TYPE_STUB } from "./constants.js";
+import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
 /** Parameters of {@link getPermit2WitnessTypeString}. */
@@ -9,13 +10,19 @@ export interface GetPermit2WitnessTypeStringParameters {
   types: Readonly<Record<string, readonly TypedDataField[]>>;
 }
 
+/** What {@link getPermit2WitnessTypeString} returns. */
+export type GetPermit2WitnessTypeStringReturnType = string;
+
+/** The error {@link getPermit2WitnessTypeString} throws. */
+export type GetPermit2WitnessTypeStringErrorType = Permit2Error;
+
 /**
  * Builds the `witnessTypeString` Permit2's `permitWitnessTransferFrom` needs for `types`: Permit2 appends it to
  * {@link PERMIT2_WITNESS_TYPE_STUB} and hashes the result, so it is `<WitnessType> witness)` followed by every
  * referenced struct type (the witness type, `TokenPermissions`, nested types) sorted by name, exactly as
  * EIP-712's `encodeType` orders them.
  *
- * @throws `BaseError` with code `PERMIT2_TYPES_INVALID` when the primary type does not start like Permit2's.
+ * @throws `Permit2Error` with code `PERMIT2_TYPES_INVALID` when the primary type does not start like Permit2's.
  *
  * @example
  * ```ts
@@ -25,7 +32,9 @@ export interface GetPermit2WitnessTypeStringParameters {
  * // "SwapWitness witness)SwapWitness(bytes32 intentId,...)TokenPermissions(address token,uint256 amount)"
  * ```
  */
-export function getPermit2WitnessTypeString({ types }: GetPermit2WitnessTypeStringParameters): string {
+export function getPermit2WitnessTypeString({
+  types,
+}: GetPermit2WitnessTypeStringParameters): GetPermit2WitnessTypeStringReturnType {
   const structs = structsOf(types);
   if (!Object.hasOwn(structs, PERMIT2_PRIMARY_TYPE))
     throw createPermit2Error("PERMIT2_TYPES_INVALID", `types has no ${PERMIT2_PRIMARY_TYPE}.`);

@@ -7,30 +7,46 @@ import type { BaseError, Hex, Intent, Quote } from "@swapintent/client";
 import { describe, expectTypeOf, it } from "vitest";
 import type { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
 import {
+  type AssertPermit2AllowanceReturnType,
+  assertPermit2Allowance,
   type Permit2ErrorCode as EvmPermit2ErrorCode,
+  isPermit2Error as evmIsPermit2Error,
+  type GetPermit2AllowanceErrorType,
+  type GetPermit2AllowanceReturnType,
   getPermit2Allowance,
-  type Permit2AllowanceResult,
-  type SignPermit2ApprovalResult,
+  type SignPermit2ApprovalErrorType,
+  type SignPermit2ApprovalReturnType,
   signPermit2Approval,
 } from "./evm.js";
 import {
+  type FormatTronAddressErrorType,
+  type FormatTronAddressReturnType,
   formatTronAddress,
+  type GetPermit2WitnessTypeStringReturnType,
   getPermit2WitnessTypeString,
+  isPermit2Error,
+  type NormalizeSignatureReturnType,
   normalizeSignature,
+  type ParseTronAddressReturnType,
   type Permit2ApprovalSummary,
   type Permit2DestinationExpectation,
+  type Permit2Error,
   type Permit2ErrorCode,
   type Permit2Expectation,
   type Permit2FactSource,
+  type Permit2TypedData,
   parseTronAddress,
-  type VerifiedPermit2Approval,
+  type VerifyPermit2ApprovalErrorType,
   type VerifyPermit2ApprovalParameters,
+  type VerifyPermit2ApprovalReturnType,
   verifyPermit2Approval,
 } from "./index.js";
 import {
-  type SignTronPermit2ApprovalResult,
+  type SignTronPermit2ApprovalErrorType,
+  type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
   type TronTypedDataSigner,
+  isPermit2Error as tronIsPermit2Error,
 } from "./tron.js";
 
 declare const intent: Intent;
@@ -55,9 +71,9 @@ const expected: Permit2Expectation = {
 describe("verifyPermit2Approval", () => {
   it("takes one parameters object and returns the verified approval", () => {
     expectTypeOf(verifyPermit2Approval).parameters.toEqualTypeOf<[VerifyPermit2ApprovalParameters]>();
-    expectTypeOf(verifyPermit2Approval).returns.toEqualTypeOf<VerifiedPermit2Approval>();
-    expectTypeOf<VerifiedPermit2Approval["digest"]>().toEqualTypeOf<Hex>();
-    expectTypeOf<VerifiedPermit2Approval["summary"]>().toEqualTypeOf<Permit2ApprovalSummary>();
+    expectTypeOf(verifyPermit2Approval).returns.toEqualTypeOf<VerifyPermit2ApprovalReturnType>();
+    expectTypeOf<VerifyPermit2ApprovalReturnType["digest"]>().toEqualTypeOf<Hex>();
+    expectTypeOf<VerifyPermit2ApprovalReturnType["summary"]>().toEqualTypeOf<Permit2ApprovalSummary>();
   });
 
   it("accepts undefined for every optional input", () => {
@@ -70,7 +86,7 @@ describe("verifyPermit2Approval", () => {
         maxDeadlineSecs: maybeNumber,
         nowMs: undefined,
       }),
-    ).toEqualTypeOf<VerifiedPermit2Approval>();
+    ).toEqualTypeOf<VerifyPermit2ApprovalReturnType>();
   });
 
   it("requires chainId, recipient and spender; destination facts are all required when given", () => {
@@ -95,8 +111,8 @@ describe("signers", () => {
     const signer = { address: "0x00" as Hex, signTypedData: async () => "0x" as Hex };
     expectTypeOf(
       signPermit2Approval({ intent, quote, expected, signer, account: undefined }),
-    ).resolves.toEqualTypeOf<SignPermit2ApprovalResult>();
-    expectTypeOf<SignPermit2ApprovalResult["approval"]>().toEqualTypeOf<{
+    ).resolves.toEqualTypeOf<SignPermit2ApprovalReturnType>();
+    expectTypeOf<SignPermit2ApprovalReturnType["approval"]>().toEqualTypeOf<{
       type: "permit2";
       signedData: Hex;
     }>();
@@ -113,10 +129,10 @@ describe("signers", () => {
         tronWeb: undefined,
         signer: undefined,
       }),
-    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalResult>();
+    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalReturnType>();
     expectTypeOf(
       signTronPermit2Approval({ intent, quote, expected, signer, privateKey: undefined }),
-    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalResult>();
+    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalReturnType>();
     // @ts-expect-error a private key and a signer at once
     signTronPermit2Approval({ intent, quote, expected, signer, privateKey: "00" });
   });
@@ -134,7 +150,7 @@ describe("signers", () => {
         permit2Address: undefined,
         approveAmount: undefined,
       }),
-    ).resolves.toEqualTypeOf<Permit2AllowanceResult>();
+    ).resolves.toEqualTypeOf<GetPermit2AllowanceReturnType>();
   });
 });
 
@@ -159,5 +175,59 @@ describe("error codes", () => {
     const unknown: Permit2ErrorCode = "PERMIT2_NOT_A_CODE";
     expectTypeOf(unknown).toEqualTypeOf<Permit2ErrorCode>();
     expectTypeOf<BaseError<Permit2ErrorCode>["code"]>().toEqualTypeOf<Permit2ErrorCode>();
+  });
+});
+
+describe("isPermit2Error and the error types", () => {
+  it("narrows to a permit2 error, and to the one code asked for", () => {
+    const error: unknown = new Error("x");
+    if (isPermit2Error(error)) {
+      expectTypeOf(error).toEqualTypeOf<BaseError<Permit2ErrorCode>>();
+      expectTypeOf(error.code).toEqualTypeOf<Permit2ErrorCode>();
+    }
+    if (isPermit2Error(error, "PERMIT2_SPENDER_MISMATCH")) {
+      expectTypeOf(error.code).toEqualTypeOf<"PERMIT2_SPENDER_MISMATCH">();
+      expectTypeOf(error).toEqualTypeOf<Permit2Error<"PERMIT2_SPENDER_MISMATCH">>();
+    }
+    // @ts-expect-error a misspelt code does not compile
+    isPermit2Error(error, "PERMIT2_SPENDER_MISMATCHED");
+    // @ts-expect-error another package's code is not a permit2 code
+    isPermit2Error(error, "BTC_MECHANISM_MISMATCH");
+    // @ts-expect-error the old unprefixed Tron code is gone
+    isPermit2Error(error, "TRON_ADDRESS_INVALID");
+    expectTypeOf(evmIsPermit2Error).toEqualTypeOf(isPermit2Error);
+    expectTypeOf(tronIsPermit2Error).toEqualTypeOf(isPermit2Error);
+  });
+
+  it("every XErrorType is a Permit2Error, and the renamed codes are in the union", () => {
+    expectTypeOf<Permit2Error>().toEqualTypeOf<BaseError<Permit2ErrorCode>>();
+    expectTypeOf<VerifyPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<SignPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<SignTronPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<GetPermit2AllowanceErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<FormatTronAddressErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<
+      "PERMIT2_TRON_ADDRESS_INVALID" | "PERMIT2_TRONWEB_UNAVAILABLE" | "PERMIT2_EXPECTED_INVALID"
+    >().toExtend<Permit2ErrorCode>();
+    expectTypeOf<"TRON_ADDRESS_INVALID">().not.toExtend<Permit2ErrorCode>();
+    expectTypeOf<"TRONWEB_UNAVAILABLE">().not.toExtend<Permit2ErrorCode>();
+  });
+
+  it("every function returns its XReturnType", () => {
+    expectTypeOf(formatTronAddress).returns.toEqualTypeOf<FormatTronAddressReturnType>();
+    expectTypeOf(parseTronAddress).returns.toEqualTypeOf<ParseTronAddressReturnType>();
+    expectTypeOf(normalizeSignature).returns.toEqualTypeOf<NormalizeSignatureReturnType>();
+    expectTypeOf(getPermit2WitnessTypeString).returns.toEqualTypeOf<GetPermit2WitnessTypeStringReturnType>();
+    expectTypeOf(assertPermit2Allowance).returns.resolves.toEqualTypeOf<AssertPermit2AllowanceReturnType>();
+  });
+
+  it("a Tron signer's signTypedData takes one typed-data object", () => {
+    expectTypeOf<TronTypedDataSigner["signTypedData"]>().parameters.toEqualTypeOf<[Permit2TypedData]>();
+    const old: TronTypedDataSigner = {
+      address: "T…",
+      // @ts-expect-error the old (domain, types, message) callback no longer fits
+      signTypedData: (_d: object, _t: object, _m: object) => "0x",
+    };
+    expectTypeOf(old).toEqualTypeOf<TronTypedDataSigner>();
   });
 });

@@ -10,6 +10,7 @@ it("exports exactly the public API of the index entry", async () => {
       "TRON_CHAIN_ID_MASK",
       "formatTronAddress",
       "getPermit2WitnessTypeString",
+      "isPermit2Error",
       "normalizeSignature",
       "parseTronAddress",
       "verifyPermit2Approval",

@@ -1,4 +1,5 @@
 import type { Hex } from "@swapintent/client";
+import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
 /** Parameters of {@link normalizeSignature}. */
@@ -11,13 +12,19 @@ const signaturePattern = /^(0x)?[0-9a-fA-F]{130}$/;
 /** The order of secp256k1's group. */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
+/** What {@link normalizeSignature} returns. */
+export type NormalizeSignatureReturnType = Hex;
+
+/** The error {@link normalizeSignature} throws. */
+export type NormalizeSignatureErrorType = Permit2Error;
+
 /**
  * Returns the 65-byte signature as lowercase `0x` hex with `v` normalized to 27 or 28, whichever form
  * (0/1 or 27/28) the wallet returned, and `s` in the lower half of the curve order (a high-`s` signature becomes
  * its low-`s` twin, `v` flipped: the same signer over the same digest). Permit2 and the service expect 27/28;
  * Permit2's `ecrecover` takes either `s`, but many verifiers (EIP-2, OpenZeppelin's ECDSA) take only low `s`.
  *
- * @throws `BaseError` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex, `v` is not 0, 1,
+ * @throws `Permit2Error` with code `PERMIT2_SIGNATURE_INVALID` when the input is not 65 bytes of hex, `v` is not 0, 1,
  * 27 or 28, or `r` or `s` is 0 or not below the curve order.
  *
  * @example
@@ -27,7 +34,9 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
  * const signature = normalizeSignature({ signature: await device.signTypedData(typedData) }); // v 0/1 -> 27/28
  * ```
  */
-export function normalizeSignature({ signature }: NormalizeSignatureParameters): Hex {
+export function normalizeSignature({
+  signature,
+}: NormalizeSignatureParameters): NormalizeSignatureReturnType {
   if (typeof signature !== "string" || !signaturePattern.test(signature))
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "A signature is 65 bytes of hex.", {
       length: typeof signature === "string" ? signature.replace(/^0x/, "").length / 2 : null,

@@ -39,22 +39,22 @@ describe("parseTronAddress / formatTronAddress", () => {
     const last = good.at(-1)!;
     const bad = `${good.slice(0, -1)}${last === "z" ? "y" : "z"}`;
     expect(TronWeb.isAddress(bad)).toBe(false);
-    expect(codeOf(() => parseTronAddress({ address: bad }))).toBe("TRON_ADDRESS_INVALID");
+    expect(codeOf(() => parseTronAddress({ address: bad }))).toBe("PERMIT2_TRON_ADDRESS_INVALID");
   });
 
   it("rejects a valid base58check payload with another prefix than 0x41", () => {
     const bitcoinLike = base58check(`0x00${hex20.slice(2)}`);
     const otherPrefix = base58check(`0x42${hex20.slice(2)}`);
-    expect(codeOf(() => parseTronAddress({ address: bitcoinLike }))).toBe("TRON_ADDRESS_INVALID");
-    expect(codeOf(() => parseTronAddress({ address: otherPrefix }))).toBe("TRON_ADDRESS_INVALID");
+    expect(codeOf(() => parseTronAddress({ address: bitcoinLike }))).toBe("PERMIT2_TRON_ADDRESS_INVALID");
+    expect(codeOf(() => parseTronAddress({ address: otherPrefix }))).toBe("PERMIT2_TRON_ADDRESS_INVALID");
   });
 
   it("rejects wrong lengths, non-base58 characters and non-hex input", () => {
     expect(codeOf(() => parseTronAddress({ address: base58check(`0x41${hex20.slice(4)}`) }))).toBe(
-      "TRON_ADDRESS_INVALID",
+      "PERMIT2_TRON_ADDRESS_INVALID",
     );
-    expect(codeOf(() => parseTronAddress({ address: "T0OIl" }))).toBe("TRON_ADDRESS_INVALID");
-    expect(codeOf(() => parseTronAddress({ address: "" }))).toBe("TRON_ADDRESS_INVALID");
-    expect(codeOf(() => formatTronAddress({ address: "0x1234" }))).toBe("TRON_ADDRESS_INVALID");
+    expect(codeOf(() => parseTronAddress({ address: "T0OIl" }))).toBe("PERMIT2_TRON_ADDRESS_INVALID");
+    expect(codeOf(() => parseTronAddress({ address: "" }))).toBe("PERMIT2_TRON_ADDRESS_INVALID");
+    expect(codeOf(() => formatTronAddress({ address: "0x1234" }))).toBe("PERMIT2_TRON_ADDRESS_INVALID");
   });
 });

@@ -3,6 +3,7 @@ import * as Base58 from "ox/Base58";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
 import * as OxHex from "ox/Hex";
+import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
 /** Parameters of {@link parseTronAddress}. */
@@ -13,11 +14,17 @@ export interface ParseTronAddressParameters {
 
 const base58Pattern = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
+/** What {@link parseTronAddress} returns. */
+export type ParseTronAddressReturnType = Hex;
+
+/** The error {@link parseTronAddress} throws. */
+export type ParseTronAddressErrorType = Permit2Error;
+
 /**
  * Decodes a base58check Tron address (`T…`) to the 20-byte address TIP-712 hashes, as lowercase `0x` hex.
  * Validates the alphabet, the 25-byte length, the double-SHA-256 checksum and the `0x41` prefix.
  *
- * @throws `BaseError` with code `TRON_ADDRESS_INVALID` when any of those checks fails.
+ * @throws `Permit2Error` with code `PERMIT2_TRON_ADDRESS_INVALID` when any of those checks fails.
  *
  * @example
  * ```ts
@@ -27,24 +34,26 @@ const base58Pattern = /^[1-9A-HJ-NP-Za-km-z]+$/;
  * // "0x5fbdb2315678afecb367f032d93f642f64180aa3"
  * ```
  */
-export function parseTronAddress({ address }: ParseTronAddressParameters): Hex {
+export function parseTronAddress({ address }: ParseTronAddressParameters): ParseTronAddressReturnType {
   if (typeof address !== "string" || !base58Pattern.test(address))
-    throw createPermit2Error("TRON_ADDRESS_INVALID", "Not a base58 string.", { address });
+    throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "Not a base58 string.", { address });
   const zeros = address.length - address.replace(/^1+/, "").length;
   let hex = zeros === address.length ? "" : Base58.toHex(address.slice(zeros)).slice(2);
   if (hex.length % 2 === 1) hex = `0${hex}`;
   const bytes = Bytes.fromHex(`0x${"00".repeat(zeros)}${hex}`);
   if (bytes.length !== 25)
-    throw createPermit2Error("TRON_ADDRESS_INVALID", "A Tron address decodes to 25 bytes.", {
+    throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "A Tron address decodes to 25 bytes.", {
       address,
       length: bytes.length,
     });
   const payload = bytes.slice(0, 21);
   const checksum = Hash.sha256(Hash.sha256(payload)).slice(0, 4);
   if (!Bytes.isEqual(checksum, bytes.slice(21)))
-    throw createPermit2Error("TRON_ADDRESS_INVALID", "The base58check checksum does not match.", { address });
+    throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "The base58check checksum does not match.", {
+      address,
+    });
   if (payload[0] !== 0x41)
-    throw createPermit2Error("TRON_ADDRESS_INVALID", "A Tron address starts with the byte 0x41.", {
+    throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "A Tron address starts with the byte 0x41.", {
       address,
       prefix: payload[0],
     });

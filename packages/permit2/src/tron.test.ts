@@ -5,6 +5,7 @@ it("exports exactly the public API of the tron entry", async () => {
     [
       "TRON_CHAIN_ID_MASK",
       "formatTronAddress",
+      "isPermit2Error",
       "normalizeSignature",
       "parseTronAddress",
       "signTronPermit2Approval",

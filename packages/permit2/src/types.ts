@@ -1,4 +1,5 @@
 import type { Hex, Intent, Quote, TypedDataField } from "@swapintent/client";
+import type { Permit2Error } from "./errors.js";
 
 /** The address family of a permit: `evm` (0x hex) or `tron` (base58check `T…`). */
 export type Permit2ChainType = "evm" | "tron";
@@ -97,8 +98,8 @@ export interface Permit2ApprovalSummary {
   lines: string[];
 }
 
-/** The result of a successful verification. */
-export interface VerifiedPermit2Approval {
+/** What {@link verifyPermit2Approval} returns: the verified typed data to sign and the confirmation summary. */
+export interface VerifyPermit2ApprovalReturnType {
   chainType: Permit2ChainType;
   /**
    * The typed data to sign, in the chain's own address form: `0x` checksummed on EVM, base58 `T…` on Tron
@@ -186,3 +187,6 @@ export interface VerifyPermit2ApprovalParameters {
   /** The current time in unix milliseconds (default `Date.now()`). */
   nowMs?: number | undefined;
 }
+
+/** The error {@link verifyPermit2Approval} throws: a `Permit2Error` with the code of the first check that failed. */
+export type VerifyPermit2ApprovalErrorType = Permit2Error;

@@ -15,8 +15,8 @@ import {
   USER_ADDRESS,
   USER_PRIVATE_KEY,
 } from "../test/fixtures/buildPermit2Fixture.js";
+import { signWithSpies } from "../test/signWithSpies.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
@@ -57,24 +57,6 @@ function answerInTurn(target: object, key: string, values: unknown[]): { reads: 
     get: () => values[Math.min(reads++, values.length - 1)],
   });
   return { reads: () => reads };
-}
-
-/** Both signers with spies as the key: the code and how often a key was asked to sign. */
-async function signWithSpies(parameters: VerifyPermit2ApprovalParameters, chain: "evm" | "tron") {
-  const signTypedData = vi.fn(async () => `0x${"11".repeat(65)}`);
-  const error =
-    chain === "evm"
-      ? await signPermit2Approval({ ...parameters, signer: { address: USER_ADDRESS, signTypedData } }).catch(
-          (e: unknown) => e,
-        )
-      : await signTronPermit2Approval({
-          ...parameters,
-          signer: { address: "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY", signTypedData },
-        }).catch((e: unknown) => e);
-  return {
-    code: isSwapIntentError(error) ? error.code : String(error),
-    calls: signTypedData.mock.calls.length,
-  };
 }
 
 describe("inputs that answer each read differently are verified on one copy", () => {

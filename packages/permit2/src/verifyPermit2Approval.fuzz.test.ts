@@ -34,8 +34,8 @@ import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
 import type {
   Permit2Expectation,
   Permit2TypedData,
-  VerifiedPermit2Approval,
   VerifyPermit2ApprovalParameters,
+  VerifyPermit2ApprovalReturnType,
 } from "./types.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
@@ -371,7 +371,7 @@ function sameDestination(a: unknown, b: string): boolean {
 function assertMeansExpected(
   chain: Chain,
   base: Base,
-  verified: VerifiedPermit2Approval,
+  verified: VerifyPermit2ApprovalReturnType,
   nowMs: number,
 ): void {
   const hashed: Permit2TypedData = verified.hashedTypedData;
@@ -438,7 +438,7 @@ async function signWithSpy(chain: Chain, parameters: VerifyPermit2ApprovalParame
     );
     return { ...outcome, calls: spy.mock.calls.length };
   }
-  const spy = vi.fn((domain: object, types: object, message: object) =>
+  const spy = vi.fn(({ domain, types, message }: Permit2TypedData) =>
     tronweb.Trx.signTypedData(domain as never, types as never, message as never, USER_PRIVATE_KEY),
   );
   const outcome = await signTronPermit2Approval({

@@ -3,18 +3,16 @@
  * plus the other members of its class. Every refusal is checked to happen before any signing callback runs.
  */
 import { isSwapIntentError, type Quote } from "@swapintent/client";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codeOf } from "../test/codeOf.js";
 import {
   buildPermit2Fixture,
   DEST_TOKEN,
   type FixtureOptions,
   RECIPIENT,
-  USER_ADDRESS,
   USER_PRIVATE_KEY,
 } from "../test/fixtures/buildPermit2Fixture.js";
-import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
+import { signWithSpies } from "../test/signWithSpies.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
@@ -57,24 +55,6 @@ function buildFixture(options: FixtureOptions) {
       },
     });
   }
-}
-
-/** Runs both signers with spies as the key; returns the codes and how often a key was asked to sign. */
-async function refusedBeforeSigning(parameters: VerifyPermit2ApprovalParameters, chain: "evm" | "tron") {
-  const signTypedData = vi.fn(async () => `0x${"11".repeat(65)}`);
-  const error =
-    chain === "evm"
-      ? await signPermit2Approval({ ...parameters, signer: { address: USER_ADDRESS, signTypedData } }).catch(
-          (e: unknown) => e,
-        )
-      : await signTronPermit2Approval({
-          ...parameters,
-          signer: { address: "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY", signTypedData },
-        }).catch((e: unknown) => e);
-  return {
-    code: isSwapIntentError(error) ? error.code : String(error),
-    calls: signTypedData.mock.calls.length,
-  };
 }
 
 /** The attack: destination decimals lowered 8 -> 6 and the lots divided by 100, witness consistent with the quote. */
@@ -158,16 +138,16 @@ describe("destination side pinned by the wallet (expected.destination)", () => {
     ["decimals 256", { ...DESTINATION, decimals: 256 }],
     ["a number as minAmountLots", { ...DESTINATION, minAmountLots: 3900 }],
     ["a negative minAmountLots", { ...DESTINATION, minAmountLots: -1n }],
-  ])("refuses an expected.destination that is %s: PERMIT2_PARAMS_INVALID", (_, destination) => {
+  ])("refuses an expected.destination that is %s: PERMIT2_EXPECTED_INVALID", (_, destination) => {
     const parameters = parametersOf({}, {}, destination as unknown as Permit2DestinationExpectation);
-    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_PARAMS_INVALID");
+    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_EXPECTED_INVALID");
   });
 
   it.each(["evm", "tron"] as const)(
     "%s signers never call the key for the lowered destination",
     async (chain) => {
       const parameters = parametersOf({ chain, witness: lowered.witness }, lowered.quote);
-      expect(await refusedBeforeSigning(parameters, chain)).toEqual({
+      expect(await signWithSpies(parameters, chain)).toEqual({
         code: "PERMIT2_DEST_DECIMALS_MISMATCH",
         calls: 0,
       });
@@ -307,7 +287,7 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
   it.each(["evm", "tron"] as const)("%s signers never call the key for a forged string", async (chain) => {
     const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
     const parameters = parametersOf({ chain, witness: { destToken: forged } }, { destToken: forged }, null);
-    expect(await refusedBeforeSigning(parameters, chain)).toEqual({ code: "PERMIT2_TEXT_UNSAFE", calls: 0 });
+    expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_TEXT_UNSAFE", calls: 0 });
   });
 });
 
@@ -367,7 +347,7 @@ describe("service-controlled keys that name Object.prototype members", () => {
           p.additionalData.types = viaJson(p.additionalData.types, "SwapWitness", "__proto__");
         },
       });
-      expect(await refusedBeforeSigning(parameters, chain)).toEqual({
+      expect(await signWithSpies(parameters, chain)).toEqual({
         code: "PERMIT2_TYPES_INVALID",
         calls: 0,
       });

@@ -616,7 +616,7 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     }
   });
 
-  it("expected.spender is required: missing or not an address -> PERMIT2_PARAMS_INVALID; { unchecked: true } skips it explicitly", () => {
+  it("expected.spender is required: missing or not an address -> PERMIT2_EXPECTED_INVALID; { unchecked: true } skips it explicitly", () => {
     const base = parametersOf();
     const { spender: _omitted, ...withoutSpender } = base.expected;
     for (const spender of [undefined, "", "not-an-address", { unchecked: false }]) {
@@ -624,7 +624,7 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
         ...withoutSpender,
         spender,
       } as unknown as VerifyPermit2ApprovalParameters["expected"];
-      expect(codeOf(() => verifyPermit2Approval({ ...base, expected }))).toBe("PERMIT2_PARAMS_INVALID");
+      expect(codeOf(() => verifyPermit2Approval({ ...base, expected }))).toBe("PERMIT2_EXPECTED_INVALID");
     }
     const result = verifyPermit2Approval({
       ...base,
@@ -664,13 +664,17 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
     },
   );
 
-  it("malformed decimals, clock, deadline bound or allow list (the summary and deadline checks relied on them) -> PERMIT2_PARAMS_INVALID, never an untyped error", () => {
+  it("malformed quote decimals (the service's) -> PERMIT2_PARAMS_INVALID; a malformed clock, deadline bound or allow list (the caller's options) -> PERMIT2_EXPECTED_INVALID; never an untyped error", () => {
     const base = parametersOf();
-    const bad: Partial<Record<string, unknown>>[] = [
+    const service: Partial<Record<string, unknown>>[] = [
       ...[-1, 1.5, Number.NaN, 1e100, "6", -1n].flatMap((d) => [
         { quote: { ...base.quote, sourceAmountDecimals: d } },
         { quote: { ...base.quote, destAmountDecimals: d } },
       ]),
+      { quote: null },
+      { quote: "q" },
+    ];
+    const caller: Partial<Record<string, unknown>>[] = [
       { nowMs: Number.NaN },
       { nowMs: "x" },
       { nowMs: -1n },
@@ -679,12 +683,20 @@ describe("verifyPermit2Approval refuses each tampered input with its own code", 
       { maxDeadlineSecs: -1n },
       { allowedPermit2Addresses: "0x000000000022D473030F116dDEE9F6B43aC78BA3" },
       { allowedPermit2Addresses: null },
+      // An entry that is not an address was dropped silently before: a typo in the wallet's allow list.
+      { allowedPermit2Addresses: ["0x000000000022D473030F116dDEE9F6B43aC78BA"] },
+      { allowedPermit2Addresses: [42] },
+      { allowedPermit2Addresses: ["TNotAnAddress"] },
     ];
-    for (const change of bad)
+    const cases = [
+      ...service.map((change) => [change, "PERMIT2_PARAMS_INVALID"] as const),
+      ...caller.map((change) => [change, "PERMIT2_EXPECTED_INVALID"] as const),
+    ];
+    for (const [change, code] of cases)
       expect(
         codeOf(() => verifyPermit2Approval({ ...base, ...change } as VerifyPermit2ApprovalParameters)),
         JSON.stringify(change, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)).slice(0, 80),
-      ).toBe("PERMIT2_PARAMS_INVALID");
+      ).toBe(code);
   });
 
   it("covers at least 12 distinct codes", () => {

@@ -21,11 +21,13 @@ import type {
   Permit2ApprovalSummary,
   Permit2DestinationExpectation,
   Permit2Domain,
+  Permit2Expectation,
   Permit2FactSources,
   Permit2Message,
   Permit2TypedData,
-  VerifiedPermit2Approval,
+  VerifyPermit2ApprovalErrorType,
   VerifyPermit2ApprovalParameters,
+  VerifyPermit2ApprovalReturnType,
 } from "./types.js";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -80,7 +82,10 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * signed as text or shown (witness strings, the quote's destination token) free of control, bidi and invisible
  * characters (`PERMIT2_TEXT_UNSAFE`). The summary marks which facts the wallet confirmed (`summary.sources`).
  *
- * @throws `BaseError<Permit2ErrorCode>` on the first check that fails.
+ * A malformed `expected` or option (the wallet's own input: a caller bug) is `PERMIT2_EXPECTED_INVALID`; malformed
+ * service data is `PERMIT2_PARAMS_INVALID`; a well-formed fact that differs has its own mismatch code.
+ *
+ * @throws `Permit2Error` ({@link VerifyPermit2ApprovalErrorType}) on the first check that fails.
  *
  * @example
  * ```ts
@@ -103,27 +108,12 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * console.log(verified.summary.lines.join("\n"));
  * ```
  */
-export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameters): VerifiedPermit2Approval {
-  const { intent, quote, expected, params, additional, destination, nowMs, maxDeadlineSecs, allowed } =
-    readParameters(parameters);
-
-  // Address family and address forms.
-  const kind = detectChainKind(params.permit2ContractAddress);
-  if (kind === null)
-    throw createPermit2Error(
-      "PERMIT2_ADDRESS_INVALID",
-      "permit2_contract_address is neither an EVM nor a Tron address.",
-      { value: params.permit2ContractAddress },
-    );
-  if (expected.chainType !== undefined && expected.chainType !== kind)
-    throw createPermit2Error(
-      "PERMIT2_CHAIN_TYPE_MISMATCH",
-      `The permit is for a ${kind} chain, the wallet expects ${expected.chainType}.`,
-      { expected: expected.chainType, actual: kind },
-    );
-  const permit2 = toAddress20(kind, params.permit2ContractAddress, "permit2_contract_address");
-  const escrow = toAddress20(kind, params.escrowContractAddress, "escrow_contract_address");
-  const token = toAddress20(kind, quote.sourceToken, "quote.sourceToken");
+export function verifyPermit2Approval(
+  parameters: VerifyPermit2ApprovalParameters,
+): VerifyPermit2ApprovalReturnType {
+  const input = readParameters(parameters);
+  const { intent, quote, expected, params, additional, destination } = input;
+  const { kind, permit2, escrow, token } = readAddresses(input);
 
   const witnessTypeName = assertTypes(additional.types as Record<string, unknown>);
   const signedChainId = assertDomain({
@@ -132,27 +122,9 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     expectedChainId: expected.chainId,
     permit2,
     permit2ContractAddress: params.permit2ContractAddress,
-    allowed,
+    allowed: input.allowed,
   });
-
-  // Witness: values, hash, type string.
-  const types = copyTypes(additional.types as Record<string, unknown>);
-  const witness = parseWitness(types[witnessTypeName]!, additional.witness as Record<string, unknown>);
-  const witnessHash = hashWitness(witnessTypeName, types, witness);
-  const sentWitnessHash = additional.witnessHash as string;
-  if (witnessHash !== sentWitnessHash.toLowerCase())
-    throw createPermit2Error(
-      "PERMIT2_WITNESS_HASH_MISMATCH",
-      "witness_hash is not the hash of the witness it was sent with.",
-      { expected: witnessHash, actual: sentWitnessHash },
-    );
-  const witnessTypeString = getPermit2WitnessTypeString({ types });
-  if (witnessTypeString !== additional.witnessTypeString)
-    throw createPermit2Error(
-      "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
-      "witness_type_string does not match the witness types.",
-      { expected: witnessTypeString, actual: additional.witnessTypeString },
-    );
+  const { types, witness, witnessHash, witnessTypeString } = verifyWitness(witnessTypeName, additional);
 
   const { amount, spenderUnchecked } = assertSourceSide({
     escrow,
@@ -165,8 +137,8 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
   const { nonce, deadlineSecs } = assertNonceAndDeadline({
     nonce: params.nonce,
     deadlineSecs: intent.deadlineSecs,
-    nowMs,
-    maxDeadlineSecs,
+    nowMs: input.nowMs,
+    maxDeadlineSecs: input.maxDeadlineSecs,
   });
   assertSentMessage(additional, kind, { token, amount, escrow, nonce, deadline: BigInt(deadlineSecs) });
 
@@ -198,32 +170,48 @@ export function verifyPermit2Approval(parameters: VerifyPermit2ApprovalParameter
     intentId: intent.intentId,
     owner: expected.owner ?? null,
     witness,
-    sources: {
-      sourceToken: expected.sourceToken === undefined ? "service" : "wallet",
-      sourceAmount: expected.sourceAmountLots === undefined ? "service" : "wallet",
-      sourceDecimals: expected.sourceDecimals === undefined ? "service" : "wallet",
-      spender: spenderUnchecked ? "service" : "wallet",
-      destination: destination === null ? "service" : "wallet",
-    },
+    sources: factSources(expected, spenderUnchecked, destination !== null),
   });
   return { chainType: kind, typedData, hashedTypedData, digest, witnessHash, witnessTypeString, summary };
 }
 
-/** The parameters with defaults, each checked for shape (`PERMIT2_MECHANISM_MISMATCH`, `PERMIT2_PARAMS_INVALID`). */
+/** Which summary facts the wallet gave (and so were checked) and which are only the service's word. */
+function factSources(
+  expected: Permit2Expectation,
+  spenderUnchecked: boolean,
+  hasDestination: boolean,
+): Permit2FactSources {
+  return {
+    sourceToken: expected.sourceToken === undefined ? "service" : "wallet",
+    sourceAmount: expected.sourceAmountLots === undefined ? "service" : "wallet",
+    sourceDecimals: expected.sourceDecimals === undefined ? "service" : "wallet",
+    spender: spenderUnchecked ? "service" : "wallet",
+    destination: hasDestination ? "wallet" : "service",
+  };
+}
+
+type ReadParameters = ReturnType<typeof readParameters>;
+
+/**
+ * The parameters with defaults, each checked for shape: what the service sent (`PERMIT2_MECHANISM_MISMATCH`,
+ * `PERMIT2_PARAMS_INVALID`) and the wallet's own input (`PERMIT2_EXPECTED_INVALID`).
+ */
 function readParameters(input: VerifyPermit2ApprovalParameters) {
   // Every check below and the typed data read one copy, each value read once: an accessor or proxy in the input
   // cannot answer a check one way and the signing (or the summary) another.
   const parameters = snapshotInput(input) as VerifyPermit2ApprovalParameters;
   if (!isObject(parameters))
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "parameters is not an object.");
-  const {
-    intent,
-    quote,
-    expected,
-    allowedPermit2Addresses = [],
-    maxDeadlineSecs = DEFAULT_MAX_DEADLINE_SECS,
-    nowMs = Date.now(),
-  } = parameters;
+    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", "parameters is not an object.");
+  const { intent, quote, expected } = parameters;
+  const { params, additional } = readIntent(intent);
+  readQuote(quote);
+  const { destination } = readExpectation(expected);
+  const { nowMs, maxDeadlineSecs, allowed } = readOptions(parameters);
+  return { intent, quote, expected, params, additional, destination, nowMs, maxDeadlineSecs, allowed };
+}
+
+/** The intent uses `permit2` and its `params_to_sign` holds every part (`PERMIT2_PARAMS_INVALID`). */
+function readIntent(intent: VerifyPermit2ApprovalParameters["intent"]) {
   if (!isObject(intent) || intent.approvalMechanism !== "permit2")
     throw createPermit2Error("PERMIT2_MECHANISM_MISMATCH", "The intent does not use a permit2 approval.", {
       approvalMechanism: isObject(intent) ? intent.approvalMechanism : undefined,
@@ -243,27 +231,88 @@ function readParameters(input: VerifyPermit2ApprovalParameters) {
       "PERMIT2_PARAMS_INVALID",
       "params_to_sign lacks domain, types, witness, witness_type_string or witness_hash.",
     );
-  if (!isObject(quote) || !isObject(expected))
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "quote and expected are required.");
-  // The summary formats amounts with these, and the deadline checks compare against these: garbage must not pass.
+  return { params, additional };
+}
+
+/** The quote is an object whose decimals the summary can format with (`PERMIT2_PARAMS_INVALID`). */
+function readQuote(quote: unknown): void {
+  if (!isObject(quote)) throw createPermit2Error("PERMIT2_PARAMS_INVALID", "quote is not an object.");
+  // The summary formats amounts with these: garbage must not pass.
   for (const field of ["sourceAmountDecimals", "destAmountDecimals"] as const) {
     const decimals: unknown = quote[field];
-    if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > 255)
+    if (!isDecimals(decimals))
       throw createPermit2Error("PERMIT2_PARAMS_INVALID", `quote.${field} is not an integer 0..255.`, {
         [field]: typeof decimals === "bigint" ? `${decimals}` : decimals,
       });
   }
+}
+
+/** The caller's options with defaults: clock, deadline bound, allow list (`PERMIT2_EXPECTED_INVALID`). */
+function readOptions(parameters: VerifyPermit2ApprovalParameters) {
+  const invalid = (shortMessage: string) => createPermit2Error("PERMIT2_EXPECTED_INVALID", shortMessage);
+  const {
+    allowedPermit2Addresses = [],
+    maxDeadlineSecs = DEFAULT_MAX_DEADLINE_SECS,
+    nowMs = Date.now(),
+  } = parameters;
   if (typeof nowMs !== "number" || !Number.isFinite(nowMs))
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "nowMs is not a finite number of milliseconds.");
+    throw invalid("nowMs is not a finite number of milliseconds.");
   if (typeof maxDeadlineSecs !== "number" || !Number.isFinite(maxDeadlineSecs) || maxDeadlineSecs < 0)
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "maxDeadlineSecs is not a non-negative number.");
-  if (!Array.isArray(allowedPermit2Addresses))
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "allowedPermit2Addresses is not an array.");
-  const destination = parseDestinationExpectation(expected.destination);
-  const allowed = new Set(
-    allowedPermit2Addresses.map((a) => anyAddressTo20(a)).filter((a): a is Hex => a !== null),
-  );
-  return { intent, quote, expected, params, additional, destination, nowMs, maxDeadlineSecs, allowed };
+    throw invalid("maxDeadlineSecs is not a non-negative number.");
+  if (!Array.isArray(allowedPermit2Addresses)) throw invalid("allowedPermit2Addresses is not an array.");
+  const allowed = new Set<Hex>();
+  for (const address of allowedPermit2Addresses as unknown[]) {
+    const address20 = typeof address === "string" ? anyAddressTo20(address) : null;
+    if (address20 === null) throw invalid("allowedPermit2Addresses holds a value that is not an address.");
+    allowed.add(address20);
+  }
+  return { nowMs, maxDeadlineSecs, allowed };
+}
+
+/** The address family, and the Permit2, escrow and token addresses as 20 bytes. */
+function readAddresses(input: ReadParameters) {
+  const { params, expected, quote } = input;
+  const kind = detectChainKind(params.permit2ContractAddress);
+  if (kind === null)
+    throw createPermit2Error(
+      "PERMIT2_ADDRESS_INVALID",
+      "permit2_contract_address is neither an EVM nor a Tron address.",
+      { value: params.permit2ContractAddress },
+    );
+  if (expected.chainType !== undefined && expected.chainType !== kind)
+    throw createPermit2Error(
+      "PERMIT2_CHAIN_TYPE_MISMATCH",
+      `The permit is for a ${kind} chain, the wallet expects ${expected.chainType}.`,
+      { expected: expected.chainType, actual: kind },
+    );
+  return {
+    kind,
+    permit2: toAddress20(kind, params.permit2ContractAddress, "permit2_contract_address"),
+    escrow: toAddress20(kind, params.escrowContractAddress, "escrow_contract_address"),
+    token: toAddress20(kind, quote.sourceToken, "quote.sourceToken"),
+  };
+}
+
+/** The witness values, their hash (= `witness_hash`) and the type string (= `witness_type_string`). */
+function verifyWitness(witnessTypeName: string, additional: Record<string, unknown>) {
+  const types = copyTypes(additional.types as Record<string, unknown>);
+  const witness = parseWitness(types[witnessTypeName]!, additional.witness as Record<string, unknown>);
+  const witnessHash = hashWitness(witnessTypeName, types, witness);
+  const sentWitnessHash = additional.witnessHash as string;
+  if (witnessHash !== sentWitnessHash.toLowerCase())
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_HASH_MISMATCH",
+      "witness_hash is not the hash of the witness it was sent with.",
+      { expected: witnessHash, actual: sentWitnessHash },
+    );
+  const witnessTypeString = getPermit2WitnessTypeString({ types });
+  if (witnessTypeString !== additional.witnessTypeString)
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
+      "witness_type_string does not match the witness types.",
+      { expected: witnessTypeString, actual: additional.witnessTypeString },
+    );
+  return { types, witness, witnessHash, witnessTypeString };
 }
 
 /**
@@ -355,17 +404,9 @@ function assertSourceSide(input: {
       "The spender is the zero address or the Permit2 contract itself.",
       { spender: escrowContractAddress },
     );
+  // Its shape was checked with the rest of `expected` (readExpectation): an address, or `{ unchecked: true }`.
   const expectedSpender: unknown = expected.spender;
-  const spenderUnchecked =
-    typeof expectedSpender === "object" &&
-    expectedSpender !== null &&
-    (expectedSpender as { unchecked?: unknown }).unchecked === true;
-  if (!spenderUnchecked && (typeof expectedSpender !== "string" || anyAddressTo20(expectedSpender) === null))
-    throw createPermit2Error(
-      "PERMIT2_PARAMS_INVALID",
-      "expected.spender is required: pass the escrow contract the wallet trusts, or { unchecked: true } to skip the check.",
-      { spender: typeof expectedSpender === "string" ? expectedSpender : String(expectedSpender) },
-    );
+  const spenderUnchecked = typeof expectedSpender !== "string";
   if (typeof expectedSpender === "string" && anyAddressTo20(expectedSpender) !== escrow)
     throw createPermit2Error(
       "PERMIT2_SPENDER_MISMATCH",
@@ -847,21 +888,61 @@ function sameDestinationString(actual: string, expected: unknown): boolean {
   return bech32(actual) && bech32(expected) && actual.toLowerCase() === expected.toLowerCase();
 }
 
+/**
+ * The wallet's own `expected` (a caller bug when wrong, so `PERMIT2_EXPECTED_INVALID`, never a mismatch code):
+ * every given fact has the type and range its check compares with. Returns the parsed destination (null when
+ * the wallet gave none).
+ */
+function readExpectation(expected: unknown): { destination: Permit2DestinationExpectation | null } {
+  const invalid = (shortMessage: string, details: Record<string, unknown> = {}) =>
+    createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected${shortMessage}`, details);
+  if (!isObject(expected)) throw invalid(" is required (an object).");
+  const { chainId, recipient, spender, owner, chainType } = expected;
+  const { sourceToken, sourceAmountLots, sourceDecimals } = expected;
+  const chainIdValue = parseUint(chainId);
+  if (chainIdValue === null || chainIdValue === 0n)
+    throw invalid(".chainId is not a positive integer.", { chainId: String(chainId) });
+  if (typeof recipient !== "string" || recipient.length === 0)
+    throw invalid(".recipient is not a non-empty string.");
+  const unchecked = isObject(spender) && spender.unchecked === true;
+  if (!unchecked && (typeof spender !== "string" || anyAddressTo20(spender) === null))
+    throw invalid(
+      ".spender is required: pass the escrow contract the wallet trusts, or { unchecked: true } to skip the check.",
+      { spender: typeof spender === "string" ? spender : String(spender) },
+    );
+  if (owner !== undefined && typeof owner !== "string") throw invalid(".owner is not a string.");
+  if (chainType !== undefined && chainType !== "evm" && chainType !== "tron")
+    throw invalid('.chainType is not "evm" or "tron".', { chainType: String(chainType) });
+  if (sourceToken !== undefined && (typeof sourceToken !== "string" || anyAddressTo20(sourceToken) === null))
+    throw invalid(".sourceToken is not an address.", { sourceToken: String(sourceToken) });
+  if (sourceAmountLots !== undefined && !isUint256(sourceAmountLots, 1n))
+    throw invalid(".sourceAmountLots is not a positive uint256 bigint.");
+  if (sourceDecimals !== undefined && !isDecimals(sourceDecimals))
+    throw invalid(".sourceDecimals is not an integer 0..255.");
+  return { destination: readDestinationExpectation(expected.destination) };
+}
+
 /** Validates the wallet's `expected.destination` (its own facts); null when the wallet gave none. */
-function parseDestinationExpectation(value: unknown): Permit2DestinationExpectation | null {
+function readDestinationExpectation(value: unknown): Permit2DestinationExpectation | null {
   if (value === undefined) return null;
   const invalid = (shortMessage: string) =>
-    createPermit2Error("PERMIT2_PARAMS_INVALID", `expected.destination${shortMessage}`);
+    createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected.destination${shortMessage}`);
   if (!isObject(value)) throw invalid(" is not an object.");
   const { network, token, decimals, minAmountLots } = value;
   if (!Number.isSafeInteger(network) || (network as number) < 0)
     throw invalid(".network is not a non-negative integer.");
   if (typeof token !== "string" || token.length === 0) throw invalid(".token is not a non-empty string.");
-  if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > 255)
-    throw invalid(".decimals is not an integer 0..255.");
-  if (typeof minAmountLots !== "bigint" || minAmountLots < 0n || minAmountLots > MAX_UINT256)
-    throw invalid(".minAmountLots is not a uint256 bigint.");
-  return { network: network as number, token, decimals: decimals as number, minAmountLots };
+  if (!isDecimals(decimals)) throw invalid(".decimals is not an integer 0..255.");
+  if (!isUint256(minAmountLots, 0n)) throw invalid(".minAmountLots is not a uint256 bigint.");
+  return { network: network as number, token, decimals, minAmountLots };
+}
+
+function isDecimals(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 255;
+}
+
+function isUint256(value: unknown, least: bigint): value is bigint {
+  return typeof value === "bigint" && value >= least && value <= MAX_UINT256;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Permit2ErrorCode } from "../src/errors.js";
 
-/** Every `Permit2ErrorCode` at runtime (the type test in src/errors.test-d.ts proves the list is complete). */
+/** Every `Permit2ErrorCode` at runtime (the type test in src/index.test-d.ts proves the list is the union). */
 export const PERMIT2_ERROR_CODES = [
   "PERMIT2_MECHANISM_MISMATCH",
   "PERMIT2_PARAMS_INVALID",
+  "PERMIT2_EXPECTED_INVALID",
   "PERMIT2_ADDRESS_INVALID",
   "PERMIT2_CHAIN_TYPE_MISMATCH",
   "PERMIT2_TYPES_INVALID",
@@ -38,6 +39,6 @@ export const PERMIT2_ERROR_CODES = [
   "PERMIT2_SIGNING_FAILED",
   "PERMIT2_ALLOWANCE_INSUFFICIENT",
   "PERMIT2_ALLOWANCE_READ_FAILED",
-  "TRON_ADDRESS_INVALID",
-  "TRONWEB_UNAVAILABLE",
+  "PERMIT2_TRON_ADDRESS_INVALID",
+  "PERMIT2_TRONWEB_UNAVAILABLE",
 ] as const satisfies readonly Permit2ErrorCode[];

@@ -1,12 +1,13 @@
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { SANDBOX_NETWORKS } from "./config/networks.js";
 import { DEFAULT_PRICES, DEFAULT_STABLECOINS } from "./config/prices.js";
 import { createStore } from "./db/createStore.js";
 import { openDatabase } from "./db/openDatabase.js";
 import { deriveLegSeed } from "./deriveLegSeed.js";
-import { answerClientError, MAX_HEADER_BYTES } from "./http/answerClientError.js";
+import { answerClientError, answerRequestError, MAX_HEADER_BYTES } from "./http/answerClientError.js";
 import { createApp } from "./http/createApp.js";
 import { createAuthenticator } from "./http/createAuthenticator.js";
 import { resolveLegFactory } from "./legs/registry.js";
@@ -137,18 +138,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ? { chains, advanceClock, clockOffsetMs: () => offsetMs, faults: () => ({ ...faults }), setFaults }
         : undefined,
     });
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve(
-        {
-          fetch: app.fetch,
-          port: options.port ?? 0,
-          hostname: "127.0.0.1",
-          serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
-        },
-        () => resolve(s),
-      );
+    // A request the adapter cannot turn into a URL (`OPTIONS *`, a Host header that is not a host) gets the API's
+    // JSON error too; a request without Host (HTTP/1.0 style) is served as if sent to 127.0.0.1.
+    const listener = getRequestListener(app.fetch, {
+      hostname: "127.0.0.1",
+      errorHandler: answerRequestError,
+    });
+    const server = await new Promise<Server>((resolve, reject) => {
+      const s = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, listener);
       s.once("error", reject);
       s.on("clientError", answerClientError);
+      s.listen(options.port ?? 0, "127.0.0.1", () => resolve(s));
     });
     // The resolver starts last, once nothing can fail any more.
     const resolver = startResolver({
@@ -164,7 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         await resolver.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          if ("closeAllConnections" in server) server.closeAllConnections();
+          server.closeAllConnections();
         });
         await Promise.allSettled(started.map((leg) => leg.stop()));
         await db.close();

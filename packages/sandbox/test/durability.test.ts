@@ -34,6 +34,26 @@ async function call(base: string, method: string, path: string, body?: unknown) 
   return { status: r.status, body: (await r.json()) as Wire };
 }
 
+/** A quote request for `amount` USDC from network 1 to network 5, with token addresses read from `base`. */
+async function usdcQuoteBody(base: string, amount: number) {
+  const tokens = (await call(base, "GET", "/affiliate/v1/tokens?limit=100")).body.data as {
+    network_id: number;
+    symbol: string;
+    contract_address: string;
+  }[];
+  const address = (n: number, s: string) =>
+    tokens.find((t) => t.network_id === n && t.symbol === s)!.contract_address;
+  return {
+    source_chain: 1,
+    source_token: address(1, "USDC"),
+    dest_chain: 5,
+    dest_token: address(5, "USDC"),
+    amount,
+    slippage_bps: "30",
+    swap_type: "standard",
+  };
+}
+
 async function waitFor(base: string, intentId: string, status: string, timeoutMs = 30_000) {
   const until = Date.now() + timeoutMs;
   let last = "";
@@ -49,23 +69,8 @@ test("SIGKILL mid-flow loses no quote, intent or swap; the unfinished intent car
   const first = await spawnSandbox({ args, env: { TEST_LEG_DELIVER_DELAY_MS: "4000" } });
   running.push(first);
   const url1 = first.url;
-  const tokens = (await call(url1, "GET", "/affiliate/v1/tokens?limit=100")).body.data as {
-    network_id: number;
-    symbol: string;
-    contract_address: string;
-  }[];
-  const address = (n: number, s: string) =>
-    tokens.find((t) => t.network_id === n && t.symbol === s)!.contract_address;
   const chainsBefore = (await call(url1, "GET", "/sandbox/chains")).body;
-  const quoteBody = {
-    source_chain: 1,
-    source_token: address(1, "USDC"),
-    dest_chain: 5,
-    dest_token: address(5, "USDC"),
-    amount: 42,
-    slippage_bps: "30",
-    swap_type: "standard",
-  };
+  const quoteBody = await usdcQuoteBody(url1, 42);
   const user = createTestWallet();
   const recipient = createTestWallet();
   await call(url1, "POST", "/sandbox/faucet", {
@@ -132,4 +137,38 @@ test("SIGKILL mid-flow loses no quote, intent or swap; the unfinished intent car
   const history = (await call(url2, "GET", `/affiliate/v1/swaps/history?wallet=${user.address}`)).body;
   expect(history.total).toBe(3);
   await second.kill("SIGTERM");
+}, 120_000);
+
+test("quotes answered by one group commit survive a SIGKILL the moment the last answer arrives", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sandbox-durability-quotes-"));
+  try {
+    const quoteArgs = ["--port", "0", "--data-dir", dir, "--dev", "--quote-ttl", "600"];
+    const first = await spawnSandbox({ args: quoteArgs });
+    running.push(first);
+    const quoteBody = await usdcQuoteBody(first.url, 7);
+    // sent together, so they share INSERTs; the process is killed as soon as every answer is in
+    const quotes = await Promise.all(
+      Array.from({ length: 40 }, () => call(first.url, "POST", "/affiliate/v1/quotes/best", quoteBody)),
+    );
+    await first.kill("SIGKILL");
+    expect(quotes.map((q) => q.status)).toEqual(Array(40).fill(200));
+
+    const second = await spawnSandbox({ args: quoteArgs });
+    running.push(second);
+    const user = createTestWallet();
+    const answers = await Promise.all(
+      quotes.map((q) =>
+        call(second.url, "POST", "/affiliate/v1/intents", {
+          quote_id: q.body.id,
+          refund_address: user.address,
+          user_source_address: user.address,
+          user_destination_address: user.address,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.body.type ?? a.status)).toEqual(Array(40).fill(200));
+    await second.kill("SIGTERM");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 120_000);

@@ -263,7 +263,8 @@ describe("@swapintent/permit2 against the real Permit2 on the sandbox legs", () 
               ...parameters,
               signer: {
                 address: user,
-                signTypedData: (domain, types, message) => tronWeb.trx._signTypedData(domain, types, message),
+                signTypedData: ({ domain, types, message }) =>
+                  tronWeb.trx._signTypedData(domain, types, message),
               },
             })
           : await signTronPermit2Approval({ ...parameters, privateKey: pk });

@@ -42,7 +42,13 @@ function parseRawResponse(raw: string) {
 }
 
 /** A request through a keep-alive agent (one socket at most), as a long-lived client would send it. */
-function agentRequest(agent: Agent, method: string, path: string, body?: string) {
+function agentRequest(
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = { "x-api-key": "keep-alive" },
+) {
   return new Promise<{ status: number; body: unknown; reusedSocket: boolean }>((resolve, reject) => {
     const req = httpRequest(
       {
@@ -52,7 +58,7 @@ function agentRequest(agent: Agent, method: string, path: string, body?: string)
         path,
         agent,
         headers: {
-          "x-api-key": "keep-alive",
+          ...headers,
           ...(body === undefined
             ? {}
             : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
@@ -205,9 +211,56 @@ describe("socket level: what node:http refuses is answered in the API's shape", 
     expectError(r, 400, "MALFORMED_REQUEST");
     expect(r.head).toContain("connection: close");
   });
+
+  test.each([
+    ["OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n"],
+    [
+      "a Host header that is not a host",
+      "GET /affiliate/v1/networks HTTP/1.1\r\nHost: a b/c\r\nx-api-key: k\r\n",
+    ],
+    [
+      "a backslash in the path",
+      "GET /affiliate\\v1/networks HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: k\r\n",
+    ],
+  ])(
+    "a request line node:http parses but that is no URL (%s) gets 400 MALFORMED_REQUEST with a JSON body",
+    async (_, head) => {
+      const r = parseRawResponse(await rawExchange(`${head}Connection: close\r\n\r\n`));
+      expectError(r, 400, "MALFORMED_REQUEST");
+    },
+  );
+
+  test("an HTTP/1.1 request without Host is answered as if sent to 127.0.0.1, not with an empty 400", async () => {
+    const r = parseRawResponse(
+      await rawExchange("GET /affiliate/v1/networks HTTP/1.1\r\nx-api-key: k\r\nConnection: close\r\n\r\n"),
+    );
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.body)).toBe(true);
+  });
 });
 
 describe("keep-alive: an error answer never leaves the client a dead socket", () => {
+  test.each([
+    ["401 MISSING_API_KEY", QUOTES, {}],
+    ["404 ROUTE_NOT_FOUND", "/affiliate/v1/nowhere", undefined],
+    ["400 INVALID_ID", "/affiliate/v1/intents/not-a-uuid/approvals", undefined],
+  ])(
+    "after %s answered before a 900 KB body was read, the next request on the agent succeeds",
+    async (what, path, headers) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const [status, type] = what.split(" ") as [string, string];
+        const big = JSON.stringify({ x: "y".repeat(900_000) });
+        const refused = await agentRequest(agent, "POST", path, big, headers);
+        expectError(refused, Number(status), type);
+        const next = await agentRequest(agent, "GET", "/affiliate/v1/networks");
+        expect(next.status).toBe(200);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
+
   test("after 400 BODY_TOO_LARGE (content-length) the next request on the agent succeeds", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -281,5 +334,19 @@ describe("a client that goes away mid-upload", () => {
     expect(logs).toEqual([`client went away during POST ${QUOTES}`]);
     // and the service still answers
     expect((await t.quote({})).status).toBe(200);
+  });
+});
+
+describe("an error answered before the body arrives", () => {
+  test("is not held up by a client that waits for the answer before sending its body", async () => {
+    const started = Date.now();
+    const raw = await rawExchange(
+      `POST /affiliate/v1/nowhere HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
+      { closeAfterMs: 5_000 },
+    );
+    const r = parseRawResponse(raw);
+    expectError(r, 404, "ROUTE_NOT_FOUND");
+    expect(r.head).toContain("connection: close");
+    expect(Date.now() - started).toBeLessThan(4_000); // answered after the 1 s wait, not when the client gave up
   });
 });

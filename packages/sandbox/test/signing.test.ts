@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, createSign, generateKeyPairSync } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { createClient, createRequestSigner } from "@swapintent/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestSandbox, type TestSandbox, type Wire } from "./support/harness.js";
@@ -285,6 +286,94 @@ describe("request signing (design §2)", () => {
       nonce: null,
     });
     expect(post.body.type).toBe("NONCE_REQUIRED");
+  });
+
+  test("copies of one signed POST sent together: exactly one is served, the others are 401 NONCE_REUSED", async () => {
+    const body = "{}";
+    const canonical = "POST:/affiliate/v1/quotes/best::{}";
+    const signature = signCanonical(canonical);
+    const nonce = crypto.randomUUID();
+    // Headers first, the body 30 ms later (Content-Length set, so it is read from the socket as it comes): every
+    // copy has passed the first nonce check before any body arrives.
+    const slowCopy = () =>
+      new Promise<{ status: number; body: Wire }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: "127.0.0.1",
+            port: t.sandbox.port,
+            method: "POST",
+            path: "/affiliate/v1/quotes/best",
+            headers: {
+              "x-api-key": keyId,
+              "x-api-signature": signature,
+              "x-api-timestamp": String(Math.floor(Date.now() / 1000)),
+              "x-api-nonce": nonce,
+              "content-type": "application/json",
+              "content-length": String(body.length),
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (chunk) => (text += chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+          },
+        );
+        req.on("error", reject);
+        req.flushHeaders();
+        setTimeout(() => req.end(body), 30);
+      });
+    const replies = await Promise.all(Array.from({ length: 12 }, slowCopy));
+    const passed = replies.filter((r) => r.body.type !== "NONCE_REUSED");
+    expect(passed).toHaveLength(1);
+    expect(passed[0]?.body.type).toBe("MISSING_FIELD"); // past authentication, failing on the empty body
+    expect(replies.filter((r) => r.status === 401)).toHaveLength(11);
+    // the same bytes under the key's other accepted id are the same key's replay
+    const alias = await send({
+      method: "POST",
+      path: "/affiliate/v1/quotes/best",
+      body,
+      canonical,
+      nonce,
+      signature,
+      apiKey: spkiKeyId,
+    });
+    expect(alias.body.type).toBe("NONCE_REUSED");
+  });
+
+  test("a nonce over 128 characters is 401 NONCE_INVALID (each one is kept in memory for 10 minutes)", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    const long = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      nonce: "n".repeat(129),
+    });
+    expect(long.status).toBe(401);
+    expect(long.body.type).toBe("NONCE_INVALID");
+    const atLimit = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      nonce: `${"n".repeat(92)}${crypto.randomUUID()}`,
+    });
+    expect(atLimit.status).toBe(200);
+  });
+
+  test("nonces are per key: another partner's request may use a nonce this one used", async () => {
+    const canonical = "GET:/affiliate/v1/networks::";
+    const nonce = crypto.randomUUID();
+    expect((await send({ method: "GET", path: "/affiliate/v1/networks", canonical, nonce })).status).toBe(
+      200,
+    );
+    const other = await send({
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      canonical,
+      nonce,
+      apiKey: issuedKeyId,
+      signature: signCanonical(canonical, issued.privateKey),
+    });
+    expect(other.status).toBe(200);
   });
 
   test("bad text in a signed request is a 400 before any signature check, never a 500", async () => {

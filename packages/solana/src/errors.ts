@@ -4,8 +4,10 @@ import { BaseError } from "@swapintent/client";
  * whose `code` is one of these strings.
  */
 export type SolanaErrorCode =
-  /** A parameter is missing or malformed (not a cosign intent, amount not positive, bad option). */
+  /** A parameter of the caller is missing or malformed (amount not positive, bad option, an ambiguous escrow). */
   | "SOL_INVALID_PARAMETERS"
+  /** The intent's approval mechanism is not `cosign` (a Permit2 or HTLC intent given to the Solana signer). */
+  | "SOL_MECHANISM_MISMATCH"
   /** An address (user, escrow, mint, program) is not a base58 32-byte public key. */
   | "SOL_INVALID_ADDRESS"
   /** No expected escrow was given and the caller did not opt out explicitly. */
@@ -65,6 +67,9 @@ export type SolanaErrorCode =
   | "SOL_WALLET_MESSAGE_CHANGED"
   /** A signature returned by a wallet or an external signer does not verify over the message. */
   | "SOL_SIGNATURE_INVALID";
+
+/** A failure of `@swapintent/solana`: a `BaseError` whose `code` is one of {@link SolanaErrorCode}. */
+export type SolanaError<TCode extends SolanaErrorCode = SolanaErrorCode> = BaseError<TCode>;
 
 /**
  * Internal: the `BaseError` constructor with its code parameter narrowed to {@link SolanaErrorCode}, so the compiler

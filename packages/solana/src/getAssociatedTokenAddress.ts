@@ -1,5 +1,6 @@
 import { PublicKey } from "@solana/web3.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "./constants.js";
+import type { SolanaError } from "./errors.js";
 import { parsePublicKey } from "./internal/parsePublicKey.js";
 
 /** Parameters of {@link getAssociatedTokenAddress}. */
@@ -11,6 +12,12 @@ export interface GetAssociatedTokenAddressParameters {
   /** SPL Token (default) or Token-2022. */
   tokenProgram?: string | undefined;
 }
+
+/** What {@link getAssociatedTokenAddress} returns: the associated token account address, base58. */
+export type GetAssociatedTokenAddressReturnType = string;
+
+/** The error {@link getAssociatedTokenAddress} throws (`SOL_INVALID_ADDRESS` for an owner, mint or program that is not an address). */
+export type GetAssociatedTokenAddressErrorType = SolanaError;
 
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 256;
@@ -27,7 +34,9 @@ const CACHE_LIMIT = 256;
  * const escrow2022 = getAssociatedTokenAddress({ owner: escrowOwner, mint, tokenProgram: TOKEN_2022_PROGRAM_ADDRESS });
  * ```
  */
-export function getAssociatedTokenAddress(parameters: GetAssociatedTokenAddressParameters): string {
+export function getAssociatedTokenAddress(
+  parameters: GetAssociatedTokenAddressParameters,
+): GetAssociatedTokenAddressReturnType {
   const tokenProgram = parameters.tokenProgram ?? TOKEN_PROGRAM_ADDRESS;
   const key = `${parameters.owner}:${parameters.mint}:${tokenProgram}`;
   const hit = cache.get(key);

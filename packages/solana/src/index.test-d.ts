@@ -8,17 +8,23 @@ import type { BaseError, Intent } from "@swapintent/client";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type CosignSigner,
-  type CosignVerification,
   type Ed25519MessageSigner,
   type ExpectedEscrow,
+  type GetAssociatedTokenAddressErrorType,
   type GetAssociatedTokenAddressParameters,
+  type GetAssociatedTokenAddressReturnType,
   getAssociatedTokenAddress,
+  isSolanaError,
   type LookupTableContents,
+  type SignCosignTransactionErrorType,
   type SignCosignTransactionParameters,
-  type SignCosignTransactionResult,
+  type SignCosignTransactionReturnType,
+  type SolanaError,
   type SolanaErrorCode,
   signCosignTransaction,
+  type VerifyCosignTransactionErrorType,
   type VerifyCosignTransactionParameters,
+  type VerifyCosignTransactionReturnType,
   verifyCosignTransaction,
   type WalletTransactionSigner,
 } from "./index.js";
@@ -70,7 +76,7 @@ describe("every optional input property accepts undefined", () => {
       lookupTables: maybe.tables,
       checkMemo: maybe.memo,
     });
-    expectTypeOf(verification).toEqualTypeOf<CosignVerification>();
+    expectTypeOf(verification).toEqualTypeOf<VerifyCosignTransactionReturnType>();
     expectTypeOf(
       getAssociatedTokenAddress({ owner: "o", mint: "m", tokenProgram: maybe.tokenProgram }),
     ).toEqualTypeOf<string>();
@@ -80,7 +86,7 @@ describe("every optional input property accepts undefined", () => {
 describe("signatures and results", () => {
   it("verifyCosignTransaction takes one parameters object and returns what a wallet shows", () => {
     expectTypeOf(verifyCosignTransaction).parameters.toEqualTypeOf<[VerifyCosignTransactionParameters]>();
-    expectTypeOf<CosignVerification>().toMatchTypeOf<{
+    expectTypeOf<VerifyCosignTransactionReturnType>().toMatchTypeOf<{
       userAddress: string;
       userSignerIndex: number;
       feePayer: string;
@@ -93,12 +99,12 @@ describe("signatures and results", () => {
       messageBytes: Uint8Array;
     }>();
     // The internal decoded transaction does not leak into the public result.
-    expectTypeOf<CosignVerification>().not.toHaveProperty("decoded");
+    expectTypeOf<VerifyCosignTransactionReturnType>().not.toHaveProperty("decoded");
   });
 
   it("signCosignTransaction takes a Keypair, a wallet or an ed25519 signer and resolves to the cosign approval", () => {
     expectTypeOf(signCosignTransaction).parameters.toEqualTypeOf<[SignCosignTransactionParameters]>();
-    expectTypeOf(signCosignTransaction).returns.toEqualTypeOf<Promise<SignCosignTransactionResult>>();
+    expectTypeOf(signCosignTransaction).returns.toEqualTypeOf<Promise<SignCosignTransactionReturnType>>();
     expectTypeOf<SignCosignTransactionParameters>().not.toHaveProperty("userAddress");
     expectTypeOf(keypair).toExtend<CosignSigner>();
     expectTypeOf<WalletTransactionSigner>().toExtend<CosignSigner>();
@@ -107,11 +113,11 @@ describe("signatures and results", () => {
       Promise<VersionedTransaction>
     >();
     expectTypeOf<Ed25519MessageSigner["publicKey"]>().toEqualTypeOf<PublicKey | string>();
-    expectTypeOf<SignCosignTransactionResult["approval"]>().toEqualTypeOf<{
+    expectTypeOf<SignCosignTransactionReturnType["approval"]>().toEqualTypeOf<{
       type: "cosign";
       signedData: { transaction: string; userAddress: string };
     }>();
-    expectTypeOf<SignCosignTransactionResult["signature"]>().toEqualTypeOf<string>();
+    expectTypeOf<SignCosignTransactionReturnType["signature"]>().toEqualTypeOf<string>();
   });
 
   it("the escrow must be named, or the opt-out spelled out", () => {
@@ -135,5 +141,50 @@ describe("error codes", () => {
     expectTypeOf<"SOL_NOT_A_CODE">().not.toExtend<SolanaErrorCode>();
     expectTypeOf<"PERMIT2_SPENDER_MISMATCH">().not.toExtend<SolanaErrorCode>();
     expectTypeOf<BaseError<SolanaErrorCode>["code"]>().toEqualTypeOf<SolanaErrorCode>();
+  });
+});
+
+describe("the viem convention: Parameters, ReturnType and ErrorType per function", () => {
+  it("each function returns its ReturnType and names its ErrorType", () => {
+    expectTypeOf(verifyCosignTransaction).returns.toEqualTypeOf<VerifyCosignTransactionReturnType>();
+    expectTypeOf(getAssociatedTokenAddress).parameters.toEqualTypeOf<[GetAssociatedTokenAddressParameters]>();
+    expectTypeOf(getAssociatedTokenAddress).returns.toEqualTypeOf<GetAssociatedTokenAddressReturnType>();
+    expectTypeOf<VerifyCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
+    expectTypeOf<SignCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
+    expectTypeOf<GetAssociatedTokenAddressErrorType>().toEqualTypeOf<SolanaError>();
+    expectTypeOf<SolanaError>().toEqualTypeOf<BaseError<SolanaErrorCode>>();
+  });
+});
+
+describe("isSolanaError narrows", () => {
+  it("to the given code, or to the whole union without one", () => {
+    const error: unknown = new Error("x");
+    if (isSolanaError(error, "SOL_AMOUNT_MISMATCH")) {
+      expectTypeOf(error).toEqualTypeOf<SolanaError<"SOL_AMOUNT_MISMATCH">>();
+      expectTypeOf(error.code).toEqualTypeOf<"SOL_AMOUNT_MISMATCH">();
+    }
+    if (isSolanaError(error)) {
+      expectTypeOf(error.code).toEqualTypeOf<SolanaErrorCode>();
+      expectTypeOf(error).toExtend<BaseError<SolanaErrorCode>>();
+    }
+    if (isSolanaError(error, "SOL_MECHANISM_MISMATCH")) {
+      expectTypeOf(error.code).toEqualTypeOf<"SOL_MECHANISM_MISMATCH">();
+    }
+  });
+
+  it("refuses a code outside the union at compile time", () => {
+    const error: unknown = undefined;
+    // @ts-expect-error: a misspelt code does not compile
+    isSolanaError(error, "SOL_AMOUNT_MISMATCHED");
+    // @ts-expect-error: another package's code is not a Solana code
+    isSolanaError(error, "PERMIT2_MECHANISM_MISMATCH");
+    // @ts-expect-error: the code is a string, not any value
+    isSolanaError(error, 1);
+    expectTypeOf(isSolanaError).parameter(0).toEqualTypeOf<unknown>();
+  });
+
+  it("the mechanism failure has its own code, the caller's bad input another", () => {
+    expectTypeOf<"SOL_MECHANISM_MISMATCH">().toExtend<SolanaErrorCode>();
+    expectTypeOf<"SOL_INVALID_PARAMETERS">().toExtend<SolanaErrorCode>();
   });
 });

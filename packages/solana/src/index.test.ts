@@ -14,6 +14,7 @@ it("exports exactly the public API", async () => {
       "TOKEN_PROGRAM_ADDRESS",
       "WRAPPED_SOL_MINT_ADDRESS",
       "getAssociatedTokenAddress",
+      "isSolanaError",
       "signCosignTransaction",
       "verifyCosignTransaction",
     ]

@@ -10,23 +10,28 @@ export {
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
-export type { SolanaErrorCode } from "./errors.js";
+export type { SolanaError, SolanaErrorCode } from "./errors.js";
 export {
+  type GetAssociatedTokenAddressErrorType,
   type GetAssociatedTokenAddressParameters,
+  type GetAssociatedTokenAddressReturnType,
   getAssociatedTokenAddress,
 } from "./getAssociatedTokenAddress.js";
+export { isSolanaError } from "./isSolanaError.js";
 export {
   type CosignSigner,
   type Ed25519MessageSigner,
+  type SignCosignTransactionErrorType,
   type SignCosignTransactionParameters,
-  type SignCosignTransactionResult,
+  type SignCosignTransactionReturnType,
   signCosignTransaction,
   type WalletTransactionSigner,
 } from "./signCosignTransaction.js";
 export {
-  type CosignVerification,
   type ExpectedEscrow,
   type LookupTableContents,
+  type VerifyCosignTransactionErrorType,
   type VerifyCosignTransactionParameters,
+  type VerifyCosignTransactionReturnType,
   verifyCosignTransaction,
 } from "./verifyCosignTransaction.js";

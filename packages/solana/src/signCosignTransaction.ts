@@ -30,7 +30,7 @@ export interface SignCosignTransactionParameters
 }
 
 /** The signed transaction and the approval body to submit. */
-export interface SignCosignTransactionResult {
+export interface SignCosignTransactionReturnType {
   /** Hex of the transaction with the user's signature added and every other signature kept. */
   transaction: string;
   /** The user's address, base58. */
@@ -42,6 +42,9 @@ export interface SignCosignTransactionResult {
   /** Body of `POST /intents/{id}/approvals`. */
   approval: Extract<Approval, { type: "cosign" }>;
 }
+
+/** The error {@link signCosignTransaction} throws (rejects with): a `BaseError` whose code is a `SolanaErrorCode`. */
+export type SignCosignTransactionErrorType = SolanaError;
 
 /**
  * Verify the intent's cosign transaction (see {@link verifyCosignTransaction}) and add the user's signature to the
@@ -64,7 +67,7 @@ export interface SignCosignTransactionResult {
  */
 export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
-): Promise<SignCosignTransactionResult> {
+): Promise<SignCosignTransactionReturnType> {
   const { signer } = parameters;
   const userKey = signerPublicKey(signer);
   const verified = verifyAndDecode({ ...parameters, userAddress: userKey });

@@ -44,7 +44,7 @@ import {
   getThawAccountInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
-import { isSwapIntentError } from "@swapintent/client";
+import { type Intent, isSwapIntentError } from "@swapintent/client";
 import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
@@ -57,6 +57,7 @@ import {
   decodeHex,
   getTransferCheckedInstruction,
   honestInstructions,
+  intentFor,
   send,
   tokenBalance,
   userSigner,
@@ -700,5 +701,15 @@ describe("escrow { tokenAccount } vs { owner } vs { unchecked } confusion (the w
     expect(verifyCosignTransaction(params(hex, { escrow: withUndefined })).destination).toBe(chain.escrowAta);
     const notOptOut = { unchecked: false, owner } as unknown as VerifyCosignTransactionParameters["escrow"];
     expect(verifyCosignTransaction(params(hex, { escrow: notOptOut })).destination).toBe(chain.escrowAta);
+  });
+});
+
+describe("an intent of another approval mechanism", () => {
+  it("is SOL_MECHANISM_MISMATCH (not the caller's bad parameters) before any key is used", async () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    for (const approvalMechanism of ["permit2", "htlc", "cosign ", null]) {
+      const intent = { ...intentFor(hex), approvalMechanism } as unknown as Intent;
+      expect(await signRefusal(hex, { intent })).toEqual({ code: "SOL_MECHANISM_MISMATCH", signerCalls: 0 });
+    }
   });
 });

@@ -379,7 +379,7 @@ describe("service strings repeated in error details are escaped and bounded", ()
         intent: { ...intentFor(hex), approvalMechanism: "cosign\u200B" } as unknown as Intent,
       }),
     );
-    expect(mechanism.code).toBe("SOL_INVALID_PARAMETERS");
+    expect(mechanism.code).toBe("SOL_MECHANISM_MISMATCH");
     expect(mechanism.details.approvalMechanism).toBe("cosign\\u{200B}");
     const memo = detailsOf(() =>
       verifyCosignTransaction({

@@ -472,15 +472,22 @@ describe("the refused transactions are real threats: litesvm would execute them 
 });
 
 describe("verifyCosignTransaction refuses bad parameters", () => {
-  it("a non-cosign intent, a non-positive or non-bigint amount (SOL_INVALID_PARAMETERS)", () => {
+  it("an intent of another approval mechanism (SOL_MECHANISM_MISMATCH)", () => {
     const hex = compileHex(chain, honestInstructions(chain));
-    const permit2 = {
-      ...intentFor(hex),
-      approvalMechanism: "permit2",
-    } as unknown as VerifyCosignTransactionParameters["intent"];
-    expect(codeOf(() => verifyCosignTransaction(params(hex, { intent: permit2 })))).toBe(
-      "SOL_INVALID_PARAMETERS",
-    );
+    for (const approvalMechanism of ["permit2", "htlc", "Cosign", undefined]) {
+      const other = {
+        ...intentFor(hex),
+        approvalMechanism,
+      } as unknown as VerifyCosignTransactionParameters["intent"];
+      expect(
+        codeOf(() => verifyCosignTransaction(params(hex, { intent: other }))),
+        String(approvalMechanism),
+      ).toBe("SOL_MECHANISM_MISMATCH");
+    }
+  });
+
+  it("a non-positive or non-bigint amount, a negative cap (SOL_INVALID_PARAMETERS)", () => {
+    const hex = compileHex(chain, honestInstructions(chain));
     expect(codeOf(() => verifyCosignTransaction(params(hex, { quote: quoteFor(chain, 0n) })))).toBe(
       "SOL_INVALID_PARAMETERS",
     );

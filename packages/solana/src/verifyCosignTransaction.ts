@@ -59,7 +59,7 @@ export interface VerifyCosignTransactionParameters {
 }
 
 /** What {@link verifyCosignTransaction} found: the facts a wallet can show the user. */
-export interface CosignVerification {
+export interface VerifyCosignTransactionReturnType {
   /** The user's address, base58. */
   userAddress: string;
   /** Position of the user's signature slot. */
@@ -82,14 +82,18 @@ export interface CosignVerification {
   messageBytes: Uint8Array;
 }
 
+/** The error {@link verifyCosignTransaction} throws: a `BaseError` whose code is a `SolanaErrorCode`. */
+export type VerifyCosignTransactionErrorType = SolanaError;
+
 /** Internal: the verification plus the decoded transaction, for the signer. */
-export interface VerifiedTransaction extends CosignVerification {
+export interface VerifiedTransaction extends VerifyCosignTransactionReturnType {
   decoded: DecodedTransaction;
 }
 
 /**
  * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
- * code: bytes that are not the one canonical serialization; the user not a required signer or the fee payer; an
+ * code: an intent of another approval mechanism; bytes that are not the one canonical serialization; the user not a
+ * required signer or the fee payer; an
  * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;
  * a durable nonce (`AdvanceNonceAccount`); an instruction touching the user that cannot be decoded; the user in a
  * role it did not agree to (a seed base, a nonce authority, a token account, its key inside instruction data); any
@@ -113,19 +117,88 @@ export interface VerifiedTransaction extends CosignVerification {
  * console.log(`${shown.amountLots} lots of ${shown.mint} to ${shown.destination}`);
  * ```
  */
-export function verifyCosignTransaction(parameters: VerifyCosignTransactionParameters): CosignVerification {
+export function verifyCosignTransaction(
+  parameters: VerifyCosignTransactionParameters,
+): VerifyCosignTransactionReturnType {
   const { decoded: _decoded, ...verification } = verifyAndDecode(parameters);
   return verification;
 }
 
+/** Internal: the caller's parameters, checked and normalized before the transaction is decoded. */
+interface CheckedParameters {
+  intent: Extract<Intent, { approvalMechanism: "cosign" }>;
+  expectedAmount: bigint;
+  expectedDecimals: number | undefined;
+  user: string;
+  expectedMint: string;
+  escrowOf: (program: string) => string | undefined;
+  allowed: ReadonlySet<string>;
+  cap: bigint;
+}
+
 /** Internal: {@link verifyCosignTransaction} also returning the decoded transaction. */
 export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): VerifiedTransaction {
+  const checked = checkParameters(parameters);
+  const decoded = decodeTransaction(checked.intent.paramsToSign?.transaction);
+  const message = decoded.transaction.message;
+  const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
+  const userSignerIndex = userSignerIndexOf(staticKeys, checked.user, message.header.numRequiredSignatures);
+  const keys = accountKeysOf(staticKeys, message.addressTableLookups, parameters.lookupTables ?? []);
+  const tally = tallyInstructions(keys, message.compiledInstructions, checked);
+  checkOtherAuthority(tally, checked.user, checked.expectedMint);
+  checkTokenOutflow(tally, checked.expectedAmount, parameters.escrow);
+  if (tally.nativeOutflow > checked.cap) {
+    throw new SolanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
+      details: { lamports: tally.nativeOutflow, cap: checked.cap },
+    });
+  }
+  if (parameters.checkMemo !== false) checkMemo(checked.intent, tally.memos);
+  return {
+    userAddress: checked.user,
+    userSignerIndex,
+    feePayer: staticKeys[0]!,
+    mint: checked.expectedMint,
+    amountLots: tally.toEscrow,
+    destination: tally.destination!,
+    nativeOutflowLamports: tally.nativeOutflow,
+    programs: tally.programs,
+    memos: tally.memos,
+    messageBytes: decoded.messageBytes,
+    decoded,
+  };
+}
+
+/** The intent, the quote and every option, checked (each refusal before the transaction is even decoded). */
+function checkParameters(parameters: VerifyCosignTransactionParameters): CheckedParameters {
   const { intent, quote } = parameters;
   if (intent?.approvalMechanism !== "cosign") {
-    throw new SolanaError("SOL_INVALID_PARAMETERS", "The intent is not a cosign (Solana) intent.", {
+    throw new SolanaError("SOL_MECHANISM_MISMATCH", "The intent is not a cosign (Solana) intent.", {
       details: { approvalMechanism: escapeUnsafe(intent?.approvalMechanism) },
     });
   }
+  const { expectedAmount, expectedDecimals } = checkQuoteAmount(quote);
+  const user = normalizeAddress(parameters.userAddress, "userAddress");
+  const expectedMint =
+    quote.sourceToken === NATIVE_SOL_ADDRESS
+      ? WRAPPED_SOL_MINT_ADDRESS
+      : normalizeAddress(quote.sourceToken, "sourceToken");
+  const escrowOf = expectedEscrowResolver(parameters.escrow, expectedMint);
+  const allowed = allowedProgramSet(parameters.allowedPrograms);
+  const cap = parameters.maxNativeOutflowLamports ?? 0n;
+  if (typeof cap !== "bigint" || cap < 0n) {
+    throw new SolanaError(
+      "SOL_INVALID_PARAMETERS",
+      "maxNativeOutflowLamports must be a non-negative bigint.",
+    );
+  }
+  return { intent, expectedAmount, expectedDecimals, user, expectedMint, escrowOf, allowed, cap };
+}
+
+/** The quote's amount is a positive bigint and its decimals, when given, an integer 0..255. */
+function checkQuoteAmount(quote: VerifyCosignTransactionParameters["quote"] | undefined): {
+  expectedAmount: bigint;
+  expectedDecimals: number | undefined;
+} {
   const expectedAmount = quote?.sourceAmountLots;
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
     throw new SolanaError(
@@ -133,7 +206,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       "The quote's sourceAmountLots must be a positive bigint.",
     );
   }
-  const expectedDecimals = quote.sourceAmountDecimals;
+  const expectedDecimals = quote?.sourceAmountDecimals;
   if (
     expectedDecimals !== undefined &&
     !(Number.isInteger(expectedDecimals) && expectedDecimals >= 0 && expectedDecimals <= 255)
@@ -143,30 +216,19 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       "The quote's sourceAmountDecimals must be an integer 0..255.",
     );
   }
-  const user = normalizeAddress(parameters.userAddress, "userAddress");
-  const expectedMint =
-    quote.sourceToken === NATIVE_SOL_ADDRESS
-      ? WRAPPED_SOL_MINT_ADDRESS
-      : normalizeAddress(quote.sourceToken, "sourceToken");
-  const escrowOf = expectedEscrowResolver(parameters.escrow, expectedMint);
-  let allowed: ReadonlySet<string> = DEFAULT_PROGRAM_SET;
-  if (parameters.allowedPrograms !== undefined && parameters.allowedPrograms.length > 0) {
-    const extended = new Set(DEFAULT_ALLOWED_PROGRAMS);
-    for (const program of parameters.allowedPrograms)
-      extended.add(normalizeAddress(program, "allowedPrograms"));
-    allowed = extended;
-  }
-  const cap = parameters.maxNativeOutflowLamports ?? 0n;
-  if (typeof cap !== "bigint" || cap < 0n) {
-    throw new SolanaError(
-      "SOL_INVALID_PARAMETERS",
-      "maxNativeOutflowLamports must be a non-negative bigint.",
-    );
-  }
+  return { expectedAmount, expectedDecimals };
+}
 
-  const decoded = decodeTransaction(intent.paramsToSign?.transaction);
-  const message = decoded.transaction.message;
-  const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
+/** The default programs, plus the caller's (each a valid address). */
+function allowedProgramSet(extra: readonly string[] | undefined): ReadonlySet<string> {
+  if (extra === undefined || extra.length === 0) return DEFAULT_PROGRAM_SET;
+  const extended = new Set(DEFAULT_ALLOWED_PROGRAMS);
+  for (const program of extra) extended.add(normalizeAddress(program, "allowedPrograms"));
+  return extended;
+}
+
+/** The user's signature slot: a required signer, and not signer 0 (the fee payer). */
+function userSignerIndexOf(staticKeys: readonly string[], user: string, requiredSignatures: number): number {
   const userSignerIndex = staticKeys.indexOf(user);
   if (userSignerIndex === 0) {
     throw new SolanaError(
@@ -177,16 +239,25 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       },
     );
   }
-  if (userSignerIndex < 0 || userSignerIndex >= message.header.numRequiredSignatures) {
+  if (userSignerIndex < 0 || userSignerIndex >= requiredSignatures) {
     throw new SolanaError(
       "SOL_USER_NOT_SIGNER",
       "The user's key is not a required signer of the transaction.",
       {
-        details: { userAddress: user, requiredSignatures: message.header.numRequiredSignatures },
+        details: { userAddress: user, requiredSignatures },
       },
     );
   }
-  const keys = [...staticKeys, ...resolveLookups(message.addressTableLookups, parameters.lookupTables ?? [])];
+  return userSignerIndex;
+}
+
+/** Every account the transaction loads (static, then from lookup tables), each once. */
+function accountKeysOf(
+  staticKeys: readonly string[],
+  lookups: Parameters<typeof resolveLookups>[0],
+  tables: readonly LookupTableContents[],
+): string[] {
+  const keys = [...staticKeys, ...resolveLookups(lookups, tables)];
   if (new Set(keys).size !== keys.length) {
     throw new SolanaError(
       "SOL_TX_DECODE_FAILED",
@@ -196,8 +267,16 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
       },
     );
   }
+  return keys;
+}
 
-  const state: InstructionTally = {
+/** Every instruction, resolved and checked, its effects on the user added up. */
+function tallyInstructions(
+  keys: readonly string[],
+  instructions: ReadonlyArray<Parameters<typeof resolveInstruction>[1]>,
+  checked: CheckedParameters,
+): InstructionTally {
+  const tally: InstructionTally = {
     programs: [],
     memos: [],
     nativeOutflow: 0n,
@@ -208,22 +287,31 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
     otherAuthority: [],
   };
   const context: InstructionContext = {
-    user,
-    userBytes: parsePublicKey(user, "userAddress").toBytes(),
-    allowed,
-    expectedMint,
-    expectedDecimals,
-    escrowOf,
+    user: checked.user,
+    userBytes: parsePublicKey(checked.user, "userAddress").toBytes(),
+    allowed: checked.allowed,
+    expectedMint: checked.expectedMint,
+    expectedDecimals: checked.expectedDecimals,
+    escrowOf: checked.escrowOf,
   };
-  message.compiledInstructions.forEach((compiled, index) => {
-    tallyInstruction(state, resolveInstruction(keys, compiled, index), index, context);
+  instructions.forEach((compiled, index) => {
+    tallyInstruction(tally, resolveInstruction(keys, compiled, index), index, context);
   });
-  const { programs, memos, nativeOutflow, toEscrow, destination, strangers } = state;
-  checkOtherAuthority(state, user, expectedMint);
+  return tally;
+}
 
-  const stranger = strangers[0];
+/**
+ * The user's tokens go to the escrow only, and exactly the quote's amount: a transfer elsewhere is a wrong
+ * destination (or, besides an escrow transfer, an extra outflow).
+ */
+function checkTokenOutflow(
+  tally: InstructionTally,
+  expectedAmount: bigint,
+  escrow: ExpectedEscrow | undefined,
+): void {
+  const stranger = tally.strangers[0];
   if (stranger !== undefined) {
-    const extra = destination !== undefined;
+    const extra = tally.destination !== undefined;
     throw new SolanaError(
       extra ? "SOL_EXTRA_OUTFLOW" : "SOL_DESTINATION_NOT_ALLOWED",
       extra
@@ -234,37 +322,16 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
           instruction: stranger.instruction,
           destination: stranger.destination,
           amount: stranger.amount,
-          ...(parameters.escrow && "owner" in parameters.escrow
-            ? { escrowOwner: parameters.escrow.owner }
-            : {}),
+          ...(escrow && "owner" in escrow ? { escrowOwner: escrow.owner } : {}),
         },
       },
     );
   }
-  if (toEscrow !== expectedAmount) {
+  if (tally.toEscrow !== expectedAmount) {
     throw new SolanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
-      details: { expected: expectedAmount, actual: toEscrow },
+      details: { expected: expectedAmount, actual: tally.toEscrow },
     });
   }
-  if (nativeOutflow > cap) {
-    throw new SolanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
-      details: { lamports: nativeOutflow, cap },
-    });
-  }
-  if (parameters.checkMemo !== false) checkMemo(intent, memos);
-  return {
-    userAddress: user,
-    userSignerIndex,
-    feePayer: staticKeys[0]!,
-    mint: expectedMint,
-    amountLots: toEscrow,
-    destination: destination!,
-    nativeOutflowLamports: nativeOutflow,
-    programs,
-    memos,
-    messageBytes: decoded.messageBytes,
-    decoded,
-  };
 }
 
 /**

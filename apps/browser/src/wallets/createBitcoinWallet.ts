@@ -1,5 +1,5 @@
 import * as ecc from "@bitcoinerlab/secp256k1";
-import { createBitcoinSigner } from "@swapintent/bitcoin";
+import { createHtlcActions } from "@swapintent/bitcoin";
 import { createSignOnlyWalletBase } from "@swapintent/testing/wallet";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
@@ -15,7 +15,7 @@ export function createBitcoinWallet(params: { info: ChainInfo }): BrowserWallet 
   const key = ECPairFactory(ecc).makeRandom({ network });
   const address = payments.p2tr({ internalPubkey: key.publicKey.slice(1), network }).address as string;
   const publicKeyHex = toHex(key.publicKey);
-  const bitcoin = createBitcoinSigner({
+  const bitcoin = createHtlcActions({
     ecc,
     policy: { resolverPublicKey: readFact(params.info, "resolverPublicKey") },
   });

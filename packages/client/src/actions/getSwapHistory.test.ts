@@ -110,6 +110,19 @@ describe("iterateSwapHistory", () => {
     expect(server.requests.map((r) => r.query.get("offset"))).toEqual(["0", "3", "6"]);
   });
 
+  it("a server that ignores offset (the first page again, a huge total): RESPONSE_INVALID, not an endless loop", async () => {
+    server.handle(() => ({ body: { ...historyPage(new URLSearchParams("limit=3"), 3), total: 1e9 } }));
+    const items: SwapHistoryItem[] = [];
+    const error = await rejection(async () => {
+      for await (const item of testClient(server).iterateSwapHistory({ wallet: "0xabc", pageSize: 3 }))
+        items.push(item);
+    });
+    expect(error.code).toBe("RESPONSE_INVALID");
+    expect(error.details.issues).toEqual([{ path: "offset", message: "expected 3" }]);
+    expect(items).toHaveLength(3);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("checks the filter before the first request", async () => {
     server.handle((request) => ({ body: historyPage(request.query, 7) }));
     const iterator = testClient(server).iterateSwapHistory({});

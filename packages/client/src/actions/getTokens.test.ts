@@ -69,6 +69,21 @@ describe("getTokens", () => {
 });
 
 describe("iterateTokens", () => {
+  it("a server that ignores offset (the first page again, a huge total): RESPONSE_INVALID, not an endless loop", async () => {
+    server.handle(() => {
+      const page = tokensPageWire(new URLSearchParams("limit=20"), 45);
+      return { body: { ...page, pagination: { ...(page.pagination as object), total: 1e9 } } };
+    });
+    const tokens: Token[] = [];
+    const error = await rejection(async () => {
+      for await (const token of testClient(server).iterateTokens({ pageSize: 20 })) tokens.push(token);
+    });
+    expect(error.code).toBe("RESPONSE_INVALID");
+    expect(error.details.issues).toEqual([{ path: "offset", message: "expected 20" }]);
+    expect(tokens).toHaveLength(20);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("walks every page until total, passing the filter along", async () => {
     server.handle((request) => ({ body: tokensPageWire(request.query, 45) }));
     const tokens: Token[] = [];
@@ -85,7 +100,10 @@ describe("iterateTokens", () => {
 
   it("stops at an empty page even if total claims more", async () => {
     server.handle((request) => ({
-      body: { ...tokensPageWire(request.query, 3), pagination: { limit: 2, offset: 0, pages: 9, total: 99 } },
+      body: {
+        ...tokensPageWire(request.query, 3),
+        pagination: { limit: 2, offset: Number(request.query.get("offset")), pages: 9, total: 99 },
+      },
     }));
     const tokens: Token[] = [];
     for await (const token of testClient(server).iterateTokens({ pageSize: 2 })) tokens.push(token);

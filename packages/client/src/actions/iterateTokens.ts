@@ -1,5 +1,6 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
 import { assertInteger } from "../internal/assertInput.js";
+import { assertPageOffset } from "../internal/assertPageOffset.js";
 import type { Token } from "../types.js";
 import { getTokens, type TokenFilter } from "./getTokens.js";
 
@@ -12,6 +13,9 @@ export interface IterateTokensParams extends TokenFilter, CallOptions {
 /**
  * Yields every token of the listing, page after page, until `total` is reached or a page comes back empty.
  *
+ * @throws `RESPONSE_INVALID` when a page does not start at the offset asked for (a server ignoring `offset`
+ *   would repeat one page forever).
+ *
  * @example for await (const token of iterateTokens(client, { networkId: 1 })) console.log(token.symbol);
  */
 export async function* iterateTokens(
@@ -23,6 +27,7 @@ export async function* iterateTokens(
   let offset = 0;
   for (;;) {
     const page = await getTokens(client, { ...rest, limit: pageSize, offset });
+    assertPageOffset(page, offset);
     yield* page.items;
     offset += page.items.length;
     if (page.items.length === 0 || offset >= page.total) return;

@@ -22,7 +22,8 @@ export interface WatchIntentParams {
  * so each status is seen once; it ends after yielding a terminal status (Fulfilled, Declined, Expired, Refunded).
  * Breaking out of the loop stops polling.
  *
- * @throws `WAIT_TIMEOUT` when `timeoutMs` passes first (details carry the last status); `ABORTED` when `signal` fires.
+ * @throws `WAIT_TIMEOUT` when `timeoutMs` passes first (details carry the last status: the service's spelling,
+ *   or `"Unknown"` for a status this version does not know); `ABORTED` when `signal` fires.
  * @example for await (const s of watchIntent(client, { intentId })) console.log(s.status);
  */
 export async function* watchIntent(
@@ -62,7 +63,9 @@ export async function* watchIntent(
         "WAIT_TIMEOUT",
         `Intent ${intentId} reached no terminal status within ${timeoutMs} ms.`,
         {
-          details: { intentId, timeoutMs, lastStatus: last?.rawStatus ?? null },
+          // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
+          // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
+          details: { intentId, timeoutMs, lastStatus: lastStatusOf(last) },
         },
       );
     }
@@ -72,4 +75,10 @@ export async function* watchIntent(
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** The last status for `WAIT_TIMEOUT`: the wire spelling of a known status, `"Unknown"`, or `null` before any. */
+function lastStatusOf(last: SwapStatus | undefined): string | null {
+  if (last === undefined) return null;
+  return last.status === "Unknown" ? "Unknown" : last.rawStatus;
 }

@@ -13,6 +13,16 @@ const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+const maxTimerMs = 2 ** 31 - 1;
+/** Throws `code` naming `field` unless `value` is absent or a whole number from 0 to `max` (milliseconds, retries). */
+function assertTimerMs(code: string, field: string, value: number | undefined, max = maxTimerMs): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max))
+    throw new BaseError(code, `\`${field}\` must be an integer from 0 to ${max}.`, {
+      details: { field, reason: "out of range", value },
+    });
+}
+
 /** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
 const defaultMaxResponseBytes = 8 * 1024 * 1024;
 
@@ -42,7 +52,8 @@ interface Transport {
  * URL; bodies longer than `maxResponseBytes` are cut off (`RESPONSE_TOO_LARGE`); server text in errors is
  * bounded and scrubbed of the client's credentials.
  *
- * @throws `INVALID_OPTIONS` when `baseUrl` is not an absolute http(s) URL, when no credentials are given
+ * @throws `INVALID_OPTIONS` when `baseUrl` is not an absolute http(s) URL, when `timeoutMs` or a `retry` number is
+ * not an integer from 0 to 2^31 - 1 (`retries`: 0 to 100), when no credentials are given
  * (no `apiKey`, no `requestSigning`, and no explicit `auth: "none"`), or when both `apiKey` and `requestSigning` are set.
  *
  * @example
@@ -62,11 +73,24 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 function resolveOptions(options: ClientOptions): Transport {
   assertBaseUrl(options.baseUrl);
   assertCredentials(options);
+  checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
     throw new BaseError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
       details: { field: "maxResponseBytes" },
     });
+  }
+  // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
+  // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
+  for (const field of ["timeoutMs", "retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
+    const value =
+      field === "timeoutMs" ? options.timeoutMs : options.retry ? options.retry[field] : undefined;
+    assertTimerMs(
+      "INVALID_OPTIONS",
+      field === "timeoutMs" ? field : `retry.${field}`,
+      value,
+      field === "retries" ? 100 : maxTimerMs,
+    );
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== "function") {
@@ -106,10 +130,15 @@ function assertBaseUrl(baseUrl: string): void {
       cause: error,
     });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an http or https URL.", {
-      details: { field: "baseUrl" },
-    });
+  // a user name or password: fetch refuses such a URL with an error that quotes it, password included
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
+    throw new BaseError(
+      "INVALID_OPTIONS",
+      "`baseUrl` must be an http(s) URL without user name or password.",
+      {
+        details: { field: "baseUrl" },
+      },
+    );
   }
 }
 
@@ -138,6 +167,7 @@ async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): 
   const queryString = formatQueryString({ query: request.query });
   const url = `${transport.baseUrl}${request.path}${queryString ? `?${queryString}` : ""}`;
   const body = request.body === undefined ? undefined : stringifyCanonicalJson({ value: request.body });
+  assertTimerMs("INVALID_INPUT", "timeoutMs", request.timeoutMs);
   const retries = request.idempotent && transport.retry ? transport.retry.retries : 0;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -191,6 +221,7 @@ async function sendAttempt<T>(
       await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
     );
   }
+  checkHeaders(headers);
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
     .map(([, value]) => value);
@@ -333,11 +364,41 @@ function invalidResponse(message: string, details: Record<string, unknown>) {
   return new BaseError("RESPONSE_INVALID", message, { details });
 }
 
-/** Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' values. */
+/**
+ * Every header as fetch will send it: leading and trailing spaces and tabs trimmed in place (fetch trims them, so
+ * the value scrubbed from server text is the value the server saw: a key read from a file with its newline
+ * would otherwise never be found in an echo). A name that is not an HTTP token or a value with a control or
+ * non-Latin-1 character fails with `INVALID_OPTIONS` naming the header, never quoting it (fetch's own error
+ * quotes the value, and it could be a credential).
+ */
+function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const trimmed = typeof value === "string" ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : value;
+    if (
+      !/^[!#$%&'*+.^_`|~\w-]+$/.test(name) ||
+      typeof trimmed !== "string" ||
+      !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
+    )
+      throw new BaseError("INVALID_OPTIONS", "A header name or value cannot be sent over HTTP.", {
+        details: {
+          field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
+          header: name.slice(0, 100),
+        },
+      });
+    headers[name] = trimmed;
+  }
+}
+
+/**
+ * Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' names
+ * (a server can echo the key as a header name, which arrives lower-cased) and values.
+ */
 function redact(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    copy[key] = credentialHeaders.has(key.toLowerCase()) ? redacted : scrubText(value, secrets);
+    copy[scrubText(key, secrets)] = credentialHeaders.has(key.toLowerCase())
+      ? redacted
+      : scrubText(value, secrets);
   }
   return copy;
 }

@@ -71,3 +71,30 @@ describe("isSwapIntentError", () => {
     expect(isSwapIntentError(shaped, "X")).toBe(true);
   });
 });
+
+describe("JSON.stringify(error)", () => {
+  it("writes bigint details as text instead of throwing, and leaves the cause out", () => {
+    const error = new BaseError("INVALID_INPUT", "Bad amount.", {
+      details: { value: 5n, nested: { lots: [1n, 2n] } },
+      cause: new Error("inner secret"),
+    });
+    expect(() => JSON.stringify({ value: 5n })).toThrow(TypeError); // what the error replaces
+    const json = JSON.parse(JSON.stringify(error));
+    expect(json).toEqual({
+      name: "SwapIntentError",
+      code: "INVALID_INPUT",
+      shortMessage: "Bad amount.",
+      message: error.message,
+      details: { value: "5n", nested: { lots: ["1n", "2n"] } },
+    });
+    expect(JSON.stringify(error)).not.toContain("inner secret");
+  });
+
+  it("a detail with a cycle: written without details, not thrown", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const json = JSON.parse(JSON.stringify(new BaseError("X", "Cycle.", { details: { cyclic } })));
+    expect(json.code).toBe("X");
+    expect(json.details).toEqual({});
+  });
+});

@@ -4,9 +4,15 @@ export const maxServerTextLength = 1000;
 const redacted = "[redacted]";
 
 /**
- * Replaces every secret the client holds (API key, signature, credential header values) in server text,
- * in the forms a server may echo it (as is, URL-encoded, JSON-escaped), then cuts the result to `maxLength`.
- * Scrubbing runs on the whole text first, so a cut can never leave part of a secret behind.
+ * Replaces every secret the client holds (API key, signature, credential header values) in server text, then
+ * cuts the result to `maxLength`. Scrubbing runs on the whole text first, so a cut can never leave part of a
+ * secret behind.
+ *
+ * The forms a server may echo a secret in are all caught: as is, URL-encoded, JSON-escaped, base64 and base64url,
+ * in any letter case (a header name arrives lower-cased; percent escapes may be lower case). Escapes a server
+ * need not have written (`\u0073` for `s`, `%5F` for `_`: a letter, digit or `-._~`) are
+ * decoded first, so a secret spelled out in them is caught too. A secret inside a larger encoded value (base64 of
+ * `user:key`) is not.
  */
 export function scrubText(
   text: string,
@@ -14,11 +20,32 @@ export function scrubText(
   maxLength = Number.POSITIVE_INFINITY,
 ): string {
   let clean = text;
+  const forms: string[] = [];
   for (const secret of secrets) {
-    if (secret === "") continue;
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
-      if (clean.includes(form)) clean = clean.split(form).join(redacted);
-    }
+    if (!secret) continue;
+    const base64 = /^[ -~]+$/.test(secret) ? btoa(secret).replace(/=+$/, "") : secret;
+    // each form goes through the same unescaping as the text, so a secret that itself holds `%41` still matches
+    for (const form of [
+      secret,
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+      base64,
+      base64.replace(/\+/g, "-").replace(/\//g, "_"),
+    ])
+      forms.push(unescapeNeedless(form).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  }
+  if (forms.length > 0) {
+    // longest first, so a longer form is replaced whole
+    const pattern = new RegExp(forms.sort((a, b) => b.length - a.length).join("|"), "gi");
+    clean = unescapeNeedless(clean).replace(pattern, redacted);
   }
   return clean.length > maxLength ? `${clean.slice(0, maxLength)}… (${clean.length} chars)` : clean;
+}
+
+/** `\u00XX` and `%XX` of a letter, digit or `-._~` (which never need escaping) as the character itself. */
+function unescapeNeedless(text: string): string {
+  return text.replace(/(?:\\u00|%)([2-7][0-9a-f])/gi, (sequence, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[\w.~-]/.test(char) ? char : sequence;
+  });
 }

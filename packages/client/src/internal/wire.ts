@@ -53,23 +53,41 @@ function buildPieces() {
   const str = v.string();
   const int = v.pipe(v.number(), v.safeInteger());
   const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-  const digits = v.pipe(str, v.regex(/^[0-9]+$/, "expected an integer decimal string"));
-  /** Lots: a decimal integer string (tolerated: a non-negative safe integer number). Decimals are rejected. */
+  // the range formatUnits and formatAmount accept: a larger count would only fail later, at display
+  const decimals = v.pipe(nonNegativeInt, v.maxValue(255));
+  // at most 78 digits, a uint256's width: a longer text is no amount, and turning megabytes of digits into a
+  // bigint costs seconds of CPU (about 0.2 s per million digits)
+  const digits = v.pipe(
+    str,
+    v.regex(/^[0-9]{1,78}$/, "expected an integer decimal string of at most 78 digits"),
+  );
+  /**
+   * Lots: a decimal integer string of at most 78 digits (tolerated: a non-negative safe integer number).
+   * Decimals, signs, exponents and longer texts are rejected.
+   */
   const lots = v.union([digits, nonNegativeInt]);
   const lotsBigint = v.pipe(
     lots,
     v.transform((value: string | number) => BigInt(value)),
   );
+  // ISO 8601 by form first: `Date.parse` alone also takes "1", "-5" or "March 7" (as dates in 2001)
   const isoDate = v.pipe(
     str,
-    v.check((value) => !Number.isNaN(Date.parse(value)), "expected an ISO 8601 date"),
+    v.check(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value) &&
+        !Number.isNaN(Date.parse(value)) &&
+        // a day the month has: `Date.parse` reads 2026-02-31 as March 3
+        new Date(`${value.slice(0, 10)}T00:00:00Z`).getUTCDate() === Number(value.slice(8, 10)),
+      "expected an ISO 8601 date",
+    ),
     v.transform((value) => new Date(value)),
   );
   /** A stage not reached is `null`, whether the service sent `null` or left the field out. */
   const nullableString = v.nullish(str, null);
   const nullableDate = v.nullish(isoDate, null);
   const hex32 = v.pipe(str, v.regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x-prefixed 32-byte hex"));
-  return { str, int, nonNegativeInt, lots, lotsBigint, nullableString, nullableDate, hex32 };
+  return { str, int, nonNegativeInt, decimals, lots, lotsBigint, nullableString, nullableDate, hex32 };
 }
 
 type Pieces = ReturnType<typeof buildPieces>;
@@ -90,7 +108,7 @@ function lazySchema<T>(build: (pieces: Pieces) => T): () => T {
 }
 
 const quoteSchema = /* @__PURE__ */ lazySchema(
-  ({ str, int, nonNegativeInt, lots, lotsBigint, nullableString }) =>
+  ({ str, int, nonNegativeInt, decimals, lots, lotsBigint, nullableString }) =>
     wireObject({
       id: str,
       source_chain: int,
@@ -100,12 +118,12 @@ const quoteSchema = /* @__PURE__ */ lazySchema(
       intermediate_token: nullableString,
       intermediate_token_amount_min: v.nullish(lotsBigint, null),
       intermediate_token_amount_max: v.nullish(lotsBigint, null),
-      intermediate_token_decimals: v.nullish(nonNegativeInt, null),
+      intermediate_token_decimals: v.nullish(decimals, null),
       source_amount_lots: lotsBigint,
-      source_amount_decimals: nonNegativeInt,
+      source_amount_decimals: decimals,
       min_dest_amount_lots: lotsBigint,
       max_dest_amount_lots: lotsBigint,
-      dest_amount_decimals: nonNegativeInt,
+      dest_amount_decimals: decimals,
       slippage_bps: lots,
       // the spec sends milliseconds; a value below 10^12 is taken as seconds and converted
       expiry: v.pipe(
@@ -148,7 +166,7 @@ const intentSchema = /* @__PURE__ */ lazySchema(({ str, nonNegativeInt, hex32 })
 
 /** The fields of a swap status record (spec 2.3), shared by a history item. */
 const statusEntries = /* @__PURE__ */ lazySchema(
-  ({ str, int, nonNegativeInt, lotsBigint, nullableString, nullableDate }) => ({
+  ({ str, int, decimals, lotsBigint, nullableString, nullableDate }) => ({
     intent_id: str,
     status: str,
     swap_metadata: wireObject({
@@ -164,11 +182,11 @@ const statusEntries = /* @__PURE__ */ lazySchema(
       swapped_at: nullableDate,
       refunded_at: nullableDate,
     }),
-    source_amount_decimals: nonNegativeInt,
+    source_amount_decimals: decimals,
     source_amount_lots: lotsBigint,
     source_chain: int,
     source_token: str,
-    dest_amount_decimals: nonNegativeInt,
+    dest_amount_decimals: decimals,
     dest_chain: int,
     dest_token: str,
     min_dest_amount_lots: lotsBigint,
@@ -219,8 +237,12 @@ const tokensPageSchema = /* @__PURE__ */ lazySchema(({ str, int, nonNegativeInt 
   }),
 );
 
-/** Issue texts say what was expected, never the value received (a server string could be huge or hold a secret). */
-const parseConfig = { message: describeIssue };
+/**
+ * Issue texts say what was expected, never the value received (a server string could be huge or hold a secret).
+ * Parsing stops at the first issue: collecting all of them for a 3 MB list of a million `{}` took 33 s and
+ * 2.7 GB of heap.
+ */
+const parseConfig = { message: describeIssue, abortEarly: true };
 
 function check<S extends v.GenericSchema>(schema: S, json: unknown, what: string): v.InferOutput<S> {
   const result = v.safeParse(schema, json, parseConfig);
@@ -247,6 +269,8 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
       return "expected an integer";
     case "min_value":
       return `expected at least ${issue.requirement}`;
+    case "max_value":
+      return `expected at most ${issue.requirement}`;
     default:
       return `expected ${(issue.expected ?? "another form").replace(/[()]/g, "").replaceAll(" | ", " or ")}`;
   }

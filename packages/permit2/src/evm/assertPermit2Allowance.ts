@@ -1,12 +1,22 @@
+import type { Permit2Error } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import { type GetPermit2AllowanceParameters, getPermit2Allowance } from "./getPermit2Allowance.js";
+
+/** Parameters of {@link assertPermit2Allowance}: the same as {@link getPermit2Allowance}'s. */
+export type AssertPermit2AllowanceParameters = GetPermit2AllowanceParameters;
+
+/** What {@link assertPermit2Allowance} returns: the current allowance, in lots. */
+export type AssertPermit2AllowanceReturnType = bigint;
+
+/** The error {@link assertPermit2Allowance} throws (`PERMIT2_ALLOWANCE_INSUFFICIENT`, `PERMIT2_ALLOWANCE_READ_FAILED`). */
+export type AssertPermit2AllowanceErrorType = Permit2Error;
 
 /**
  * Like {@link getPermit2Allowance}, but throws when the allowance does not cover the amount, so a flow can
  * stop before asking the user to sign a permit that cannot execute.
  *
  * @returns The current allowance.
- * @throws `BaseError` with code `PERMIT2_ALLOWANCE_INSUFFICIENT`; `details.approveTransaction` holds the
+ * @throws `Permit2Error` with code `PERMIT2_ALLOWANCE_INSUFFICIENT`; `details.approveTransaction` holds the
  * `approve` transaction request to send first (`details.allowance`, `details.required` the numbers).
  *
  * @example
@@ -17,7 +27,9 @@ import { type GetPermit2AllowanceParameters, getPermit2Allowance } from "./getPe
  * const allowance = await assertPermit2Allowance({ publicClient, owner, token, amount, permit2Address });
  * ```
  */
-export async function assertPermit2Allowance(parameters: GetPermit2AllowanceParameters): Promise<bigint> {
+export async function assertPermit2Allowance(
+  parameters: AssertPermit2AllowanceParameters,
+): Promise<AssertPermit2AllowanceReturnType> {
   const result = await getPermit2Allowance(parameters);
   if (!result.sufficient)
     throw createPermit2Error(

@@ -1,6 +1,7 @@
 import type { Hex } from "@swapintent/client";
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from "viem";
 import { CANONICAL_PERMIT2_ADDRESS } from "../constants.js";
+import type { Permit2Error } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 
 /** Parameters of {@link getPermit2Allowance}. */
@@ -26,10 +27,16 @@ export interface Permit2ApproveTransaction {
   value: 0n;
 }
 
-/** The ERC-20 allowance the owner gave Permit2, and the `approve` transaction when it is too small. */
-export type Permit2AllowanceResult =
+/**
+ * What {@link getPermit2Allowance} returns: the ERC-20 allowance the owner gave Permit2, and the `approve`
+ * transaction when it is too small.
+ */
+export type GetPermit2AllowanceReturnType =
   | { sufficient: true; allowance: bigint; required: bigint; approveTransaction: null }
   | { sufficient: false; allowance: bigint; required: bigint; approveTransaction: Permit2ApproveTransaction };
+
+/** The error {@link getPermit2Allowance} throws (`PERMIT2_ALLOWANCE_READ_FAILED`). */
+export type GetPermit2AllowanceErrorType = Permit2Error;
 
 /**
  * Reads `token.allowance(owner, permit2)` and tells whether it covers `amount`; when it does not, returns the
@@ -38,7 +45,7 @@ export type Permit2AllowanceResult =
  *
  * An insufficient allowance is a result, not an error (see `assertPermit2Allowance` for the throwing form).
  *
- * @throws `BaseError` with code `PERMIT2_ALLOWANCE_READ_FAILED` when the RPC read fails (cause attached).
+ * @throws `Permit2Error` with code `PERMIT2_ALLOWANCE_READ_FAILED` when the RPC read fails (cause attached).
  *
  * @example
  * ```ts
@@ -56,7 +63,7 @@ export type Permit2AllowanceResult =
  */
 export async function getPermit2Allowance(
   parameters: GetPermit2AllowanceParameters,
-): Promise<Permit2AllowanceResult> {
+): Promise<GetPermit2AllowanceReturnType> {
   const {
     publicClient,
     token,

@@ -1,10 +1,15 @@
 import type { Approval, Hex } from "@swapintent/client";
 import { type LocalAccount, recoverAddress, type TypedDataDefinition, type WalletClient } from "viem";
+import type { Permit2Error } from "../errors.js";
 import { anyAddressTo20 } from "../internal/addresses.js";
 import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
 import { createPermit2Error } from "../internal/fail.js";
 import { normalizeSignature } from "../normalizeSignature.js";
-import type { Permit2TypedData, VerifiedPermit2Approval, VerifyPermit2ApprovalParameters } from "../types.js";
+import type {
+  Permit2TypedData,
+  VerifyPermit2ApprovalParameters,
+  VerifyPermit2ApprovalReturnType,
+} from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 
 /**
@@ -27,8 +32,8 @@ export interface SignPermit2ApprovalParameters extends VerifyPermit2ApprovalPara
   account?: Hex | undefined;
 }
 
-/** The result of {@link signPermit2Approval}. */
-export interface SignPermit2ApprovalResult {
+/** What {@link signPermit2Approval} returns. */
+export interface SignPermit2ApprovalReturnType {
   /** 65-byte `r ‖ s ‖ v` signature, v = 27/28. */
   signature: Hex;
   /** The body to submit with the client's approval call. */
@@ -36,8 +41,11 @@ export interface SignPermit2ApprovalResult {
   /** The address that signed (the Permit2 `owner`). */
   owner: Hex;
   /** What was verified and signed, with the summary shown to the user. */
-  verified: VerifiedPermit2Approval;
+  verified: VerifyPermit2ApprovalReturnType;
 }
+
+/** The error {@link signPermit2Approval} throws: any verification code, or a signing one. */
+export type SignPermit2ApprovalErrorType = Permit2Error;
 
 function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is WalletClient {
   return (
@@ -51,7 +59,7 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
  * way to skip it), then signs the Permit2 `PermitWitnessTransferFrom` typed data on an EVM chain and checks that
  * the returned signature recovers to the signing address.
  *
- * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
+ * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
  * `expected.owner`), `PERMIT2_CHAIN_ID_MISMATCH` (a wallet client on another chain), `PERMIT2_SIGNING_FAILED`
  * (the wallet refused or failed, original error as `cause`), `PERMIT2_SIGNATURE_INVALID`.
  *
@@ -72,7 +80,7 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
  */
 export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,
-): Promise<SignPermit2ApprovalResult> {
+): Promise<SignPermit2ApprovalReturnType> {
   const { signer, account, ...verifyParameters } = parameters;
   const verified = verifyPermit2Approval({
     ...verifyParameters,

@@ -11,7 +11,7 @@ const MAX_VALUES = 10_000;
  * another), into fresh objects with the same own keys (an own `__proto__` key stays a key, as `JSON.parse` makes
  * it). Leaves are strings, numbers, booleans, bigints, null and undefined.
  *
- * @throws `BaseError` `PERMIT2_PARAMS_INVALID` when a read throws, the input nests too deep (or has a cycle), holds
+ * @throws `Permit2Error` `PERMIT2_PARAMS_INVALID` when a read throws, the input nests too deep (or has a cycle), holds
  * too many values, or holds a function or symbol.
  */
 export function snapshotInput(value: unknown): unknown {

@@ -2,7 +2,7 @@ import { isSwapIntentError } from "@swapintent/client";
 import { expect, it, vi } from "vitest";
 import { buildPermit2Fixture, USER_PRIVATE_KEY } from "../../test/fixtures/buildPermit2Fixture.js";
 
-it("without tronweb installed, the private-key path fails with TRONWEB_UNAVAILABLE (after verifying)", async () => {
+it("without tronweb installed, the private-key path fails with PERMIT2_TRONWEB_UNAVAILABLE (after verifying)", async () => {
   const f = buildPermit2Fixture({ chain: "tron" });
   vi.resetModules();
   vi.doMock("tronweb", () => {
@@ -17,6 +17,6 @@ it("without tronweb installed, the private-key path fails with TRONWEB_UNAVAILAB
     nowMs: f.nowMs,
     privateKey: USER_PRIVATE_KEY,
   }).catch((e: unknown) => e);
-  expect(isSwapIntentError(error, "TRONWEB_UNAVAILABLE")).toBe(true);
+  expect(isSwapIntentError(error, "PERMIT2_TRONWEB_UNAVAILABLE")).toBe(true);
   vi.doUnmock("tronweb");
 });

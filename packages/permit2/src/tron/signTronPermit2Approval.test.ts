@@ -72,11 +72,7 @@ describe("signTronPermit2Approval", () => {
     const calls: unknown[][] = [];
     const tronLink = {
       address: TRON.user,
-      signTypedData(
-        domain: Permit2TypedData["domain"],
-        types: Permit2TypedData["types"],
-        message: Permit2TypedData["message"],
-      ) {
+      signTypedData({ domain, types, message }: Permit2TypedData) {
         calls.push([domain, types, message]);
         const sig = tronweb.Trx.signTypedData(domain, types, message, USER_PRIVATE_KEY);
         const v = Number.parseInt(sig.slice(130), 16) - 27;
@@ -128,11 +124,8 @@ describe("signTronPermit2Approval", () => {
     const { parameters } = parametersOf();
     const signer = {
       address: TRON.user,
-      signTypedData: (
-        d: Permit2TypedData["domain"],
-        t: Permit2TypedData["types"],
-        m: Permit2TypedData["message"],
-      ) => tronweb.Trx.signTypedData(d, t, m, OTHER_PRIVATE_KEY),
+      signTypedData: ({ domain, types, message }: Permit2TypedData) =>
+        tronweb.Trx.signTypedData(domain, types, message, OTHER_PRIVATE_KEY),
     };
     expect(await codeOf(() => signTronPermit2Approval({ ...parameters, signer }))).toBe(
       "PERMIT2_SIGNATURE_INVALID",

@@ -1,26 +1,28 @@
-import { type Approval, type Hex, isSwapIntentError } from "@swapintent/client";
+import type { Approval, Hex } from "@swapintent/client";
 import * as Address from "ox/Address";
 import * as Secp256k1 from "ox/Secp256k1";
 import * as Signature from "ox/Signature";
+import { isPermit2Error, type Permit2Error } from "../errors.js";
 import { formatTronAddress } from "../formatTronAddress.js";
 import { anyAddressTo20 } from "../internal/addresses.js";
 import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
 import { createPermit2Error } from "../internal/fail.js";
-import type { Permit2TypedData, VerifiedPermit2Approval, VerifyPermit2ApprovalParameters } from "../types.js";
+import type {
+  Permit2TypedData,
+  VerifyPermit2ApprovalParameters,
+  VerifyPermit2ApprovalReturnType,
+} from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 
 /**
- * A TronLink-style signer: the wallet's base58 address and its `signTypedData(domain, types, message)`
- * (for TronLink: `(d, t, m) => window.tronWeb.trx._signTypedData(d, t, m)`).
+ * A TronLink-style signer: the wallet's base58 address and a `signTypedData(typedData)` that takes one object
+ * (for TronLink: `({ domain, types, message }) => window.tronWeb.trx._signTypedData(domain, types, message)`).
  */
 export interface TronTypedDataSigner {
   /** The signer's base58 address (`T…`). */
   address: string;
-  signTypedData: (
-    domain: Permit2TypedData["domain"],
-    types: Permit2TypedData["types"],
-    message: Permit2TypedData["message"],
-  ) => Promise<string> | string;
+  /** Signs the TIP-712 typed data (base58 addresses; `types` without `EIP712Domain`). */
+  signTypedData: (typedData: Permit2TypedData) => Promise<string> | string;
 }
 
 /** The part of the `tronweb` module this package uses (pass the module or let it be imported lazily). */
@@ -48,15 +50,18 @@ export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters 
     | { signer: TronTypedDataSigner; privateKey?: undefined; tronWeb?: undefined }
   );
 
-/** The result of {@link signTronPermit2Approval}. */
-export interface SignTronPermit2ApprovalResult {
+/** What {@link signTronPermit2Approval} returns. */
+export interface SignTronPermit2ApprovalReturnType {
   /** 65-byte `r ‖ s ‖ v` signature, v normalized to 27/28. */
   signature: Hex;
   approval: Extract<Approval, { type: "permit2" }>;
   /** The signer's base58 address (the Permit2 `owner`). */
   owner: string;
-  verified: VerifiedPermit2Approval;
+  verified: VerifyPermit2ApprovalReturnType;
 }
+
+/** The error {@link signTronPermit2Approval} throws: any verification code, or a signing one. */
+export type SignTronPermit2ApprovalErrorType = Permit2Error;
 
 /**
  * Verifies a `permit2` intent on Tron (base58 addresses, chain id masked to 32 bits; see `verifyPermit2Approval`,
@@ -65,7 +70,7 @@ export interface SignTronPermit2ApprovalResult {
  *
  * tronweb is an optional peer dependency loaded only here, and only for the private-key path.
  *
- * @throws `BaseError<Permit2ErrorCode>`: any verification code, `PERMIT2_OWNER_MISMATCH`, `TRONWEB_UNAVAILABLE`,
+ * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH`, `PERMIT2_TRONWEB_UNAVAILABLE`,
  * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`.
  *
  * @example
@@ -78,14 +83,15 @@ export interface SignTronPermit2ApprovalResult {
  *   expected: { chainId: 728126428, recipient, spender: escrowBase58FromWalletConfig, destination },
  *   signer: {
  *     address: window.tronWeb.defaultAddress.base58,
- *     signTypedData: (domain, types, message) => window.tronWeb.trx._signTypedData(domain, types, message),
+ *     signTypedData: ({ domain, types, message }) =>
+ *       window.tronWeb.trx._signTypedData(domain, types, message),
  *   },
  * });
  * ```
  */
 export async function signTronPermit2Approval(
   parameters: SignTronPermit2ApprovalParameters,
-): Promise<SignTronPermit2ApprovalResult> {
+): Promise<SignTronPermit2ApprovalReturnType> {
   const { signer, privateKey, tronWeb, ...verifyParameters } = parameters;
   const verified = verifyPermit2Approval({
     ...verifyParameters,
@@ -116,13 +122,13 @@ export async function signTronPermit2Approval(
   const { domain, types, message } = verified.typedData;
   let raw: unknown;
   try {
-    if (signer) raw = await signer.signTypedData(domain, types, message);
+    if (signer) raw = await signer.signTypedData(verified.typedData);
     else {
       const module = tronWeb ?? (await loadTronWeb());
       raw = module.Trx.signTypedData(domain, types, message, privateKey);
     }
   } catch (cause) {
-    if (isSwapIntentError(cause, "TRONWEB_UNAVAILABLE")) throw cause;
+    if (isPermit2Error(cause, "PERMIT2_TRONWEB_UNAVAILABLE")) throw cause;
     throw createPermit2Error(
       "PERMIT2_SIGNING_FAILED",
       "The wallet refused or failed to sign the permit.",
@@ -160,7 +166,7 @@ async function loadTronWeb(): Promise<TronWebModule> {
     return resolved;
   } catch (cause) {
     throw createPermit2Error(
-      "TRONWEB_UNAVAILABLE",
+      "PERMIT2_TRONWEB_UNAVAILABLE",
       "tronweb (an optional peer dependency) could not be loaded; install it or pass a signer.",
       {},
       cause,

@@ -133,9 +133,75 @@ describe("quote group commit", () => {
     expect(results[10]?.status).toBe("rejected");
     for (const q of others) expect((await store.getQuote(q.id, PARTNER))?.id).toBe(q.id);
   });
+
+  test("when the database fails every statement, every waiter of the batch is rejected; later quotes are stored", async () => {
+    // the real database behind a switch: while `failing`, each INSERT INTO quotes is refused as a full disk would
+    let failing = true;
+    let refused = 0;
+    const flaky = new Proxy(db, {
+      get(target, key) {
+        if (key !== "query") return Reflect.get(target, key);
+        return (sql: string, params?: unknown[]) => {
+          if (failing && sql.startsWith("INSERT INTO quotes")) {
+            refused++;
+            return Promise.reject(new Error("could not extend file: No space left on device"));
+          }
+          return target.query(sql, params);
+        };
+      },
+    });
+    const flakyStore = createStore({ db: flaky });
+    const lost = Array.from({ length: 30 }, () => quote());
+    const results = await Promise.allSettled(lost.map((q) => flakyStore.insertQuote(q)));
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill("rejected"));
+    expect(refused).toBeGreaterThan(30); // the batch, then each row alone
+    for (const q of lost) expect(await flakyStore.getQuote(q.id, PARTNER)).toBeUndefined();
+    failing = false;
+    const later = Array.from({ length: 5 }, () => quote());
+    await Promise.all(later.map((q) => flakyStore.insertQuote(q)));
+    for (const q of later) expect((await flakyStore.getQuote(q.id, PARTNER))?.id).toBe(q.id);
+  });
 });
 
 describe("status cache", () => {
+  test("a rolled-back insert and a failed update leave the cached status as the database has it", async () => {
+    const row = await newIntent();
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Initiated");
+    // an intent with the same id from another quote: the INSERT fails, the transaction (quote claim included) rolls back
+    const other = quote();
+    await store.insertQuote(other);
+    await expect(
+      store.insertIntentFromQuote(
+        { ...intentRow(other.id), id: row.id, status: "Fulfilled" },
+        { partnerId: PARTNER },
+      ),
+    ).rejects.toThrow();
+    expect((await store.getQuote(other.id, PARTNER))?.usedByIntent).toBeNull();
+    expect(await statusInDb(row.id)).toBe("Initiated");
+    expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Initiated");
+    expect((await store.getStatus(row.id, PARTNER))?.sourceAmountLots).toBe(row.sourceAmountLots);
+
+    // an update the database refuses: the cache keeps what the database still holds
+    const failing = createStore({
+      db: new Proxy(db, {
+        get(target, key) {
+          if (key !== "query") return Reflect.get(target, key);
+          return (sql: string, params?: unknown[]) =>
+            sql.startsWith("UPDATE intents")
+              ? Promise.reject(new Error("could not write block: I/O error"))
+              : target.query(sql, params);
+        },
+      }),
+    });
+    expect((await failing.getStatus(row.id, PARTNER))?.status).toBe("Initiated"); // cached by this store
+    await expect(
+      failing.updateIntent({ id: row.id, expectedStatus: "Initiated", changes: { status: "ApprovalAdded" } }),
+    ).rejects.toThrow();
+    await expect(failing.expireOverdue(Number.MAX_SAFE_INTEGER)).rejects.toThrow();
+    expect((await failing.getStatus(row.id, PARTNER))?.status).toBe("Initiated");
+    expect(await statusInDb(row.id)).toBe("Initiated");
+  });
+
   test("every write shows at once: insert, compare-and-set updates, the expiry sweep", async () => {
     const row = await newIntent();
     expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Initiated");

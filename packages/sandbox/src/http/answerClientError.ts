@@ -40,3 +40,20 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       body,
   );
 }
+
+/**
+ * Answer a request that node:http parsed but the HTTP adapter could not turn into a URL (the listener's
+ * `errorHandler`): `OPTIONS *`, a Host header that is not a host name, a backslash in the path. 400
+ * `MALFORMED_REQUEST` in the API's error shape, like {@link answerClientError}.
+ */
+export function answerRequestError(): Response {
+  return new Response(
+    JSON.stringify({
+      code: 400,
+      message: "The request target or Host header is not a valid URL.",
+      entity: "Other",
+      type: "MALFORMED_REQUEST",
+    }),
+    { status: 400, headers: { "content-type": "application/json", "access-control-allow-origin": "*" } },
+  );
+}

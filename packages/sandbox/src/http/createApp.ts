@@ -57,6 +57,36 @@ function clientAddress(c: Context): string {
   return env?.incoming?.socket?.remoteAddress ?? "in-process";
 }
 
+/** Whether the request announces a body (a non-zero Content-Length, or chunked). */
+function carriesBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return (length !== null && length !== "0") || request.headers.has("transfer-encoding");
+}
+
+/** How long an error answer waits for the rest of an unread body before closing the socket instead. */
+const BODY_DRAIN_WAIT_MS = 1_000;
+
+/**
+ * Read and drop what is left of a request's body; false when the client went away or the body did not arrive
+ * within {@link BODY_DRAIN_WAIT_MS} (a client waiting for the answer before it sends the body is not held up).
+ */
+async function readRestOfBody(request: Request): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      request.arrayBuffer().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), BODY_DRAIN_WAIT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Whether the client went away before its request was answered (a disconnect mid-upload, say). */
 function clientAborted(c: Context): boolean {
   const env = c.env as { incoming?: IncomingMessage } | undefined;
@@ -110,6 +140,17 @@ export function createApp({
       404,
     ),
   );
+  // An answer given before the request's body was read (401, 404, a bad id, 429...) would leave the rest of the
+  // body on the socket, which the server then closes (bodies of a few hundred KiB and more): read it first, so a
+  // keep-alive client's next request finds the socket alive. A body that cannot be read (chunked, announced over
+  // the limit, or the client went away) gets `Connection: close` instead, as after BODY_TOO_LARGE.
+  app.use("*", async (c, next) => {
+    await next();
+    if (!carriesBody(c.req.raw) || c.req.raw.bodyUsed) return;
+    const length = Number(c.req.header("content-length"));
+    if (Number.isSafeInteger(length) && length <= MAX_BODY_BYTES && (await readRestOfBody(c.req.raw))) return;
+    c.res.headers.set("Connection", "close");
+  });
   // Browser wallets under development call the sandbox from their own origin.
   app.use(
     "*",

@@ -12,6 +12,8 @@ import { verifyRequestSignature } from "./verifyRequestSignature.js";
 export const MAX_TIMESTAMP_SKEW_SECS = 60;
 /** How long a seen nonce is remembered, ms (well beyond the timestamp window). */
 const NONCE_MEMORY_MS = 10 * 60_000;
+/** Longest `x-api-nonce` accepted: every one is kept in memory for 10 minutes (a UUID is 36 characters). */
+export const MAX_NONCE_LENGTH = 128;
 
 /** Who a request comes from, once its credentials are checked. */
 export interface Caller {
@@ -40,7 +42,7 @@ export function toPartnerId(kind: "api-key" | "signing-key", id: string): string
  * - with `publicKeys`, every request must be signed: `x-api-key` names the key (base64 SHA-256 of its PKCS#1 DER,
  *   the SPKI-DER hash of earlier clients, or the id the partner was issued), `x-api-signature` verifies over
  *   `METHOD:PATH:QUERY:BODY`, `x-api-timestamp` is within 60 s of the clock and `x-api-nonce` (required on POST)
- *   was never seen before; the partner is the signing key;
+ *   was never seen before for this key (checked again, atomically, once the signature verified); the partner is the signing key;
  * - with `rateLimit`: while any key is accepted, at most `requests` per window per client address (keys cost
  *   nothing then, so counting per key would let a client rotate keys past it); with `apiKeys` or `publicKeys`,
  *   per partner. Over it: 429 with `Retry-After`.
@@ -68,11 +70,21 @@ export function createAuthenticator({
   const unauthorized = (code: string, message: string) =>
     createApiError({ status: 401, code, message, entity: "Other" });
 
-  const rememberNonce = (nonce: string, nowMs: number) => {
-    if (nonces.size > 10_000) {
+  // Expired entries are swept when a map outgrows twice its size after the last sweep: amortized O(1) per request,
+  // where sweeping on every insert above a fixed size would cost O(n) each once n live entries exceed it.
+  let nonceSweepAt = 10_000;
+  let windowSweepAt = 10_000;
+  const nonceSlot = (keyId: string, nonce: string) => `${keyId}\0${nonce}`;
+  const nonceSeen = (slot: string, nowMs: number) => {
+    const expires = nonces.get(slot);
+    return expires !== undefined && expires >= nowMs;
+  };
+  const rememberNonce = (slot: string, nowMs: number) => {
+    if (nonces.size > nonceSweepAt) {
       for (const [n, expires] of nonces) if (expires < nowMs) nonces.delete(n);
+      nonceSweepAt = Math.max(10_000, nonces.size * 2);
     }
-    nonces.set(nonce, nowMs + NONCE_MEMORY_MS);
+    nonces.set(slot, nowMs + NONCE_MEMORY_MS);
   };
 
   const checkSignature = async (c: Context, keyId: string): Promise<string> => {
@@ -92,11 +104,12 @@ export function createAuthenticator({
       );
     if (c.req.method === "POST" && !nonce)
       throw unauthorized("NONCE_REQUIRED", "POST requests must carry x-api-nonce.");
-    if (nonce !== undefined) {
-      const seen = nonces.get(nonce);
-      if (seen !== undefined && seen >= nowMs)
-        throw unauthorized("NONCE_REUSED", "This x-api-nonce was already used.");
-    }
+    if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH)
+      throw unauthorized("NONCE_INVALID", `x-api-nonce is longer than ${MAX_NONCE_LENGTH} characters.`);
+    // Nonces are per signing key (its canonical id, so a replay under the key's other accepted id is still caught).
+    const slot = nonce === undefined ? undefined : nonceSlot(signingKey.keyId, nonce);
+    const reused = () => unauthorized("NONCE_REUSED", "This x-api-nonce was already used.");
+    if (slot !== undefined && nonceSeen(slot, nowMs)) throw reused();
     const url = new URL(c.req.url);
     let canonical: string;
     try {
@@ -126,7 +139,12 @@ export function createAuthenticator({
     }
     if (!verifyRequestSignature({ key: signingKey.key, canonical, signature }))
       throw unauthorized("INVALID_SIGNATURE", "x-api-signature does not verify over the request.");
-    if (nonce !== undefined) rememberNonce(nonce, nowMs);
+    // Checked again with no await before remembering it: copies of one request sent together all passed the first
+    // check while the body was being read, and only one of them may go on.
+    if (slot !== undefined) {
+      if (nonceSeen(slot, nowMs)) throw reused();
+      rememberNonce(slot, nowMs);
+    }
     return signingKey.keyId;
   };
 
@@ -134,8 +152,9 @@ export function createAuthenticator({
     if (!rateLimit) return;
     const nowMs = clock.nowMs();
     const windowMs = rateLimit.windowSecs * 1000;
-    if (windows.size > 10_000) {
+    if (windows.size > windowSweepAt) {
       for (const [k, w] of windows) if (nowMs - w.startMs >= windowMs) windows.delete(k);
+      windowSweepAt = Math.max(10_000, windows.size * 2);
     }
     let window = windows.get(key);
     if (!window || nowMs - window.startMs >= windowMs) {

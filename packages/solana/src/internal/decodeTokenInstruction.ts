@@ -6,24 +6,34 @@ import { readUintLE } from "./readInt.js";
  * key may fill. `from` permits every slot from that index on (the owner or authority and its multisig signers);
  * `user` lists single slots (a close's lamport destination, a revoke's owner). Instructions that initialize
  * accounts, mints or multisigs, or name a token account, never take the user's wallet key: any slot there is a
- * role the user did not agree to (`userRole`).
+ * role the user did not agree to (`userRole`). `grant` names an instruction that, with the user among its authority
+ * slots (from `from` on), grants or uses an authority of the user (`authorityGrant`).
  */
-const TOKEN_SLOTS: Readonly<Record<number, { name: string; from?: number; user?: readonly number[] }>> = {
+const TOKEN_SLOTS: Readonly<
+  Record<number, { name: string; from?: number; user?: readonly number[]; grant?: string }>
+> = {
   0: { name: "InitializeMint" },
   1: { name: "InitializeAccount" },
   2: { name: "InitializeMultisig" },
   3: { name: "Transfer", from: 2 }, // [source, destination, authority, ...signers]
-  4: { name: "Approve", from: 2 }, // [source, delegate, owner, ...signers]
-  5: { name: "Revoke", from: 1 }, // [source, owner, ...signers]
-  6: { name: "SetAuthority", from: 1 }, // [account, currentAuthority, ...signers]
-  7: { name: "MintTo", from: 2 }, // [mint, destination, mintAuthority, ...signers]
+  // [source, delegate, owner, ...signers]
+  4: { name: "Approve", from: 2, grant: "Approve" },
+  // [source, owner, ...signers]; ends a delegation the user set up elsewhere
+  5: { name: "Revoke", from: 1, grant: "Revoke" },
+  // [account, currentAuthority, ...signers]
+  6: { name: "SetAuthority", from: 1, grant: "SetAuthority" },
+  // [mint, destination, mintAuthority, ...signers]
+  7: { name: "MintTo", from: 2, grant: "MintTo under the user's mint authority" },
   8: { name: "Burn", from: 2 }, // [account, mint, owner, ...signers]
-  9: { name: "CloseAccount", from: 2, user: [1] }, // [account, destination, owner, ...signers]
-  10: { name: "FreezeAccount", from: 2 }, // [account, mint, freezeAuthority, ...signers]
-  11: { name: "ThawAccount", from: 2 },
+  // [account, destination, owner, ...signers]
+  9: { name: "CloseAccount", from: 2, user: [1], grant: "CloseAccount" },
+  // [account, mint, freezeAuthority, ...signers]
+  10: { name: "FreezeAccount", from: 2, grant: "Freeze/Thaw under the user's freeze authority" },
+  11: { name: "ThawAccount", from: 2, grant: "Freeze/Thaw under the user's freeze authority" },
   12: { name: "TransferChecked", from: 3 }, // [source, mint, destination, authority, ...signers]
-  13: { name: "ApproveChecked", from: 3 }, // [source, mint, delegate, owner, ...signers]
-  14: { name: "MintToChecked", from: 2 },
+  // [source, mint, delegate, owner, ...signers]
+  13: { name: "ApproveChecked", from: 3, grant: "ApproveChecked" },
+  14: { name: "MintToChecked", from: 2, grant: "MintTo under the user's mint authority" },
   15: { name: "BurnChecked", from: 2 },
   16: { name: "InitializeAccount2" },
   17: { name: "SyncNative" },
@@ -51,83 +61,43 @@ export function decodeTokenInstruction(ix: ResolvedInstruction, user: string): I
   if (known === undefined) return { kind: "unknown", reason: `token instruction ${tag}` };
   const slot = disallowedSlot(accounts, user, known.user ?? [], known.from);
   if (slot !== undefined) return { kind: "userRole", instruction: known.name, role: `account ${slot}` };
-  switch (tag) {
-    case 3: {
-      // Transfer: [source, destination, authority, ...signers], u64 amount
-      const amount = readUintLE(data, 1, 8);
-      if (amount === undefined || data.length !== 9 || accounts.length < 3) {
-        return { kind: "unknown", reason: "malformed Transfer" };
-      }
-      if (!involves(accounts, user, 2)) return { kind: "none" };
-      return {
-        kind: "tokenTransfer",
-        programAddress: ix.programAddress,
-        source: accounts[0]!,
-        destination: accounts[1]!,
-        mint: null,
-        amount,
-        decimals: null,
-      };
-    }
-    case 12: {
-      // TransferChecked: [source, mint, destination, authority, ...signers], u64 amount, u8 decimals
-      const amount = readUintLE(data, 1, 8);
-      if (amount === undefined || data.length !== 10 || accounts.length < 4) {
-        return { kind: "unknown", reason: "malformed TransferChecked" };
-      }
-      if (!involves(accounts, user, 3)) return { kind: "none" };
-      return {
-        kind: "tokenTransfer",
-        programAddress: ix.programAddress,
-        source: accounts[0]!,
-        destination: accounts[2]!,
-        mint: accounts[1]!,
-        amount,
-        decimals: data[9]!,
-      };
-    }
-    case 7: // MintTo: [mint, destination, mintAuthority, ...signers]
-    case 14: // MintToChecked: same accounts
-      return involves(accounts, user, 2)
-        ? { kind: "authorityGrant", instruction: "MintTo under the user's mint authority" }
-        : { kind: "none" };
-    case 10: // FreezeAccount: [account, mint, freezeAuthority, ...signers]
-    case 11: // ThawAccount: same accounts
-      return involves(accounts, user, 2)
-        ? { kind: "authorityGrant", instruction: "Freeze/Thaw under the user's freeze authority" }
-        : { kind: "none" };
-    case 4: // Approve: [source, delegate, owner, ...signers]
-      return involves(accounts, user, 2)
-        ? { kind: "authorityGrant", instruction: "Approve" }
-        : { kind: "none" };
-    case 13: // ApproveChecked: [source, mint, delegate, owner, ...signers]
-      return involves(accounts, user, 3)
-        ? { kind: "authorityGrant", instruction: "ApproveChecked" }
-        : { kind: "none" };
-    case 6: // SetAuthority: [account, currentAuthority, ...signers]
-      return involves(accounts, user, 1)
-        ? { kind: "authorityGrant", instruction: "SetAuthority" }
-        : { kind: "none" };
-    case 9: // CloseAccount: [account, destination, owner, ...signers]
-      return involves(accounts, user, 2)
-        ? { kind: "authorityGrant", instruction: "CloseAccount" }
-        : { kind: "none" };
-    case 5: // Revoke: [source, owner, ...signers]; ends a delegation the user set up elsewhere
-      return involves(accounts, user, 1)
-        ? { kind: "authorityGrant", instruction: "Revoke" }
-        : { kind: "none" };
-    case 8: // Burn: [account, mint, owner, ...signers], u64 amount
-    case 15: {
-      // BurnChecked: same accounts, u64 amount, u8 decimals
-      const amount = readUintLE(data, 1, 8);
-      if (amount === undefined || accounts.length < 3) return { kind: "unknown", reason: "malformed Burn" };
-      if (!involves(accounts, user, 2)) return { kind: "none" };
-      return { kind: "tokenBurn", mint: accounts[1]!, amount };
-    }
-    default:
-      // CloseAccount paying its lamports to the user (slot 1), or the user as an account a known tag allows.
-      return { kind: "none" };
+  if (tag === 3 || tag === 12) return decodeTransfer(ix, user, tag === 12);
+  if (known.grant !== undefined) {
+    return involves(accounts, user, known.from)
+      ? { kind: "authorityGrant", instruction: known.grant }
+      : { kind: "none" };
   }
+  if (tag === 8 || tag === 15) {
+    // Burn / BurnChecked: [account, mint, owner, ...signers], u64 amount (BurnChecked: then u8 decimals)
+    const amount = readUintLE(data, 1, 8);
+    if (amount === undefined || accounts.length < 3) return { kind: "unknown", reason: "malformed Burn" };
+    if (!involves(accounts, user, 2)) return { kind: "none" };
+    return { kind: "tokenBurn", mint: accounts[1]!, amount };
+  }
+  // CloseAccount paying its lamports to the user (slot 1), or the user as an account a known tag allows.
+  return { kind: "none" };
+}
+
+/**
+ * `Transfer` (`[source, destination, authority, ...signers]`, u64 amount) or `TransferChecked` (`[source, mint,
+ * destination, authority, ...signers]`, u64 amount, u8 decimals): a token transfer when the user authorizes it.
+ */
+function decodeTransfer(ix: ResolvedInstruction, user: string, checked: boolean): InstructionEffect {
+  const { accounts, data } = ix;
+  const amount = readUintLE(data, 1, 8);
+  if (amount === undefined || data.length !== (checked ? 10 : 9) || accounts.length < (checked ? 4 : 3)) {
+    return { kind: "unknown", reason: checked ? "malformed TransferChecked" : "malformed Transfer" };
+  }
+  if (!involves(accounts, user, checked ? 3 : 2)) return { kind: "none" };
+  return {
+    kind: "tokenTransfer",
+    programAddress: ix.programAddress,
+    source: accounts[0]!,
+    destination: accounts[checked ? 2 : 1]!,
+    mint: checked ? accounts[1]! : null,
+    amount,
+    decimals: checked ? data[9]! : null,
+  };
 }
 
 /** Token instructions whose accounts start `[account, mint, ...]`: the mint names the account's associated address. */

@@ -1,25 +1,40 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
-import { isStateChangingRpcMethod, type SavingRpcProxy, startSavingRpcProxy } from "./startSavingRpcProxy.js";
+import {
+  isStateChangingRpcMethod,
+  MAX_BATCH_CALLS,
+  type SavingRpcProxy,
+  startSavingRpcProxy,
+} from "./startSavingRpcProxy.js";
 
-/** A stand-in JSON-RPC engine: answers every call with `0x<method length>`, receipts at once, and logs what it saw. */
-async function startFakeEngine(seen: string[]): Promise<{ url: string; server: Server }> {
+/**
+ * A stand-in JSON-RPC engine: answers every call with `0x<method length>`, receipts at once, and logs what it saw;
+ * with `reverse`, a batch's replies come in reverse order (JSON-RPC allows any order).
+ */
+async function startFakeEngine(
+  seen: string[],
+  reverse = false,
+  receiptsAskedFor: unknown[] = [],
+): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk) => {
       body += chunk;
     });
     request.on("end", () => {
-      const parsed = JSON.parse(body) as { id: number; method: string } | { id: number; method: string }[];
-      const answer = (call: { id: number; method: string }) => {
+      type Call = { id: number; method: string; params?: unknown[] };
+      const parsed = JSON.parse(body) as Call | Call[];
+      const answer = (call: Call) => {
         seen.push(call.method);
+        if (call.method === "eth_getTransactionReceipt") receiptsAskedFor.push(call.params?.[0]);
         const result =
           call.method === "eth_getTransactionReceipt" ? { status: "0x1" } : `0x${call.method.length}`;
         return { jsonrpc: "2.0", id: call.id, result };
       };
       response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
+      const replies = Array.isArray(parsed) ? parsed.map(answer) : answer(parsed);
+      response.end(JSON.stringify(Array.isArray(replies) && reverse ? replies.reverse() : replies));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -31,9 +46,10 @@ afterEach(async () => {
   for (const item of open.splice(0)) await item.close();
 });
 
-async function setUp(save: () => Promise<void>) {
+async function setUp(save: () => Promise<void>, { reverse = false } = {}) {
   const seen: string[] = [];
-  const engine = await startFakeEngine(seen);
+  const receiptsAskedFor: unknown[] = [];
+  const engine = await startFakeEngine(seen, reverse, receiptsAskedFor);
   open.push(engine.server);
   const proxy: SavingRpcProxy = await startSavingRpcProxy({ target: engine.url, save, log: () => {} });
   open.push(proxy);
@@ -43,7 +59,7 @@ async function setUp(save: () => Promise<void>) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-  return { seen, call };
+  return { seen, call, url: proxy.url, receiptsAskedFor };
 }
 
 describe("isStateChangingRpcMethod", () => {
@@ -137,5 +153,53 @@ describe("startSavingRpcProxy", () => {
     const body = (await r.json()) as { error?: { code: number }; result?: unknown };
     expect(body.result).toBeUndefined();
     expect(body.error?.code).toBe(-32603);
+  });
+
+  test("what the proxy refuses itself is a JSON-RPC error body, and the engine never sees it", async () => {
+    let saves = 0;
+    const { seen, call, url } = await setUp(async () => {
+      saves++;
+    });
+    const expectRpcError = async (r: Response, status: number, code: number) => {
+      expect(r.status).toBe(status);
+      expect(r.headers.get("content-type")).toContain("application/json");
+      const body = (await r.json()) as { jsonrpc: string; error: { code: number; message: string } };
+      expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code } });
+      expect(body.error.message).not.toBe("");
+    };
+    for (const method of ["GET", "PUT", "DELETE", "PATCH"])
+      await expectRpcError(await fetch(url, { method }), 405, -32600);
+    for (const body of ["{", "not json", '{"a":"\\x41"}', "", "\u0000"])
+      await expectRpcError(await fetch(url, { method: "POST", body }), 400, -32700);
+    const batch = Array.from({ length: MAX_BATCH_CALLS + 1 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "evm_mine",
+    }));
+    await expectRpcError(await call(batch), 400, -32600);
+    await expectRpcError(
+      await fetch(url, { method: "POST", body: `[${"1,".repeat(4.5 * 1024 * 1024)}1]` }),
+      413,
+      -32600,
+    );
+    expect(seen).toEqual([]);
+    expect(saves).toBe(0);
+    // a batch of the largest size is served (and saved once)
+    const full = batch.slice(0, MAX_BATCH_CALLS);
+    expect(((await (await call(full)).json()) as unknown[]).length).toBe(MAX_BATCH_CALLS);
+    expect(saves).toBe(1);
+  });
+
+  test("a batch answered out of order: each sent transaction's own hash is waited for", async () => {
+    const { call, receiptsAskedFor } = await setUp(async () => {}, { reverse: true });
+    const replies = (await (
+      await call([
+        { jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: ["0x00"] },
+        { jsonrpc: "2.0", id: 2, method: "eth_chainId", params: [] },
+      ])
+    ).json()) as { id: number }[];
+    expect(replies.map((r) => r.id).sort()).toEqual([1, 2]);
+    // the receipt asked for is the send's hash (0x22, its reply's id is 1), not eth_chainId's answer at index 0
+    expect(receiptsAskedFor).toEqual(["0x22"]);
   });
 });

@@ -50,14 +50,35 @@ export function isStateChangingRpcMethod(method: unknown): boolean {
 
 const SEND_METHODS = new Set(["eth_sendRawTransaction", "eth_sendTransaction", "eth_sendRawTransactionSync"]);
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Calls in one batch at most: each sent transaction in it is waited for, so a batch's work must be bounded. */
+export const MAX_BATCH_CALLS = 1_000;
 const RECEIPT_WAIT_MS = 2_000;
 
 interface RpcCall {
+  id?: unknown;
   method?: unknown;
 }
 interface RpcReply {
+  id?: unknown;
   result?: unknown;
   error?: unknown;
+}
+
+/** A JSON-RPC error answered by the proxy itself (the engine never saw the request). */
+function rpcError(response: ServerResponse, status: number, code: number, message: string, extra = {}) {
+  response
+    .writeHead(status, { "content-type": "application/json", ...extra })
+    .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+/** The reply to `call`: the one with its id (a batch may be answered in any order), else the one at its index. */
+function replyTo(call: RpcCall, index: number, replies: RpcReply[]): RpcReply | undefined {
+  const id = call?.id;
+  if (typeof id === "string" || typeof id === "number") {
+    const byId = replies.find((reply) => reply?.id === id);
+    if (byId) return byId;
+  }
+  return replies[index];
 }
 
 /**
@@ -65,7 +86,9 @@ interface RpcReply {
  * engine as durable as the sandbox's own writes: a request whose method may change the chain (anything but a known
  * read) is forwarded, a sent transaction is waited for until mined (at most 2 s), then `save()` runs, and only
  * then does the caller get the engine's answer. A user who saw a transaction hash or a receipt can therefore
- * count on it surviving a SIGKILL of the sandbox a moment later. Reads are forwarded as they are.
+ * count on it surviving a SIGKILL of the sandbox a moment later. Reads are forwarded as they are. What the proxy
+ * refuses itself gets a JSON-RPC error body: a method other than POST/OPTIONS (405), a body over 8 MiB (413), a body
+ * that is not JSON (400, -32700), a batch of more than {@link MAX_BATCH_CALLS} calls (400, -32600).
  */
 export async function startSavingRpcProxy({
   target,
@@ -118,7 +141,7 @@ export async function startSavingRpcProxy({
       return;
     }
     if (request.method !== "POST") {
-      response.writeHead(405, { allow: "POST" }).end();
+      rpcError(response, 405, -32600, "JSON-RPC requests are POSTed.", { allow: "POST, OPTIONS" });
       return;
     }
     const chunks: Buffer[] = [];
@@ -126,18 +149,26 @@ export async function startSavingRpcProxy({
     for await (const chunk of request) {
       size += (chunk as Buffer).length;
       if (size > MAX_BODY_BYTES) {
-        response.writeHead(413).end();
+        // The rest of the body is never read: the socket cannot carry another request.
+        rpcError(response, 413, -32600, `The request is larger than ${MAX_BODY_BYTES} bytes.`, {
+          connection: "close",
+        });
         return;
       }
       chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks);
-    let calls: RpcCall[] = [];
+    let calls: RpcCall[];
     try {
       const parsed = JSON.parse(body.toString("utf8")) as RpcCall | RpcCall[];
       calls = Array.isArray(parsed) ? parsed : [parsed];
     } catch {
-      // Not JSON: the engine answers with its own parse error.
+      rpcError(response, 400, -32700, "Parse error: the body is not JSON.");
+      return;
+    }
+    if (calls.length > MAX_BATCH_CALLS) {
+      rpcError(response, 400, -32600, `A batch holds at most ${MAX_BATCH_CALLS} calls.`);
+      return;
     }
     const answer = await forward(body);
     if (calls.some((call) => isStateChangingRpcMethod(call?.method))) {
@@ -149,8 +180,9 @@ export async function startSavingRpcProxy({
         // An answer that is not JSON changed nothing we could wait for; still save below.
       }
       for (const [i, call] of calls.entries()) {
-        if (SEND_METHODS.has(call?.method as string) && replies[i]?.result !== undefined)
-          await waitMined(replies[i]?.result);
+        const reply = replyTo(call, i, replies);
+        if (SEND_METHODS.has(call?.method as string) && reply?.result !== undefined)
+          await waitMined(reply.result);
       }
       await save();
     }

@@ -4,20 +4,20 @@ import { Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { AMOUNT, buildDeposit, hex, userKey } from "../test/fixtures.js";
-import { createBitcoinSigner } from "./createBitcoinSigner.js";
+import { createHtlcActions } from "./createHtlcActions.js";
 
-describe("createBitcoinSigner", () => {
+describe("createHtlcActions", () => {
   it.each([
     ["tiny-secp256k1 (WASM)", ecc],
     ["@bitcoinerlab/secp256k1 (pure JS)", pureEcc],
   ])("verifies, signs and refunds with %s", async (_name, backend) => {
-    const signer = createBitcoinSigner({ ecc: backend, policy: { maxCsvBlocks: 200 } });
+    const actions = createHtlcActions({ ecc: backend, policy: { maxCsvBlocks: 200 } });
     const deposit = buildDeposit();
     const userPublicKey = hex(userKey.publicKey);
     expect(
-      signer.verify({ intent: deposit.intent, quote: deposit.quote, userPublicKey }).htlc.valueLots,
+      actions.verify({ intent: deposit.intent, quote: deposit.quote, userPublicKey }).htlc.valueLots,
     ).toBe(AMOUNT);
-    const { psbt } = await signer.sign({
+    const { psbt } = await actions.sign({
       intent: deposit.intent,
       quote: deposit.quote,
       userPublicKey,
@@ -29,7 +29,7 @@ describe("createBitcoinSigner", () => {
         prevouts: deposit.prevouts,
       }),
     ).toEqual([null, null]);
-    const refund = await signer.signRefund({
+    const refund = await actions.signRefund({
       depositPsbt: psbt,
       userPublicKey,
       signer: userKey,
@@ -41,10 +41,10 @@ describe("createBitcoinSigner", () => {
   });
 
   it("applies its policy", () => {
-    const signer = createBitcoinSigner({ ecc, policy: { maxCsvBlocks: 100 } });
+    const actions = createHtlcActions({ ecc, policy: { maxCsvBlocks: 100 } });
     const deposit = buildDeposit();
     expect(() =>
-      signer.verify({ intent: deposit.intent, quote: deposit.quote, userPublicKey: hex(userKey.publicKey) }),
+      actions.verify({ intent: deposit.intent, quote: deposit.quote, userPublicKey: hex(userKey.publicKey) }),
     ).toThrow(expect.objectContaining({ code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS" }));
   });
 });

@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { BaseError } from "@swapintent/client";
+import { describe, expect, it } from "vitest";
+import { createBitcoinError, isBitcoinError, listBitcoinErrorCodes } from "./errors.js";
+
+const srcDir = new URL(".", import.meta.url);
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+/** Every code a `createBitcoinError("BTC_…"` call in a source file (not a test) throws. */
+function thrownCodes(): Set<string> {
+  const codes = new Set<string>();
+  for (const name of readdirSync(srcDir)) {
+    if (!name.endsWith(".ts") || /\.(test|test-d|bench)\.ts$/.test(name)) continue;
+    const text = readFileSync(new URL(name, srcDir), "utf8");
+    for (const match of text.matchAll(/createBitcoinError\(\s*"([A-Z0-9_]+)"/g)) codes.add(match[1]!);
+  }
+  return codes;
+}
+
+/** Every code in the first column of the README's code table. */
+function documentedCodes(): Set<string> {
+  return new Set([...readme.matchAll(/^\| `([A-Z0-9_]+)`\s*\|/gm)].map((m) => m[1]!));
+}
+
+describe("error codes", () => {
+  it("every code of the union is thrown in src and documented in the README table, and nothing else is", () => {
+    const union = [...listBitcoinErrorCodes()].sort();
+    expect(union.length).toBeGreaterThan(30);
+    expect([...thrownCodes()].sort()).toEqual(union);
+    expect([...documentedCodes()].sort()).toEqual(union);
+  });
+
+  it("every code carries the package prefix", () => {
+    for (const code of listBitcoinErrorCodes()) expect(code).toMatch(/^BTC_[A-Z0-9_]+$/);
+  });
+});
+
+describe("isBitcoinError", () => {
+  const feeTooHigh = createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", { feeLots: 1n });
+
+  it("accepts this package's errors, with or without the code asked about", () => {
+    expect(isBitcoinError(feeTooHigh)).toBe(true);
+    expect(isBitcoinError(feeTooHigh, "BTC_FEE_TOO_HIGH")).toBe(true);
+    expect(isBitcoinError(feeTooHigh, "BTC_FEE_TOO_LOW")).toBe(false);
+  });
+
+  it("refuses other packages' errors, plain errors and non-errors", () => {
+    expect(isBitcoinError(new BaseError("PERMIT2_SPENDER_MISMATCH", "x"))).toBe(false);
+    expect(isBitcoinError(new BaseError("QUOTE_EXPIRED", "x"))).toBe(false);
+    expect(isBitcoinError(new BaseError("BTC_INTENT_NOT_HTLC", "x"))).toBe(false);
+    expect(isBitcoinError(new Error("BTC_FEE_TOO_HIGH"))).toBe(false);
+    expect(isBitcoinError({ code: "BTC_FEE_TOO_HIGH" })).toBe(false);
+    expect(isBitcoinError(null)).toBe(false);
+    expect(isBitcoinError("BTC_FEE_TOO_HIGH")).toBe(false);
+  });
+
+  it("accepts an error shaped like ours from a duplicated copy of the client", () => {
+    const copy = Object.assign(new Error("[BTC_FEE_TOO_HIGH] x"), {
+      name: "SwapIntentError",
+      code: "BTC_FEE_TOO_HIGH",
+      shortMessage: "x",
+      details: {},
+    });
+    expect(isBitcoinError(copy, "BTC_FEE_TOO_HIGH")).toBe(true);
+  });
+});

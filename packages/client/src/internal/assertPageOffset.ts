@@ -1,0 +1,16 @@
+import { BaseError } from "../errors/baseError.js";
+
+/**
+ * Throws `RESPONSE_INVALID` unless the page starts where it was asked to. A server that ignores `offset` and
+ * answers the same page with a large `total` would otherwise keep a listing loop yielding the same items forever.
+ */
+export function assertPageOffset(page: { offset: number }, offset: number): void {
+  if (page.offset !== offset)
+    throw new BaseError(
+      "RESPONSE_INVALID",
+      `The page starts at offset ${page.offset}, not at ${offset} as asked.`,
+      {
+        details: { issues: [{ path: "offset", message: `expected ${offset}` }] },
+      },
+    );
+}

@@ -1,0 +1,20 @@
+// What every entry (`.`, `./evm`, `./tron`) exports: verification, its types, the errors, signature normalizing.
+export { isPermit2Error, type Permit2Error, type Permit2ErrorCode } from "../errors.js";
+export {
+  type NormalizeSignatureErrorType,
+  type NormalizeSignatureParameters,
+  type NormalizeSignatureReturnType,
+  normalizeSignature,
+} from "../normalizeSignature.js";
+export type {
+  Permit2ApprovalSummary,
+  Permit2DestinationExpectation,
+  Permit2Expectation,
+  Permit2FactSource,
+  Permit2FactSources,
+  Permit2TypedData,
+  VerifyPermit2ApprovalErrorType,
+  VerifyPermit2ApprovalParameters,
+  VerifyPermit2ApprovalReturnType,
+} from "../types.js";
+export { verifyPermit2Approval } from "../verifyPermit2Approval.js";

@@ -1,0 +1,13 @@
+// The Tron address helpers the `.` and `./tron` entries export.
+export {
+  type FormatTronAddressErrorType,
+  type FormatTronAddressParameters,
+  type FormatTronAddressReturnType,
+  formatTronAddress,
+} from "../formatTronAddress.js";
+export {
+  type ParseTronAddressErrorType,
+  type ParseTronAddressParameters,
+  type ParseTronAddressReturnType,
+  parseTronAddress,
+} from "../parseTronAddress.js";

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BaseError } from "@swapintent/client";
+import { describe, expect, it } from "vitest";
+import { PERMIT2_ERROR_CODES as permit2ErrorCodes } from "../test/permit2Codes.js";
+import { isPermit2Error, type Permit2ErrorCode } from "./errors.js";
+import { parseTronAddress } from "./parseTronAddress.js";
+
+const srcDir = import.meta.dirname;
+
+/** Every source file of the package (no tests, type tests or benchmarks). */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(entry.name) && !/\.(test|test-d|bench)\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The codes in the README's "Error codes" table (the first column of each row). */
+function readmeCodes(): Set<string> {
+  const readme = readFileSync(join(srcDir, "..", "README.md"), "utf8");
+  const section = readme.split(/^## Error codes$/m)[1]!.split(/^## /m)[0]!;
+  const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+  return new Set(
+    rows.flatMap((row) => [...row.split("|")[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!)),
+  );
+}
+
+describe("error codes", () => {
+  it("every code is thrown somewhere in src (a createPermit2Error call with it)", () => {
+    const source = sourceFiles(srcDir)
+      .map((file) => readFileSync(file, "utf8"))
+      .join("\n");
+    const thrown = new Set([...source.matchAll(/createPermit2Error\(\s*"([A-Z0-9_]+)"/g)].map((m) => m[1]!));
+    expect(permit2ErrorCodes.filter((code) => !thrown.has(code))).toEqual([]);
+    // And nothing is thrown that the union lacks (the compiler refuses it too).
+    expect([...thrown].filter((code) => !permit2ErrorCodes.includes(code as Permit2ErrorCode))).toEqual([]);
+  });
+
+  it("the README table documents exactly the codes of the union", () => {
+    const documented = readmeCodes();
+    expect(permit2ErrorCodes.filter((code) => !documented.has(code))).toEqual([]);
+    expect([...documented].filter((code) => !permit2ErrorCodes.includes(code as Permit2ErrorCode))).toEqual(
+      [],
+    );
+  });
+
+  it("every code carries the package prefix, once", () => {
+    expect(permit2ErrorCodes.filter((code) => !code.startsWith("PERMIT2_"))).toEqual([]);
+    expect(new Set(permit2ErrorCodes).size).toBe(permit2ErrorCodes.length);
+  });
+});
+
+describe("isPermit2Error", () => {
+  const thrown = (() => {
+    try {
+      parseTronAddress({ address: "not base58!" });
+    } catch (error) {
+      return error;
+    }
+    throw new Error("expected a refusal");
+  })();
+
+  it("is true for an error the package threw, with or without its code", () => {
+    expect(isPermit2Error(thrown)).toBe(true);
+    expect(isPermit2Error(thrown, "PERMIT2_TRON_ADDRESS_INVALID")).toBe(true);
+    expect(isPermit2Error(thrown, "PERMIT2_SPENDER_MISMATCH")).toBe(false);
+  });
+
+  it("is false for another package's swapintent error, a plain error and non-errors", () => {
+    expect(isPermit2Error(new BaseError("QUOTE_EXPIRED", "expired"))).toBe(false);
+    expect(isPermit2Error(new BaseError("BTC_MECHANISM_MISMATCH", "not an htlc"))).toBe(false);
+    // The old unprefixed spelling is no longer a permit2 code.
+    expect(isPermit2Error(new BaseError("TRON_ADDRESS_INVALID", "old"))).toBe(false);
+    const plain = Object.assign(new Error("x"), { code: "PERMIT2_SPENDER_MISMATCH" });
+    expect(isPermit2Error(plain)).toBe(false);
+    for (const value of [null, undefined, "PERMIT2_SPENDER_MISMATCH", 42, {}])
+      expect(isPermit2Error(value)).toBe(false);
+  });
+
+  it("accepts a permit2 error from a duplicated copy of the client (shaped like one, not an instance)", () => {
+    const copy = { name: "SwapIntentError", code: "PERMIT2_AMOUNT_MISMATCH", shortMessage: "x", details: {} };
+    expect(isPermit2Error(copy)).toBe(true);
+    expect(isPermit2Error(copy, "PERMIT2_AMOUNT_MISMATCH")).toBe(true);
+  });
+});

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BaseError, isSwapIntentError } from "@swapintent/client";
+import { describe, expect, it } from "vitest";
+import { SOLANA_ERROR_CODES } from "../test/codes.js";
+import { SolanaError } from "./errors.js";
+import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
+import { isSolanaError } from "./isSolanaError.js";
+
+const SRC = import.meta.dirname;
+const UNION = Object.keys(SOLANA_ERROR_CODES).sort();
+
+/** The package's own code: every `.ts` under src/ but tests, type tests, benchmarks and the code list itself. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    const code = /\.ts$/.test(entry.name) && !/\.(test|test-d|bench)\.ts$/.test(entry.name);
+    return code && entry.name !== "errors.ts" ? [path] : [];
+  });
+}
+
+/** Source text without comments, so a code named only in a comment does not count as raised. */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+
+describe("the SolanaErrorCode union", () => {
+  const code = sourceFiles(SRC).map((file) => withoutComments(readFileSync(file, "utf8")));
+
+  it("every code is raised somewhere in src, and src raises no code outside the union", () => {
+    expect(code.length).toBeGreaterThan(5);
+    const raised = [
+      ...new Set(code.flatMap((text) => [...text.matchAll(/"(SOL_[A-Z0-9_]+)"/g)].map((m) => m[1]))),
+    ];
+    expect(raised.sort()).toEqual(UNION);
+  });
+
+  it("every error goes through the typed constructor (no bare BaseError in src)", () => {
+    for (const text of code) expect(text).not.toMatch(/new BaseError\b/);
+  });
+
+  it("the README's table lists exactly the union, each once", () => {
+    const readme = readFileSync(join(SRC, "..", "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Error codes"));
+    const table = section.slice(0, section.search(/\n\n(?!\|)/));
+    const rows = [...table.matchAll(/^\| `(SOL_[A-Z0-9_]+)` +\|/gm)].map((m) => m[1]);
+    expect(rows.length).toBe(new Set(rows).size);
+    expect(rows.sort()).toEqual(UNION);
+  });
+
+  it("each code carries the SOL_ prefix", () => {
+    for (const name of UNION) expect(name).toMatch(/^SOL_[A-Z0-9_]+$/);
+  });
+});
+
+describe("isSolanaError", () => {
+  const thrown = (() => {
+    try {
+      getAssociatedTokenAddress({ owner: "not an address", mint: "also not" });
+    } catch (error) {
+      return error;
+    }
+    throw new Error("not refused");
+  })();
+
+  it("accepts an error the package throws, with or without its code", () => {
+    expect(isSolanaError(thrown)).toBe(true);
+    expect(isSolanaError(thrown, "SOL_INVALID_ADDRESS")).toBe(true);
+    expect(isSolanaError(thrown, "SOL_AMOUNT_MISMATCH")).toBe(false);
+  });
+
+  it("accepts every code of the union, each only under its own code", () => {
+    for (const name of UNION) {
+      const error = new SolanaError(name as keyof typeof SOLANA_ERROR_CODES, "x");
+      expect(isSolanaError(error)).toBe(true);
+      expect(isSolanaError(error, name as keyof typeof SOLANA_ERROR_CODES)).toBe(true);
+      expect(
+        isSolanaError(error, name === "SOL_MEMO_MISMATCH" ? "SOL_MINT_MISMATCH" : "SOL_MEMO_MISMATCH"),
+      ).toBe(false);
+    }
+  });
+
+  it("refuses another package's code, a service error, a look-alike code and anything not an error", () => {
+    for (const other of [
+      "PERMIT2_SPENDER_MISMATCH",
+      "BTC_MECHANISM_MISMATCH",
+      "QUOTE_EXPIRED",
+      "SOL_",
+      "sol_memo_mismatch",
+      "XSOL_MEMO_MISMATCH",
+      "SOL_MEMO_MISMATCH\n",
+      "SOL_MEMO MISMATCH",
+    ]) {
+      const error = new BaseError(other, "x");
+      expect(isSwapIntentError(error)).toBe(true);
+      expect(isSolanaError(error), other).toBe(false);
+    }
+    for (const value of [
+      new Error("SOL_AMOUNT_MISMATCH"),
+      { code: "SOL_AMOUNT_MISMATCH" },
+      null,
+      undefined,
+      "SOL_AMOUNT_MISMATCH",
+    ])
+      expect(isSolanaError(value)).toBe(false);
+    expect(isSolanaError(new BaseError("toString", "x"))).toBe(false);
+    expect(isSolanaError(new BaseError("__proto__", "x"))).toBe(false);
+  });
+
+  it("recognizes a SOL_ code of another copy of this package (a newer version's code) only without a code to match", () => {
+    const newer = new BaseError("SOL_A_CODE_ADDED_LATER", "x");
+    expect(isSolanaError(newer)).toBe(true);
+    expect(isSolanaError(newer, "SOL_MEMO_MISMATCH")).toBe(false);
+  });
+
+  it("accepts an error of a duplicated copy of the client, shaped like a swapintent error", () => {
+    const copy = Object.assign(new Error("[SOL_MEMO_MISMATCH] x"), {
+      name: "SwapIntentError",
+      code: "SOL_MEMO_MISMATCH",
+      shortMessage: "x",
+      details: {},
+    });
+    expect(isSolanaError(copy, "SOL_MEMO_MISMATCH")).toBe(true);
+  });
+});
