@@ -57,12 +57,11 @@ export type {
   SwapStatus,
   Token,
   TypedDataField,
-  WireIntentStatus,
 } from "./types.js";
-export { wireIntentStatuses } from "./types.js";
 export { type FormatAmountParams, formatAmount } from "./utils/formatAmount.js";
 export { formatUnits } from "./utils/formatUnits.js";
 export { getQuoteTimeLeft } from "./utils/getQuoteTimeLeft.js";
 export { type IsQuoteExpiredParams, isQuoteExpired } from "./utils/isQuoteExpired.js";
 export { isTerminalStatus, terminalStatuses } from "./utils/isTerminalStatus.js";
 export { type ParseUnitsParams, parseUnits } from "./utils/parseUnits.js";
+export { type WireIntentStatus, wireIntentStatuses } from "./wireIntentStatuses.js";

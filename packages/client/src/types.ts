@@ -15,25 +15,6 @@ export type NetworkId = number;
 /** How the user approves an intent; decided by the source network. */
 export type ApprovalMechanism = "permit2" | "htlc" | "cosign";
 
-/**
- * Intent states as the spec spells them on the wire, in lifecycle order (`RefundRquested` is the spec's spelling).
- * A service implementation stores and sends exactly these; the client parses them into {@link KnownIntentStatus}.
- */
-export const wireIntentStatuses = [
-  "Initiated",
-  "ApprovalAdded",
-  "Accepted",
-  "Declined",
-  "UserDeposited",
-  "Fulfilled",
-  "Expired",
-  "RefundRquested",
-  "Refunded",
-] as const;
-
-/** One of {@link wireIntentStatuses}: a status as the spec spells it on the wire. */
-export type WireIntentStatus = (typeof wireIntentStatuses)[number];
-
 /** Intent states the service documents. Both wire spellings `RefundRquested` and `RefundRequested` parse to `RefundRequested`. */
 export type KnownIntentStatus =
   | "Initiated"

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { toIntentStatus } from "./internal/wire.js";
-import { type KnownIntentStatus, type WireIntentStatus, wireIntentStatuses } from "./types.js";
+import type { KnownIntentStatus } from "./types.js";
+import { type WireIntentStatus, wireIntentStatuses } from "./wireIntentStatuses.js";
 
 describe("wireIntentStatuses", () => {
   it("parses every wire status to a known status, and covers every known status", () => {
