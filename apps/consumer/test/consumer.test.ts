@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsumerProject,
@@ -25,6 +25,19 @@ const appDir = join(repoDir, "apps", "consumer");
  * a range, so that a wallet's own copy of the same library can satisfy it (no second copy installed).
  */
 const EXACT_PIN_EXCEPTIONS: Record<string, string[]> = {};
+
+/**
+ * esbuild plugin: every bare import stays external (resolved at run time from the consumer project's node_modules),
+ * except the workspace's private demo support (`@swapintent/testing`), which is never published and so is bundled.
+ */
+const externalExceptDemoSupport: Plugin = {
+  name: "external-except-demo-support",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith("@swapintent/testing/") ? undefined : { path: args.path, external: true },
+    );
+  },
+};
 
 let packDir: string;
 let packed: PackedPackage[] = [];
@@ -275,13 +288,15 @@ describe("installed with npm in a project outside the workspace", () => {
 
     it("permit2 (EVM -> Solana), htlc (Bitcoin -> EVM) and cosign (Solana -> Tron) reach Fulfilled", async () => {
       setUp();
-      // The demo's own code (apps/e2e/src), bundled with every package left as a bare import: at run time each
+      // The demo's own code (apps/e2e/src, plus the private demo support it shares with apps/browser, which is
+      // never published), bundled with every other package left as a bare import: at run time each published
       // @swapintent/* and chain library comes from the consumer project's node_modules, nothing from the workspace.
       const bundle = await build({
         entryPoints: [join(repoDir, "apps", "e2e", "src", "runDemo.ts")],
         outfile: join(runDir, "demo.mjs"),
         bundle: true,
-        packages: "external",
+        conditions: ["swapintent-source"],
+        plugins: [externalExceptDemoSupport],
         platform: "node",
         format: "esm",
         target: "node20",
@@ -291,7 +306,9 @@ describe("installed with npm in a project outside the workspace", () => {
       });
       const inputs = Object.keys(bundle.metafile.inputs);
       expect(inputs.length).toBeGreaterThan(3);
-      expect(inputs.filter((input) => !input.startsWith("apps/e2e/src/"))).toEqual([]);
+      expect(
+        inputs.filter((input) => !input.startsWith("apps/e2e/src/") && !input.startsWith("packages/testing/src/")),
+      ).toEqual([]);
       const imported = bundle.metafile.outputs[relative(repoDir, join(runDir, "demo.mjs"))]?.imports ?? [];
       expect(imported.filter((i) => i.path.startsWith("@swapintent/")).map((i) => i.path)).toEqual(
         expect.arrayContaining([
