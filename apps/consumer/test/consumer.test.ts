@@ -307,7 +307,9 @@ describe("installed with npm in a project outside the workspace", () => {
       const inputs = Object.keys(bundle.metafile.inputs);
       expect(inputs.length).toBeGreaterThan(3);
       expect(
-        inputs.filter((input) => !input.startsWith("apps/e2e/src/") && !input.startsWith("packages/testing/src/")),
+        inputs.filter(
+          (input) => !input.startsWith("apps/e2e/src/") && !input.startsWith("packages/testing/src/"),
+        ),
       ).toEqual([]);
       const imported = bundle.metafile.outputs[relative(repoDir, join(runDir, "demo.mjs"))]?.imports ?? [];
       expect(imported.filter((i) => i.path.startsWith("@swapintent/")).map((i) => i.path)).toEqual(
