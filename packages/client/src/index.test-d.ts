@@ -12,6 +12,7 @@ import {
   type ClientErrorCode,
   type ClientHooks,
   type ClientOptions,
+  type CodedError,
   type CreateIntentParams,
   createBaseClient,
   createClient,
@@ -191,5 +192,20 @@ describe("error codes", () => {
       expectTypeOf(error.code).toEqualTypeOf<"RESPONSE_TOO_LARGE">();
       expectTypeOf(error.details).toEqualTypeOf<Readonly<Record<string, unknown>>>();
     }
+  });
+});
+
+describe("CodedError", () => {
+  interface MyErrorDetails {
+    MY_AMOUNT_MISMATCH: { expected: bigint; actual: bigint };
+    MY_INPUT_INVALID: { field: string };
+  }
+  it("narrowing the code narrows the details", () => {
+    const error = {} as CodedError<MyErrorDetails>;
+    if (error.code === "MY_AMOUNT_MISMATCH") expectTypeOf(error.details.expected).toEqualTypeOf<bigint>();
+    else expectTypeOf(error.details).toEqualTypeOf<Readonly<{ field: string }>>();
+    expectTypeOf<
+      CodedError<MyErrorDetails, "MY_INPUT_INVALID">["code"]
+    >().toEqualTypeOf<"MY_INPUT_INVALID">();
   });
 });

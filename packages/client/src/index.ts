@@ -27,7 +27,8 @@ export type {
   RetryEvent,
   RetryOptions,
 } from "./client/types.js";
-export { BaseError, isSwapIntentError } from "./errors/baseError.js";
+export type { CodedError } from "./errors/baseError.js";
+export { BaseError, hasErrorCode, isSwapIntentError } from "./errors/baseError.js";
 export type { ClientErrorCode } from "./errors/codes.js";
 export {
   createRequestSigner,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BaseError, isSwapIntentError } from "./baseError.js";
+import { BaseError, hasErrorCode, isSwapIntentError } from "./baseError.js";
 
 describe("BaseError", () => {
   it("carries code, shortMessage, details and cause, and lists details in the message", () => {
@@ -96,5 +96,25 @@ describe("JSON.stringify(error)", () => {
     const json = JSON.parse(JSON.stringify(new BaseError("X", "Cycle.", { details: { cyclic } })));
     expect(json.code).toBe("X");
     expect(json.details).toEqual({});
+  });
+});
+
+describe("hasErrorCode (the one guard rule of every package)", () => {
+  const codes = { MY_AMOUNT_MISMATCH: true, MY_INPUT_INVALID: true } as const;
+
+  it("accepts a swapintent error whose code is in the exact list, optionally that very code", () => {
+    const error = new BaseError("MY_AMOUNT_MISMATCH", "Amount differs.");
+    expect(hasErrorCode(error, codes)).toBe(true);
+    expect(hasErrorCode(error, codes, "MY_AMOUNT_MISMATCH")).toBe(true);
+    expect(hasErrorCode(error, codes, "MY_INPUT_INVALID")).toBe(false);
+  });
+
+  it("refuses a code outside the list, even with the same prefix, and anything not a swapintent error", () => {
+    expect(hasErrorCode(new BaseError("MY_NEWER_CODE", "From a newer copy."), codes)).toBe(false);
+    expect(hasErrorCode(new BaseError("toString", "Inherited name."), codes)).toBe(false);
+    expect(hasErrorCode(new BaseError("__proto__", "Inherited name."), codes)).toBe(false);
+    for (const value of [new Error("MY_AMOUNT_MISMATCH"), { code: "MY_AMOUNT_MISMATCH" }, null, "x"]) {
+      expect(hasErrorCode(value, codes)).toBe(false);
+    }
   });
 });

@@ -12,21 +12,24 @@ const maxDetailLength = 300;
  * @example
  * throw new BaseError("QUOTE_EXPIRED", "The quote has expired.", { details: { quoteId, expiryMs } });
  */
-export class BaseError<TCode extends string = string> extends Error {
+export class BaseError<
+  TCode extends string = string,
+  TDetails extends Readonly<Record<string, unknown>> = Readonly<Record<string, unknown>>,
+> extends Error {
   override name = "SwapIntentError";
   /** Stable machine-readable code, for example `QUOTE_EXPIRED` or `PERMIT2_SPENDER_MISMATCH`. */
   readonly code: TCode;
   /** One sentence saying what went wrong. */
   readonly shortMessage: string;
   /** Extra facts, for example the expected and actual values of a failed check. */
-  readonly details: Readonly<Record<string, unknown>>;
+  readonly details: Readonly<TDetails>;
 
   constructor(
     code: TCode,
     shortMessage: string,
-    options: { details?: Record<string, unknown> | undefined; cause?: unknown } = {},
+    options: { details?: TDetails | undefined; cause?: unknown } = {},
   ) {
-    const details = options.details ?? {};
+    const details = options.details ?? ({} as TDetails);
     const detailLines = Object.entries(details).map(([k, v]) => `  ${k}: ${formatDetail(v)}`);
     super([`[${code}] ${shortMessage}`, ...detailLines].join("\n"), { cause: options.cause });
     this.code = code;
@@ -118,4 +121,44 @@ export function isSwapIntentError<TCode extends string = string>(
       typeof candidate.code === "string" &&
       typeof candidate.shortMessage === "string");
   return isOurs && (code === undefined || candidate.code === code);
+}
+
+/**
+ * The error type of one package, built from its map of code to details: a union with one `BaseError` per code, so
+ * narrowing `code` (with a `switch` or a guard) narrows `details` to that code's facts.
+ *
+ * @example
+ * ```ts
+ * interface MyErrorDetails {
+ *   MY_AMOUNT_MISMATCH: { expected: bigint; actual: bigint };
+ *   MY_INPUT_INVALID: { field: string };
+ * }
+ * type MyError = CodedError<MyErrorDetails>;
+ * declare const error: MyError;
+ * if (error.code === "MY_AMOUNT_MISMATCH") console.log(error.details.expected); // a bigint
+ * ```
+ */
+export type CodedError<
+  TDetailsByCode extends { [C in keyof TDetailsByCode]: Readonly<Record<string, unknown>> },
+  TCode extends keyof TDetailsByCode & string = keyof TDetailsByCode & string,
+> = { [C in TCode]: BaseError<C, TDetailsByCode[C]> }[TCode];
+
+/**
+ * The one rule every package's error guard follows (`isPermit2Error`, `isBitcoinError`, `isSolanaError`): `error`
+ * is a swapintent error (see `isSwapIntentError`) whose code is one of `codes`, the package's exact list, and, when
+ * `code` is given, that very code. An exact list, not a prefix: a guard that narrows to the package's union only
+ * says so when the code really is in it (a code that a newer copy of the package added is a swapintent error, but
+ * not one of this copy's codes).
+ *
+ * @example
+ * ```ts
+ * const myErrorCodes = { MY_AMOUNT_MISMATCH: true, MY_INPUT_INVALID: true } as const;
+ * export function isMyError<C extends keyof MyErrorDetails>(error: unknown, code?: C): error is CodedError<MyErrorDetails, C> {
+ *   return hasErrorCode(error, myErrorCodes, code);
+ * }
+ * ```
+ */
+export function hasErrorCode(error: unknown, codes: Readonly<Record<string, true>>, code?: string): boolean {
+  if (!isSwapIntentError(error) || !Object.hasOwn(codes, error.code)) return false;
+  return code === undefined || error.code === code;
 }
