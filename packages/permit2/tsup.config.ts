@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { definePackageConfig } from "../../tsup.base.js";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/evm.ts", "src/tron.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "es2022",
-  platform: "neutral",
-});
+export default definePackageConfig({ entry: ["src/index.ts", "src/evm.ts", "src/tron.ts"] });

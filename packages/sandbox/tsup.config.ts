@@ -1,12 +1,7 @@
-import { defineConfig } from "tsup";
+import { definePackageConfig } from "../../tsup.base.js";
 
-export default defineConfig({
+export default definePackageConfig({
   entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "es2022",
   // A Node service: node builtins, and import.meta.url shimmed in the CJS output.
   platform: "node",
   shims: true,
