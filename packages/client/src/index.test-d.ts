@@ -9,44 +9,64 @@ import {
   type BaseClient,
   type BaseError,
   type CallOptions,
+  type ClientError,
   type ClientErrorCode,
+  type ClientErrorDetails,
   type ClientHooks,
   type ClientOptions,
   type CodedError,
-  type CreateIntentParams,
+  type CreateClientErrorType,
+  type CreateClientParameters,
+  type CreateIntentParameters,
+  type CreateRequestSignerErrorType,
   createBaseClient,
   createClient,
   createRequestSigner,
-  type FormatAmountParams,
-  type GetBestQuoteParams,
-  type GetIntentStatusParams,
-  type GetSwapHistoryParams,
-  type GetTokensParams,
+  type FormatAmountParameters,
+  type FormatQueryStringParameters,
+  type FormatUnitsParameters,
+  formatQueryString,
+  formatUnits,
+  type GetBestQuoteErrorType,
+  type GetBestQuoteParameters,
+  type GetBestQuoteReturnType,
+  type GetIntentStatusParameters,
+  type GetNetworksParameters,
+  type GetSwapHistoryParameters,
+  type GetTokensParameters,
+  getBestQuote,
   getIntentStatus,
   getTokens,
+  type HttpErrorDetails,
   type Intent,
-  type IsQuoteExpiredParams,
-  type IterateSwapHistoryParams,
-  type IterateTokensParams,
+  type IsQuoteExpiredParameters,
+  type IterateSwapHistoryParameters,
+  type IterateTokensParameters,
+  type IterateTokensReturnType,
+  isClientError,
   isSwapIntentError,
   type Network,
   type Page,
-  type ParseUnitsParams,
+  type ParseUnitsErrorType,
+  type ParseUnitsParameters,
   parseUnits,
+  type QueryParameters,
   type Quote,
   type RequestSigner,
   type RequestSigningOptions,
+  type ResponseIssue,
   type RetryOptions,
   type SignableRequest,
-  type SubmitApprovalParams,
+  type SubmitApprovalParameters,
+  type SubmitApprovalReturnType,
   type SwapHistoryFilter,
   type SwapHistoryItem,
   type SwapIntentClient,
   type SwapStatus,
   type Token,
   type TokenFilter,
-  type WaitForIntentParams,
-  type WatchIntentParams,
+  type WaitForIntentParameters,
+  type WatchIntentParameters,
 } from "./index.js";
 
 /** The optional keys of `T`. */
@@ -121,21 +141,21 @@ describe("every optional input property accepts undefined", () => {
     expectTypeOf<RejectsUndefined<ClientHooks>>().toBeNever();
     expectTypeOf<RejectsUndefined<CallOptions>>().toBeNever();
     expectTypeOf<RejectsUndefined<RequestSigningOptions>>().toBeNever();
-    expectTypeOf<RejectsUndefined<GetBestQuoteParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<CreateIntentParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<SubmitApprovalParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<GetIntentStatusParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<GetTokensParams>>().toBeNever();
+    expectTypeOf<RejectsUndefined<GetBestQuoteParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<CreateIntentParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<SubmitApprovalParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<GetIntentStatusParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<GetTokensParameters>>().toBeNever();
     expectTypeOf<RejectsUndefined<TokenFilter>>().toBeNever();
-    expectTypeOf<RejectsUndefined<IterateTokensParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<GetSwapHistoryParams>>().toBeNever();
+    expectTypeOf<RejectsUndefined<IterateTokensParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<GetSwapHistoryParameters>>().toBeNever();
     expectTypeOf<RejectsUndefined<SwapHistoryFilter>>().toBeNever();
-    expectTypeOf<RejectsUndefined<IterateSwapHistoryParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<WaitForIntentParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<WatchIntentParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<FormatAmountParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<IsQuoteExpiredParams>>().toBeNever();
-    expectTypeOf<RejectsUndefined<ParseUnitsParams>>().toBeNever();
+    expectTypeOf<RejectsUndefined<IterateSwapHistoryParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<WaitForIntentParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<WatchIntentParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<FormatAmountParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<IsQuoteExpiredParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<ParseUnitsParameters>>().toBeNever();
   });
 
   it("the helper itself finds an optional property that rejects undefined", () => {
@@ -161,7 +181,7 @@ describe("results", () => {
   });
 
   it("standalone actions take the base client first", () => {
-    expectTypeOf(getIntentStatus).parameters.toEqualTypeOf<[BaseClient, GetIntentStatusParams]>();
+    expectTypeOf(getIntentStatus).parameters.toEqualTypeOf<[BaseClient, GetIntentStatusParameters]>();
     expectTypeOf(getTokens).parameter(0).toEqualTypeOf<BaseClient>();
   });
 
@@ -207,5 +227,76 @@ describe("CodedError", () => {
     expectTypeOf<
       CodedError<MyErrorDetails, "MY_INPUT_INVALID">["code"]
     >().toEqualTypeOf<"MY_INPUT_INVALID">();
+  });
+});
+
+describe("ClientError (typed details per code)", () => {
+  it("isClientError narrows to the code and its details", () => {
+    const error: unknown = new Error("x");
+    if (isClientError(error, "RATE_LIMITED")) {
+      expectTypeOf(error.code).toEqualTypeOf<"RATE_LIMITED">();
+      expectTypeOf(error.details.status).toEqualTypeOf<number>();
+      expectTypeOf(error.details.retryAfterMs).toEqualTypeOf<number | undefined>();
+    }
+    if (isClientError(error, "INVALID_INPUT")) {
+      expectTypeOf(error.details.field).toEqualTypeOf<string>();
+      expectTypeOf(error.details.reason).toEqualTypeOf<string>();
+    }
+    if (isClientError(error, "TIMEOUT")) expectTypeOf(error.details.timeoutMs).toEqualTypeOf<number>();
+    if (isClientError(error, "RESPONSE_INVALID"))
+      expectTypeOf(error.details.issues).toEqualTypeOf<readonly ResponseIssue[] | undefined>();
+  });
+
+  it("without a code it narrows to the union, and a switch on code narrows details", () => {
+    const error: unknown = new Error("x");
+    if (isClientError(error)) {
+      expectTypeOf(error).toEqualTypeOf<ClientError>();
+      switch (error.code) {
+        case "QUOTE_EXPIRED":
+          expectTypeOf(error.details.expiryMs).toEqualTypeOf<number>();
+          break;
+        case "RESPONSE_TOO_LARGE":
+          expectTypeOf(error.details.receivedBytes).toEqualTypeOf<number>();
+          break;
+        case "NOT_FOUND":
+          expectTypeOf(error.details).toEqualTypeOf<Readonly<HttpErrorDetails>>();
+          break;
+      }
+      // @ts-expect-error `expiryMs` is a fact of QUOTE_EXPIRED only
+      void error.details.expiryMs;
+    }
+  });
+
+  it("the guard accepts only client codes", () => {
+    // @ts-expect-error not a client code
+    isClientError(new Error("x"), "PERMIT2_AMOUNT_MISMATCH");
+    expectTypeOf<ClientErrorCode>().toEqualTypeOf<keyof ClientErrorDetails>();
+  });
+});
+
+describe("viem's naming: Parameters, ReturnType, ErrorType", () => {
+  it("each action's ReturnType is what it resolves to", () => {
+    expectTypeOf(getBestQuote).returns.resolves.toEqualTypeOf<GetBestQuoteReturnType>();
+    expectTypeOf<GetBestQuoteReturnType>().toEqualTypeOf<Quote>();
+    expectTypeOf<SubmitApprovalReturnType>().toEqualTypeOf<SwapStatus | null>();
+    expectTypeOf<GetNetworksParameters>().toEqualTypeOf<CallOptions>();
+    expectTypeOf<IterateTokensReturnType>().toEqualTypeOf<AsyncGenerator<Token>>();
+    expectTypeOf(getBestQuote).parameters.toEqualTypeOf<[BaseClient, GetBestQuoteParameters]>();
+  });
+
+  it("ErrorType names the codes a function can throw", () => {
+    expectTypeOf<GetBestQuoteErrorType>().toEqualTypeOf<ClientError>();
+    expectTypeOf<ParseUnitsErrorType>().toEqualTypeOf<ClientError<"INVALID_INPUT">>();
+    expectTypeOf<CreateClientErrorType>().toEqualTypeOf<ClientError<"INVALID_OPTIONS">>();
+    expectTypeOf<CreateRequestSignerErrorType["code"]>().toEqualTypeOf<
+      "INVALID_OPTIONS" | "SIGNING_FAILED"
+    >();
+  });
+
+  it("every function takes one object parameter (actions: the client first)", () => {
+    expectTypeOf(formatUnits).parameters.toEqualTypeOf<[FormatUnitsParameters]>();
+    expectTypeOf(formatQueryString).parameters.toEqualTypeOf<[FormatQueryStringParameters]>();
+    expectTypeOf<FormatQueryStringParameters["query"]>().toEqualTypeOf<QueryParameters | undefined>();
+    expectTypeOf(createClient).parameters.toEqualTypeOf<[CreateClientParameters]>();
   });
 });

@@ -18,6 +18,8 @@ it("exports exactly the public API", async () => {
       "getQuoteTimeLeft",
       "getSwapHistory",
       "getTokens",
+      "hasErrorCode",
+      "isClientError",
       "isQuoteExpired",
       "isSwapIntentError",
       "isTerminalStatus",

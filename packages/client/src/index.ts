@@ -1,20 +1,84 @@
-export { type CreateIntentParams, createIntent } from "./actions/createIntent.js";
-export { type GetBestQuoteParams, getBestQuote } from "./actions/getBestQuote.js";
-export { type GetIntentStatusParams, getIntentStatus } from "./actions/getIntentStatus.js";
-export { getNetworks } from "./actions/getNetworks.js";
 export {
-  type GetSwapHistoryParams,
+  type CreateIntentErrorType,
+  type CreateIntentParameters,
+  type CreateIntentReturnType,
+  createIntent,
+} from "./actions/createIntent.js";
+export {
+  type GetBestQuoteErrorType,
+  type GetBestQuoteParameters,
+  type GetBestQuoteReturnType,
+  getBestQuote,
+} from "./actions/getBestQuote.js";
+export {
+  type GetIntentStatusErrorType,
+  type GetIntentStatusParameters,
+  type GetIntentStatusReturnType,
+  getIntentStatus,
+} from "./actions/getIntentStatus.js";
+export {
+  type GetNetworksErrorType,
+  type GetNetworksParameters,
+  type GetNetworksReturnType,
+  getNetworks,
+} from "./actions/getNetworks.js";
+export {
+  type GetSwapHistoryErrorType,
+  type GetSwapHistoryParameters,
+  type GetSwapHistoryReturnType,
   getSwapHistory,
   type SwapHistoryFilter,
 } from "./actions/getSwapHistory.js";
-export { type GetTokensParams, getTokens, type TokenFilter } from "./actions/getTokens.js";
-export { type IterateSwapHistoryParams, iterateSwapHistory } from "./actions/iterateSwapHistory.js";
-export { type IterateTokensParams, iterateTokens } from "./actions/iterateTokens.js";
-export { type SubmitApprovalParams, submitApproval } from "./actions/submitApproval.js";
-export { type WaitForIntentParams, waitForIntent } from "./actions/waitForIntent.js";
-export { type WatchIntentParams, watchIntent } from "./actions/watchIntent.js";
-export { createBaseClient } from "./client/createBaseClient.js";
-export { createClient, type SwapIntentClient } from "./client/createClient.js";
+export {
+  type GetTokensErrorType,
+  type GetTokensParameters,
+  type GetTokensReturnType,
+  getTokens,
+  type TokenFilter,
+} from "./actions/getTokens.js";
+export {
+  type IterateSwapHistoryErrorType,
+  type IterateSwapHistoryParameters,
+  type IterateSwapHistoryReturnType,
+  iterateSwapHistory,
+} from "./actions/iterateSwapHistory.js";
+export {
+  type IterateTokensErrorType,
+  type IterateTokensParameters,
+  type IterateTokensReturnType,
+  iterateTokens,
+} from "./actions/iterateTokens.js";
+export {
+  type SubmitApprovalErrorType,
+  type SubmitApprovalParameters,
+  type SubmitApprovalReturnType,
+  submitApproval,
+} from "./actions/submitApproval.js";
+export {
+  type WaitForIntentErrorType,
+  type WaitForIntentParameters,
+  type WaitForIntentReturnType,
+  waitForIntent,
+} from "./actions/waitForIntent.js";
+export {
+  type WatchIntentErrorType,
+  type WatchIntentParameters,
+  type WatchIntentReturnType,
+  watchIntent,
+} from "./actions/watchIntent.js";
+export {
+  type CreateBaseClientErrorType,
+  type CreateBaseClientParameters,
+  type CreateBaseClientReturnType,
+  createBaseClient,
+} from "./client/createBaseClient.js";
+export {
+  type CreateClientErrorType,
+  type CreateClientParameters,
+  type CreateClientReturnType,
+  createClient,
+  type SwapIntentClient,
+} from "./client/createClient.js";
 export type {
   BaseClient,
   CallOptions,
@@ -29,16 +93,42 @@ export type {
 } from "./client/types.js";
 export type { CodedError } from "./errors/baseError.js";
 export { BaseError, hasErrorCode, isSwapIntentError } from "./errors/baseError.js";
-export type { ClientErrorCode } from "./errors/codes.js";
 export {
+  type ClientError,
+  type ClientErrorCode,
+  type ClientErrorDetails,
+  type HttpErrorDetails,
+  isClientError,
+  type ResponseIssue,
+} from "./errors/codes.js";
+export {
+  type CreateRequestSignerErrorType,
+  type CreateRequestSignerParameters,
+  type CreateRequestSignerReturnType,
   createRequestSigner,
   type RequestSigner,
   type RequestSigningOptions,
   type SignableRequest,
 } from "./signing/createRequestSigner.js";
-export { formatCanonicalRequest } from "./signing/formatCanonicalRequest.js";
-export { formatQueryString, type QueryParams } from "./signing/formatQueryString.js";
-export { stringifyCanonicalJson } from "./signing/stringifyCanonicalJson.js";
+export {
+  type FormatCanonicalRequestErrorType,
+  type FormatCanonicalRequestParameters,
+  type FormatCanonicalRequestReturnType,
+  formatCanonicalRequest,
+} from "./signing/formatCanonicalRequest.js";
+export {
+  type FormatQueryStringErrorType,
+  type FormatQueryStringParameters,
+  type FormatQueryStringReturnType,
+  formatQueryString,
+  type QueryParameters,
+} from "./signing/formatQueryString.js";
+export {
+  type StringifyCanonicalJsonErrorType,
+  type StringifyCanonicalJsonParameters,
+  type StringifyCanonicalJsonReturnType,
+  stringifyCanonicalJson,
+} from "./signing/stringifyCanonicalJson.js";
 export type {
   Approval,
   ApprovalMechanism,
@@ -59,10 +149,41 @@ export type {
   Token,
   TypedDataField,
 } from "./types.js";
-export { type FormatAmountParams, formatAmount } from "./utils/formatAmount.js";
-export { formatUnits } from "./utils/formatUnits.js";
-export { getQuoteTimeLeft } from "./utils/getQuoteTimeLeft.js";
-export { type IsQuoteExpiredParams, isQuoteExpired } from "./utils/isQuoteExpired.js";
-export { isTerminalStatus, terminalStatuses } from "./utils/isTerminalStatus.js";
-export { type ParseUnitsParams, parseUnits } from "./utils/parseUnits.js";
+export {
+  type FormatAmountErrorType,
+  type FormatAmountParameters,
+  type FormatAmountReturnType,
+  formatAmount,
+} from "./utils/formatAmount.js";
+export {
+  type FormatUnitsErrorType,
+  type FormatUnitsParameters,
+  type FormatUnitsReturnType,
+  formatUnits,
+} from "./utils/formatUnits.js";
+export {
+  type GetQuoteTimeLeftErrorType,
+  type GetQuoteTimeLeftParameters,
+  type GetQuoteTimeLeftReturnType,
+  getQuoteTimeLeft,
+} from "./utils/getQuoteTimeLeft.js";
+export {
+  type IsQuoteExpiredErrorType,
+  type IsQuoteExpiredParameters,
+  type IsQuoteExpiredReturnType,
+  isQuoteExpired,
+} from "./utils/isQuoteExpired.js";
+export {
+  type IsTerminalStatusErrorType,
+  type IsTerminalStatusParameters,
+  type IsTerminalStatusReturnType,
+  isTerminalStatus,
+  terminalStatuses,
+} from "./utils/isTerminalStatus.js";
+export {
+  type ParseUnitsErrorType,
+  type ParseUnitsParameters,
+  type ParseUnitsReturnType,
+  parseUnits,
+} from "./utils/parseUnits.js";
 export { type WireIntentStatus, wireIntentStatuses } from "./wireIntentStatuses.js";

@@ -3,7 +3,7 @@ import { intentId, networksWire, permit2IntentWire, quoteId, secretHash } from "
 import { rejection, testClient } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import type { Quote } from "../types.js";
-import type { CreateIntentParams } from "./createIntent.js";
+import type { CreateIntentParameters } from "./createIntent.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -217,7 +217,7 @@ describe("createIntent", () => {
           ...addresses,
           sourceNetworkType: "EVM",
           ...override,
-        } as CreateIntentParams),
+        } as CreateIntentParameters),
       );
       expect(error.code).toBe("INVALID_INPUT");
       expect(error.details.field).toBe(field);

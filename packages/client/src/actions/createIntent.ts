@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import { BaseError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseIntent } from "../internal/wire.js";
@@ -8,7 +8,7 @@ import { isQuoteExpired } from "../utils/isQuoteExpired.js";
 import { getNetworks, networksCacheKey } from "./getNetworks.js";
 
 /** Parameters of {@link createIntent}. */
-export interface CreateIntentParams extends CallOptions {
+export interface CreateIntentParameters extends CallOptions {
   /**
    * The quote, or its id. Passing the `Quote` object lets the client refuse an expired quote locally
    * (`QUOTE_EXPIRED`, nothing sent) and learn the source network to check `userSourcePublicKey`.
@@ -34,6 +34,12 @@ export interface CreateIntentParams extends CallOptions {
   now?: number | undefined;
 }
 
+/** What {@link createIntent} returns (awaited). */
+export type CreateIntentReturnType = Intent;
+
+/** The errors {@link createIntent} can throw. */
+export type CreateIntentErrorType = ClientError;
+
 const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: string }> = {
   BITCOIN: { bytes: 33, prefix: /^0[23]/, what: "a 33-byte compressed secp256k1 key" },
   SOLANA: { bytes: 32, what: "a 32-byte ed25519 key" },
@@ -53,20 +59,24 @@ const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: s
  * const intent = await createIntent(client, { quote, userSourceAddress: "0xUser…", refundAddress: "0xUser…", userDestinationAddress: "7xKX…" });
  * if (intent.approvalMechanism === "permit2") console.log(intent.paramsToSign.witnessHash);
  */
-export async function createIntent(client: BaseClient, params: CreateIntentParams): Promise<Intent> {
-  const quote = params.quote;
+export async function createIntent(
+  client: BaseClient,
+  parameters: CreateIntentParameters,
+): Promise<CreateIntentReturnType> {
+  const quote = parameters.quote;
   const quoteId = typeof quote === "string" ? quote : quote?.id;
   assertUuid(quoteId, "quote");
-  if (typeof quote === "object" && isQuoteExpired({ quote, now: params.now })) {
-    throw new BaseError("QUOTE_EXPIRED", "The quote has expired; request a new one.", {
-      details: { quoteId, expiryMs: quote.expiryMs },
+  if (typeof quote === "object" && isQuoteExpired({ quote, now: parameters.now })) {
+    throw createClientError("QUOTE_EXPIRED", "The quote has expired; request a new one.", {
+      quoteId,
+      expiryMs: quote.expiryMs,
     });
   }
-  assertNonEmptyString(params.refundAddress, "refundAddress");
-  assertNonEmptyString(params.userSourceAddress, "userSourceAddress");
-  assertNonEmptyString(params.userDestinationAddress, "userDestinationAddress");
-  if (params.retailUserId !== undefined) assertUuid(params.retailUserId, "retailUserId");
-  let publicKey = params.userSourcePublicKey;
+  assertNonEmptyString(parameters.refundAddress, "refundAddress");
+  assertNonEmptyString(parameters.userSourceAddress, "userSourceAddress");
+  assertNonEmptyString(parameters.userDestinationAddress, "userDestinationAddress");
+  if (parameters.retailUserId !== undefined) assertUuid(parameters.retailUserId, "retailUserId");
+  let publicKey = parameters.userSourcePublicKey;
   if (publicKey !== undefined) {
     if (typeof publicKey !== "string" || !/^(0x)?([0-9a-fA-F]{2})+$/.test(publicKey)) {
       throw invalidInput("userSourcePublicKey", "must be a hex string", publicKey);
@@ -74,8 +84,8 @@ export async function createIntent(client: BaseClient, params: CreateIntentParam
     publicKey = publicKey.replace(/^0x/, "");
   }
   const networkType =
-    params.sourceNetworkType ??
-    (typeof quote === "object" ? await lookUpNetworkType(client, quote.sourceChain, params) : undefined);
+    parameters.sourceNetworkType ??
+    (typeof quote === "object" ? await lookUpNetworkType(client, quote.sourceChain, parameters) : undefined);
   const rule = networkType === undefined ? undefined : publicKeyLengths[networkType.toUpperCase()];
   if (rule) {
     if (publicKey === undefined) {
@@ -90,16 +100,16 @@ export async function createIntent(client: BaseClient, params: CreateIntentParam
     path: "/affiliate/v1/intents",
     body: {
       quote_id: quoteId,
-      refund_address: params.refundAddress,
-      retail_user_id: params.retailUserId,
-      user_destination_address: params.userDestinationAddress,
-      user_source_address: params.userSourceAddress,
+      refund_address: parameters.refundAddress,
+      retail_user_id: parameters.retailUserId,
+      user_destination_address: parameters.userDestinationAddress,
+      user_source_address: parameters.userSourceAddress,
       user_source_public_key: publicKey,
     },
     idempotent: false,
     parse: parseIntent,
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
 }
 

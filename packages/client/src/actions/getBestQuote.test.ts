@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quoteId, quoteWire } from "../../test/fixtures.js";
 import { rejection, testClient } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import type { GetBestQuoteParams } from "./getBestQuote.js";
+import type { GetBestQuoteParameters } from "./getBestQuote.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const params: GetBestQuoteParams = {
+const params: GetBestQuoteParameters = {
   sourceChain: 1,
   sourceToken: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
   destChain: 5,
@@ -115,7 +115,7 @@ describe("getBestQuote", () => {
 
   it("checks every input before any request, naming the field", async () => {
     server.handle(() => ({ body: quoteWire() }));
-    const cases: Array<[Partial<GetBestQuoteParams> & Record<string, unknown>, string]> = [
+    const cases: Array<[Partial<GetBestQuoteParameters> & Record<string, unknown>, string]> = [
       [{ amount: "0" }, "amount"],
       [{ amount: "0.000" }, "amount"],
       [{ amount: "-1" }, "amount"],
@@ -139,7 +139,7 @@ describe("getBestQuote", () => {
     ];
     for (const [override, field] of cases) {
       const error = await rejection(
-        testClient(server).getBestQuote({ ...params, ...override } as GetBestQuoteParams),
+        testClient(server).getBestQuote({ ...params, ...override } as GetBestQuoteParameters),
       );
       expect(error.code).toBe("INVALID_INPUT");
       expect(error.details.field).toBe(field);

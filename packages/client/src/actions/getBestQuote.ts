@@ -1,4 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
+import type { ClientError } from "../errors/codes.js";
 import {
   assertInteger,
   assertNonEmptyString,
@@ -12,7 +13,7 @@ import { parseQuote } from "../internal/wire.js";
 import type { NetworkId, Quote } from "../types.js";
 
 /** Parameters of {@link getBestQuote}. */
-export interface GetBestQuoteParams extends CallOptions {
+export interface GetBestQuoteParameters extends CallOptions {
   sourceChain: NetworkId;
   sourceToken: string;
   destChain: NetworkId;
@@ -30,6 +31,12 @@ export interface GetBestQuoteParams extends CallOptions {
   retailUserId?: string | undefined;
 }
 
+/** What {@link getBestQuote} returns (awaited). */
+export type GetBestQuoteReturnType = Quote;
+
+/** The errors {@link getBestQuote} can throw. */
+export type GetBestQuoteErrorType = ClientError;
+
 /**
  * Asks for the best quote (`POST /affiliate/v1/quotes/best`). Idempotent: retried on transient failures.
  * Inputs are checked before any request (`INVALID_INPUT` naming the field).
@@ -38,34 +45,37 @@ export interface GetBestQuoteParams extends CallOptions {
  * const quote = await getBestQuote(client, { sourceChain: 1, sourceToken: "0x…", destChain: 5,
  *   destToken: "So111…", amount: "1.5", slippageBps: 50 });
  */
-export async function getBestQuote(client: BaseClient, params: GetBestQuoteParams): Promise<Quote> {
-  assertInteger(params.sourceChain, "sourceChain", 0, Number.MAX_SAFE_INTEGER);
-  assertNonEmptyString(params.sourceToken, "sourceToken");
-  assertInteger(params.destChain, "destChain", 0, Number.MAX_SAFE_INTEGER);
-  assertNonEmptyString(params.destToken, "destToken");
-  const amount = normalizeAmount(params.amount, "amount");
-  const slippageBps = normalizeSlippageBps(params.slippageBps, "slippageBps");
-  const swapType = params.swapType ?? "standard";
+export async function getBestQuote(
+  client: BaseClient,
+  parameters: GetBestQuoteParameters,
+): Promise<GetBestQuoteReturnType> {
+  assertInteger(parameters.sourceChain, "sourceChain", 0, Number.MAX_SAFE_INTEGER);
+  assertNonEmptyString(parameters.sourceToken, "sourceToken");
+  assertInteger(parameters.destChain, "destChain", 0, Number.MAX_SAFE_INTEGER);
+  assertNonEmptyString(parameters.destToken, "destToken");
+  const amount = normalizeAmount(parameters.amount, "amount");
+  const slippageBps = normalizeSlippageBps(parameters.slippageBps, "slippageBps");
+  const swapType = parameters.swapType ?? "standard";
   if (typeof swapType !== "string" || !/^[a-z][a-z0-9_]*$/.test(swapType)) {
     throw invalidInput("swapType", "must be a swap type such as `standard`", swapType);
   }
-  if (params.retailUserId !== undefined) assertUuid(params.retailUserId, "retailUserId");
+  if (parameters.retailUserId !== undefined) assertUuid(parameters.retailUserId, "retailUserId");
   return client.request({
     method: "POST",
     path: "/affiliate/v1/quotes/best",
     body: {
-      source_chain: params.sourceChain,
-      source_token: params.sourceToken,
-      dest_chain: params.destChain,
-      dest_token: params.destToken,
+      source_chain: parameters.sourceChain,
+      source_token: parameters.sourceToken,
+      dest_chain: parameters.destChain,
+      dest_token: parameters.destToken,
       amount: new JsonNumberText(amount),
       slippage_bps: slippageBps,
       swap_type: swapType,
-      retail_user_id: params.retailUserId,
+      retail_user_id: parameters.retailUserId,
     },
     idempotent: true,
     parse: parseQuote,
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
 }

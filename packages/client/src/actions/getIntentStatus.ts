@@ -1,12 +1,19 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
+import type { ClientError } from "../errors/codes.js";
 import { assertUuid } from "../internal/assertInput.js";
 import { parseSwapStatus } from "../internal/wire.js";
 import type { SwapStatus } from "../types.js";
 
 /** Parameters of {@link getIntentStatus}. */
-export interface GetIntentStatusParams extends CallOptions {
+export interface GetIntentStatusParameters extends CallOptions {
   intentId: string;
 }
+
+/** What {@link getIntentStatus} returns (awaited). */
+export type GetIntentStatusReturnType = SwapStatus;
+
+/** The errors {@link getIntentStatus} can throw. */
+export type GetIntentStatusErrorType = ClientError;
 
 /**
  * Reads an intent's swap status record (`GET /affiliate/v1/intents/{id}/status`).
@@ -17,15 +24,15 @@ export interface GetIntentStatusParams extends CallOptions {
  */
 export async function getIntentStatus(
   client: BaseClient,
-  params: GetIntentStatusParams,
-): Promise<SwapStatus> {
-  assertUuid(params.intentId, "intentId");
+  parameters: GetIntentStatusParameters,
+): Promise<GetIntentStatusReturnType> {
+  assertUuid(parameters.intentId, "intentId");
   return client.request({
     method: "GET",
-    path: `/affiliate/v1/intents/${params.intentId}/status`,
+    path: `/affiliate/v1/intents/${parameters.intentId}/status`,
     idempotent: true,
     parse: parseSwapStatus,
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
 }

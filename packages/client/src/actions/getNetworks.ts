@@ -1,9 +1,19 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
+import type { ClientError } from "../errors/codes.js";
 import { parseNetworks } from "../internal/wire.js";
 import type { Network } from "../types.js";
 
 /** Key of the networks catalogue in `client.cache`. */
 export const networksCacheKey = "networks";
+
+/** Parameters of {@link getNetworks}: only the per-call options. */
+export type GetNetworksParameters = CallOptions;
+
+/** What {@link getNetworks} returns (awaited). */
+export type GetNetworksReturnType = Network[];
+
+/** The errors {@link getNetworks} can throw. */
+export type GetNetworksErrorType = ClientError;
 
 /**
  * Lists the supported networks (`GET /affiliate/v1/networks`). Always asks the service, and refreshes the
@@ -12,14 +22,17 @@ export const networksCacheKey = "networks";
  * @example
  * const bitcoin = (await getNetworks(client)).find((network) => network.type === "BITCOIN");
  */
-export async function getNetworks(client: BaseClient, params: CallOptions = {}): Promise<Network[]> {
+export async function getNetworks(
+  client: BaseClient,
+  parameters: GetNetworksParameters = {},
+): Promise<GetNetworksReturnType> {
   const networks = await client.request({
     method: "GET",
     path: "/affiliate/v1/networks",
     idempotent: true,
     parse: parseNetworks,
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
   client.cache.set(networksCacheKey, Promise.resolve(networks));
   return networks;

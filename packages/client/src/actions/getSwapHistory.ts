@@ -1,4 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
+import type { ClientError } from "../errors/codes.js";
 import { buildHistoryQuery } from "../internal/buildHistoryQuery.js";
 import { parseHistoryPage } from "../internal/wire.js";
 import type { Page, SwapHistoryItem } from "../types.js";
@@ -14,12 +15,18 @@ export interface SwapHistoryFilter {
 }
 
 /** Parameters of {@link getSwapHistory}. */
-export interface GetSwapHistoryParams extends SwapHistoryFilter, CallOptions {
+export interface GetSwapHistoryParameters extends SwapHistoryFilter, CallOptions {
   /** Page size, 1..100 (the service's default is 20). */
   limit?: number | undefined;
   /** Swaps to skip, >= 0. */
   offset?: number | undefined;
 }
+
+/** What {@link getSwapHistory} returns (awaited). */
+export type GetSwapHistoryReturnType = Page<SwapHistoryItem>;
+
+/** The errors {@link getSwapHistory} can throw. */
+export type GetSwapHistoryErrorType = ClientError;
 
 /**
  * Reads one page of swap history (`GET /affiliate/v1/swaps/history`) by wallet(s) and/or retail id.
@@ -31,15 +38,15 @@ export interface GetSwapHistoryParams extends SwapHistoryFilter, CallOptions {
  */
 export async function getSwapHistory(
   client: BaseClient,
-  params: GetSwapHistoryParams,
-): Promise<Page<SwapHistoryItem>> {
+  parameters: GetSwapHistoryParameters,
+): Promise<GetSwapHistoryReturnType> {
   return client.request({
     method: "GET",
     path: "/affiliate/v1/swaps/history",
-    query: buildHistoryQuery(params),
+    query: buildHistoryQuery(parameters),
     idempotent: true,
     parse: parseHistoryPage,
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
 }

@@ -1,4 +1,6 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
+import type { ClientError } from "../errors/codes.js";
+import { appendPageQuery } from "../internal/appendPageQuery.js";
 import { assertInteger } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseTokensPage } from "../internal/wire.js";
@@ -13,12 +15,18 @@ export interface TokenFilter {
 }
 
 /** Parameters of {@link getTokens}. */
-export interface GetTokensParams extends TokenFilter, CallOptions {
+export interface GetTokensParameters extends TokenFilter, CallOptions {
   /** Page size, 1..100 (the service's default is 20). */
   limit?: number | undefined;
   /** Tokens to skip, >= 0. */
   offset?: number | undefined;
 }
+
+/** What {@link getTokens} returns (awaited). */
+export type GetTokensReturnType = Page<Token>;
+
+/** The errors {@link getTokens} can throw. */
+export type GetTokensErrorType = ClientError;
 
 /**
  * Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages.
@@ -26,23 +34,19 @@ export interface GetTokensParams extends TokenFilter, CallOptions {
  * @example
  * const page = await getTokens(client, { networkId: 1, q: "usdc", limit: 10 });
  */
-export async function getTokens(client: BaseClient, params: GetTokensParams = {}): Promise<Page<Token>> {
+export async function getTokens(
+  client: BaseClient,
+  parameters: GetTokensParameters = {},
+): Promise<GetTokensReturnType> {
   const query: [string, string][] = [];
-  if (params.limit !== undefined) {
-    assertInteger(params.limit, "limit", 1, 100);
-    query.push(["limit", String(params.limit)]);
+  appendPageQuery(query, parameters);
+  if (parameters.q !== undefined) {
+    if (typeof parameters.q !== "string") throw invalidInput("q", "must be a string", parameters.q);
+    query.push(["q", parameters.q]);
   }
-  if (params.offset !== undefined) {
-    assertInteger(params.offset, "offset", 0, Number.MAX_SAFE_INTEGER);
-    query.push(["offset", String(params.offset)]);
-  }
-  if (params.q !== undefined) {
-    if (typeof params.q !== "string") throw invalidInput("q", "must be a string", params.q);
-    query.push(["q", params.q]);
-  }
-  if (params.networkId !== undefined) {
-    assertInteger(params.networkId, "networkId", 0, Number.MAX_SAFE_INTEGER);
-    query.push(["network_id", String(params.networkId)]);
+  if (parameters.networkId !== undefined) {
+    assertInteger(parameters.networkId, "networkId", 0, Number.MAX_SAFE_INTEGER);
+    query.push(["network_id", String(parameters.networkId)]);
   }
   return client.request({
     method: "GET",
@@ -50,7 +54,7 @@ export async function getTokens(client: BaseClient, params: GetTokensParams = {}
     query,
     idempotent: true,
     parse: parseTokensPage,
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
 }

@@ -1,15 +1,21 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import { assertInteger } from "../internal/assertInput.js";
-import { assertPageOffset } from "../internal/assertPageOffset.js";
+import type { ClientError } from "../errors/codes.js";
 import { buildHistoryQuery } from "../internal/buildHistoryQuery.js";
+import { iteratePages } from "../internal/iteratePages.js";
 import type { SwapHistoryItem } from "../types.js";
 import { getSwapHistory, type SwapHistoryFilter } from "./getSwapHistory.js";
 
 /** Parameters of {@link iterateSwapHistory}. */
-export interface IterateSwapHistoryParams extends SwapHistoryFilter, CallOptions {
+export interface IterateSwapHistoryParameters extends SwapHistoryFilter, CallOptions {
   /** Swaps per request, 1..100. Default 100. */
   pageSize?: number | undefined;
 }
+
+/** What {@link iterateSwapHistory} returns. */
+export type IterateSwapHistoryReturnType = AsyncGenerator<SwapHistoryItem>;
+
+/** The errors {@link iterateSwapHistory} can throw. */
+export type IterateSwapHistoryErrorType = ClientError;
 
 /**
  * Yields every swap history item, page after page, until `total` is reached or a page comes back empty.
@@ -23,17 +29,9 @@ export interface IterateSwapHistoryParams extends SwapHistoryFilter, CallOptions
  */
 export async function* iterateSwapHistory(
   client: BaseClient,
-  params: IterateSwapHistoryParams,
-): AsyncGenerator<SwapHistoryItem> {
-  const { pageSize = 100, ...rest } = params;
-  assertInteger(pageSize, "pageSize", 1, 100);
+  parameters: IterateSwapHistoryParameters,
+): IterateSwapHistoryReturnType {
+  const { pageSize = 100, ...rest } = parameters;
   buildHistoryQuery(rest);
-  let offset = 0;
-  for (;;) {
-    const page = await getSwapHistory(client, { ...rest, limit: pageSize, offset });
-    assertPageOffset(page, offset);
-    yield* page.items;
-    offset += page.items.length;
-    if (page.items.length === 0 || offset >= page.total) return;
-  }
+  yield* iteratePages(pageSize, (page) => getSwapHistory(client, { ...rest, ...page }));
 }

@@ -1,14 +1,20 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import { assertInteger } from "../internal/assertInput.js";
-import { assertPageOffset } from "../internal/assertPageOffset.js";
+import type { ClientError } from "../errors/codes.js";
+import { iteratePages } from "../internal/iteratePages.js";
 import type { Token } from "../types.js";
 import { getTokens, type TokenFilter } from "./getTokens.js";
 
 /** Parameters of {@link iterateTokens}. */
-export interface IterateTokensParams extends TokenFilter, CallOptions {
+export interface IterateTokensParameters extends TokenFilter, CallOptions {
   /** Tokens per request, 1..100. Default 100. */
   pageSize?: number | undefined;
 }
+
+/** What {@link iterateTokens} returns. */
+export type IterateTokensReturnType = AsyncGenerator<Token>;
+
+/** The errors {@link iterateTokens} can throw. */
+export type IterateTokensErrorType = ClientError;
 
 /**
  * Yields every token of the listing, page after page, until `total` is reached or a page comes back empty.
@@ -20,16 +26,8 @@ export interface IterateTokensParams extends TokenFilter, CallOptions {
  */
 export async function* iterateTokens(
   client: BaseClient,
-  params: IterateTokensParams = {},
-): AsyncGenerator<Token> {
-  const { pageSize = 100, ...rest } = params;
-  assertInteger(pageSize, "pageSize", 1, 100);
-  let offset = 0;
-  for (;;) {
-    const page = await getTokens(client, { ...rest, limit: pageSize, offset });
-    assertPageOffset(page, offset);
-    yield* page.items;
-    offset += page.items.length;
-    if (page.items.length === 0 || offset >= page.total) return;
-  }
+  parameters: IterateTokensParameters = {},
+): IterateTokensReturnType {
+  const { pageSize = 100, ...rest } = parameters;
+  yield* iteratePages(pageSize, (page) => getTokens(client, { ...rest, ...page }));
 }

@@ -1,15 +1,22 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
+import type { ClientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseSwapStatus } from "../internal/wire.js";
 import type { Approval, SwapStatus } from "../types.js";
 
 /** Parameters of {@link submitApproval}. */
-export interface SubmitApprovalParams extends CallOptions {
+export interface SubmitApprovalParameters extends CallOptions {
   intentId: string;
   /** What the user signed: a permit2 signature, a signed PSBT, or a cosigned Solana transaction. */
   approval: Approval;
 }
+
+/** What {@link submitApproval} returns (awaited). */
+export type SubmitApprovalReturnType = SwapStatus | null;
+
+/** The errors {@link submitApproval} can throw. */
+export type SubmitApprovalErrorType = ClientError;
 
 /**
  * Submits the user's signed approval (`POST /affiliate/v1/intents/{id}/approvals`, body `{type, signed_data}`;
@@ -25,10 +32,10 @@ export interface SubmitApprovalParams extends CallOptions {
  */
 export async function submitApproval(
   client: BaseClient,
-  params: SubmitApprovalParams,
-): Promise<SwapStatus | null> {
-  assertUuid(params.intentId, "intentId");
-  const approval = params.approval;
+  parameters: SubmitApprovalParameters,
+): Promise<SubmitApprovalReturnType> {
+  assertUuid(parameters.intentId, "intentId");
+  const approval = parameters.approval;
   let signedData: unknown;
   switch (approval?.type) {
     case "permit2":
@@ -72,12 +79,12 @@ export async function submitApproval(
   }
   return client.request({
     method: "POST",
-    path: `/affiliate/v1/intents/${params.intentId}/approvals`,
+    path: `/affiliate/v1/intents/${parameters.intentId}/approvals`,
     body: { type: approval.type, signed_data: signedData },
     idempotent: false,
     allowEmptyBody: true,
     parse: (json) => (json === undefined ? null : parseSwapStatus(json)),
-    signal: params.signal,
-    timeoutMs: params.timeoutMs,
+    signal: parameters.signal,
+    timeoutMs: parameters.timeoutMs,
   });
 }

@@ -1,13 +1,19 @@
 import type { BaseClient } from "../client/types.js";
-import { BaseError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import type { SwapStatus } from "../types.js";
-import { type WatchIntentParams, watchIntent } from "./watchIntent.js";
+import { type WatchIntentParameters, watchIntent } from "./watchIntent.js";
 
 /** Parameters of {@link waitForIntent}. */
-export interface WaitForIntentParams extends WatchIntentParams {
+export interface WaitForIntentParameters extends WatchIntentParameters {
   /** Called once per status change, including the first status seen. */
   onStatusChange?: ((status: SwapStatus) => void) | undefined;
 }
+
+/** What {@link waitForIntent} returns (awaited). */
+export type WaitForIntentReturnType = SwapStatus;
+
+/** The errors {@link waitForIntent} can throw. */
+export type WaitForIntentErrorType = ClientError;
 
 /**
  * Polls until the intent reaches a terminal status (Fulfilled, Declined, Expired, Refunded) and returns that record.
@@ -17,16 +23,19 @@ export interface WaitForIntentParams extends WatchIntentParams {
  *   that survived its retries.
  * @example const final = await waitForIntent(client, { intentId, timeoutMs: 600_000, onStatusChange: (s) => log(s.status) });
  */
-export async function waitForIntent(client: BaseClient, params: WaitForIntentParams): Promise<SwapStatus> {
-  const { onStatusChange, ...watch } = params;
+export async function waitForIntent(
+  client: BaseClient,
+  parameters: WaitForIntentParameters,
+): Promise<WaitForIntentReturnType> {
+  const { onStatusChange, ...watch } = parameters;
   let last: SwapStatus | undefined;
   for await (const status of watchIntent(client, watch)) {
     last = status;
     onStatusChange?.(status);
   }
   if (!last)
-    throw new BaseError("WAIT_TIMEOUT", "Watching ended without a status.", {
-      details: { intentId: params.intentId },
+    throw createClientError("WAIT_TIMEOUT", "Watching ended without a status.", {
+      intentId: parameters.intentId,
     });
   return last;
 }

@@ -1,5 +1,5 @@
 import type { BaseClient } from "../client/types.js";
-import { BaseError, isSwapIntentError } from "../errors/baseError.js";
+import { type ClientError, createClientError, isClientError } from "../errors/codes.js";
 import { assertInteger, assertUuid } from "../internal/assertInput.js";
 import { abortedError, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";
@@ -7,7 +7,7 @@ import { isTerminalStatus } from "../utils/isTerminalStatus.js";
 import { getIntentStatus } from "./getIntentStatus.js";
 
 /** Parameters of {@link watchIntent}. */
-export interface WatchIntentParams {
+export interface WatchIntentParameters {
   intentId: string;
   /** Delay between polls. Default 2000. */
   intervalMs?: number | undefined;
@@ -16,6 +16,12 @@ export interface WatchIntentParams {
   /** Stops watching with `ABORTED`. */
   signal?: AbortSignal | undefined;
 }
+
+/** What {@link watchIntent} returns. */
+export type WatchIntentReturnType = AsyncGenerator<SwapStatus>;
+
+/** The errors {@link watchIntent} can throw. */
+export type WatchIntentErrorType = ClientError;
 
 /**
  * Polls an intent's status and yields the record each time the status changes (the first poll always yields),
@@ -28,9 +34,9 @@ export interface WatchIntentParams {
  */
 export async function* watchIntent(
   client: BaseClient,
-  params: WatchIntentParams,
-): AsyncGenerator<SwapStatus> {
-  const { intentId, intervalMs = 2000, timeoutMs, signal } = params;
+  parameters: WatchIntentParameters,
+): WatchIntentReturnType {
+  const { intentId, intervalMs = 2000, timeoutMs, signal } = parameters;
   assertUuid(intentId, "intentId");
   assertInteger(intervalMs, "intervalMs", 0, 2 ** 31 - 1);
   if (timeoutMs !== undefined) assertInteger(timeoutMs, "timeoutMs", 0, 2 ** 31 - 1);
@@ -58,18 +64,16 @@ export async function* watchIntent(
       await sleep(intervalMs, controller.signal);
     }
   } catch (error) {
-    if (timedOut && isSwapIntentError(error, "ABORTED")) {
-      throw new BaseError(
+    if (timedOut && isClientError(error, "ABORTED")) {
+      // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
+      // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
+      throw createClientError(
         "WAIT_TIMEOUT",
         `Intent ${intentId} reached no terminal status within ${timeoutMs} ms.`,
-        {
-          // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
-          // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
-          details: { intentId, timeoutMs, lastStatus: lastStatusOf(last) },
-        },
+        { intentId, timeoutMs, lastStatus: lastStatusOf(last) },
       );
     }
-    if (signal?.aborted && isSwapIntentError(error, "ABORTED")) throw abortedError(signal);
+    if (signal?.aborted && isClientError(error, "ABORTED")) throw abortedError(signal);
     throw error;
   } finally {
     clearTimeout(timer);

@@ -1,4 +1,5 @@
-import { BaseError, isSwapIntentError } from "../errors/baseError.js";
+import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
@@ -16,10 +17,17 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 /** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
 const maxTimerMs = 2 ** 31 - 1;
 /** Throws `code` naming `field` unless `value` is absent or a whole number from 0 to `max` (milliseconds, retries). */
-function assertTimerMs(code: string, field: string, value: number | undefined, max = maxTimerMs): void {
+function assertTimerMs(
+  code: "INVALID_INPUT" | "INVALID_OPTIONS",
+  field: string,
+  value: number | undefined,
+  max = maxTimerMs,
+): void {
   if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max))
-    throw new BaseError(code, `\`${field}\` must be an integer from 0 to ${max}.`, {
-      details: { field, reason: "out of range", value },
+    throw createClientError(code, `\`${field}\` must be an integer from 0 to ${max}.`, {
+      field,
+      reason: "out of range",
+      value,
     });
 }
 
@@ -39,6 +47,15 @@ interface Transport {
   apiKey: string | undefined;
   signer: RequestSigner | undefined;
 }
+
+/** Parameters of {@link createBaseClient}: the client options. */
+export type CreateBaseClientParameters = ClientOptions;
+
+/** What {@link createBaseClient} returns. */
+export type CreateBaseClientReturnType = BaseClient;
+
+/** The errors {@link createBaseClient} can throw. */
+export type CreateBaseClientErrorType = ClientError<"INVALID_OPTIONS">;
 
 /**
  * Creates the transport-only client: auth, timeouts, retries and hooks, without any action attached.
@@ -76,8 +93,8 @@ function resolveOptions(options: ClientOptions): Transport {
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw new BaseError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
-      details: { field: "maxResponseBytes" },
+    throw createClientError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
+      field: "maxResponseBytes",
     });
   }
   // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
@@ -94,8 +111,8 @@ function resolveOptions(options: ClientOptions): Transport {
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== "function") {
-    throw new BaseError("INVALID_OPTIONS", "No `fetch` available: pass `fetch` in the options.", {
-      details: { field: "fetch" },
+    throw createClientError("INVALID_OPTIONS", "No `fetch` available: pass `fetch` in the options.", {
+      field: "fetch",
     });
   }
   const retry =
@@ -125,19 +142,19 @@ function assertBaseUrl(baseUrl: string): void {
   try {
     url = new URL(baseUrl);
   } catch (error) {
-    throw new BaseError("INVALID_OPTIONS", "`baseUrl` must be an absolute URL.", {
-      details: { field: "baseUrl" },
-      cause: error,
-    });
+    throw createClientError(
+      "INVALID_OPTIONS",
+      "`baseUrl` must be an absolute URL.",
+      { field: "baseUrl" },
+      error,
+    );
   }
   // a user name or password: fetch refuses such a URL with an error that quotes it, password included
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
-    throw new BaseError(
+    throw createClientError(
       "INVALID_OPTIONS",
       "`baseUrl` must be an http(s) URL without user name or password.",
-      {
-        details: { field: "baseUrl" },
-      },
+      { field: "baseUrl" },
     );
   }
 }
@@ -145,7 +162,7 @@ function assertBaseUrl(baseUrl: string): void {
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
 function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): void {
   const fail = (field: string, message: string) => {
-    throw new BaseError("INVALID_OPTIONS", message, { details: { field } });
+    throw createClientError("INVALID_OPTIONS", message, { field });
   };
   if (auth !== undefined && auth !== "none") fail("auth", '`auth` can only be "none".');
   if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
@@ -183,7 +200,7 @@ async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): 
         url,
         attempt,
         delayMs,
-        error: error as BaseError,
+        error: error as ClientError,
       });
       await sleep(delayMs, request.signal);
     }
@@ -288,10 +305,10 @@ async function fetchText(
     });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});
-      throw new BaseError(
+      throw createClientError(
         "REDIRECT_REFUSED",
         `${method} ${path} was answered with a redirect; the client follows none.`,
-        { details: { method, path, status: response.status } },
+        { method, path, status: response.status },
       );
     }
     const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
@@ -300,15 +317,19 @@ async function fetchText(
     if (signal?.aborted) throw abortedError(signal);
     if (isSwapIntentError(error)) throw error;
     if (timedOut) {
-      throw new BaseError("TIMEOUT", `${method} ${path} got no complete response within ${timeoutMs} ms.`, {
-        details: { method, path, timeoutMs },
-        cause: error,
-      });
+      throw createClientError(
+        "TIMEOUT",
+        `${method} ${path} got no complete response within ${timeoutMs} ms.`,
+        { method, path, timeoutMs },
+        error,
+      );
     }
-    throw new BaseError("NETWORK_ERROR", `${method} ${path} failed before an HTTP response arrived.`, {
-      details: { method, path },
-      cause: error,
-    });
+    throw createClientError(
+      "NETWORK_ERROR",
+      `${method} ${path} failed before an HTTP response arrived.`,
+      { method, path },
+      error,
+    );
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
@@ -361,7 +382,7 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
 }
 
 function invalidResponse(message: string, details: Record<string, unknown>) {
-  return new BaseError("RESPONSE_INVALID", message, { details });
+  return createClientError("RESPONSE_INVALID", message, details);
 }
 
 /**
@@ -379,11 +400,9 @@ function checkHeaders(headers: Record<string, string>): void {
       typeof trimmed !== "string" ||
       !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
     )
-      throw new BaseError("INVALID_OPTIONS", "A header name or value cannot be sent over HTTP.", {
-        details: {
-          field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
-          header: name.slice(0, 100),
-        },
+      throw createClientError("INVALID_OPTIONS", "A header name or value cannot be sent over HTTP.", {
+        field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
+        header: name.slice(0, 100),
       });
     headers[name] = trimmed;
   }

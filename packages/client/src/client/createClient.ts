@@ -1,43 +1,92 @@
-import { type CreateIntentParams, createIntent } from "../actions/createIntent.js";
-import { type GetBestQuoteParams, getBestQuote } from "../actions/getBestQuote.js";
-import { type GetIntentStatusParams, getIntentStatus } from "../actions/getIntentStatus.js";
-import { getNetworks } from "../actions/getNetworks.js";
-import { type GetSwapHistoryParams, getSwapHistory } from "../actions/getSwapHistory.js";
-import { type GetTokensParams, getTokens } from "../actions/getTokens.js";
-import { type IterateSwapHistoryParams, iterateSwapHistory } from "../actions/iterateSwapHistory.js";
-import { type IterateTokensParams, iterateTokens } from "../actions/iterateTokens.js";
-import { type SubmitApprovalParams, submitApproval } from "../actions/submitApproval.js";
-import { type WaitForIntentParams, waitForIntent } from "../actions/waitForIntent.js";
-import { type WatchIntentParams, watchIntent } from "../actions/watchIntent.js";
-import type { Intent, Network, Page, Quote, SwapHistoryItem, SwapStatus, Token } from "../types.js";
+import {
+  type CreateIntentParameters,
+  type CreateIntentReturnType,
+  createIntent,
+} from "../actions/createIntent.js";
+import {
+  type GetBestQuoteParameters,
+  type GetBestQuoteReturnType,
+  getBestQuote,
+} from "../actions/getBestQuote.js";
+import {
+  type GetIntentStatusParameters,
+  type GetIntentStatusReturnType,
+  getIntentStatus,
+} from "../actions/getIntentStatus.js";
+import {
+  type GetNetworksParameters,
+  type GetNetworksReturnType,
+  getNetworks,
+} from "../actions/getNetworks.js";
+import {
+  type GetSwapHistoryParameters,
+  type GetSwapHistoryReturnType,
+  getSwapHistory,
+} from "../actions/getSwapHistory.js";
+import { type GetTokensParameters, type GetTokensReturnType, getTokens } from "../actions/getTokens.js";
+import {
+  type IterateSwapHistoryParameters,
+  type IterateSwapHistoryReturnType,
+  iterateSwapHistory,
+} from "../actions/iterateSwapHistory.js";
+import {
+  type IterateTokensParameters,
+  type IterateTokensReturnType,
+  iterateTokens,
+} from "../actions/iterateTokens.js";
+import {
+  type SubmitApprovalParameters,
+  type SubmitApprovalReturnType,
+  submitApproval,
+} from "../actions/submitApproval.js";
+import {
+  type WaitForIntentParameters,
+  type WaitForIntentReturnType,
+  waitForIntent,
+} from "../actions/waitForIntent.js";
+import {
+  type WatchIntentParameters,
+  type WatchIntentReturnType,
+  watchIntent,
+} from "../actions/watchIntent.js";
+import type { ClientError } from "../errors/codes.js";
 import { createBaseClient } from "./createBaseClient.js";
-import type { BaseClient, CallOptions, ClientOptions } from "./types.js";
+import type { BaseClient, ClientOptions } from "./types.js";
 
 /** A client with every action bound. Each method is the standalone action of the same name applied to this client. */
 export interface SwapIntentClient extends BaseClient {
   /** `POST /affiliate/v1/quotes/best`. See `getBestQuote`. */
-  getBestQuote(params: GetBestQuoteParams): Promise<Quote>;
+  getBestQuote(parameters: GetBestQuoteParameters): Promise<GetBestQuoteReturnType>;
   /** `POST /affiliate/v1/intents`, never retried. See `createIntent`. */
-  createIntent(params: CreateIntentParams): Promise<Intent>;
+  createIntent(parameters: CreateIntentParameters): Promise<CreateIntentReturnType>;
   /** `GET /affiliate/v1/intents/{id}/status`. See `getIntentStatus`. */
-  getIntentStatus(params: GetIntentStatusParams): Promise<SwapStatus>;
+  getIntentStatus(parameters: GetIntentStatusParameters): Promise<GetIntentStatusReturnType>;
   /** `GET /affiliate/v1/networks`. See `getNetworks`. */
-  getNetworks(params?: CallOptions): Promise<Network[]>;
+  getNetworks(parameters?: GetNetworksParameters): Promise<GetNetworksReturnType>;
   /** `GET /affiliate/v1/tokens`, one page. See `getTokens`. */
-  getTokens(params?: GetTokensParams): Promise<Page<Token>>;
+  getTokens(parameters?: GetTokensParameters): Promise<GetTokensReturnType>;
   /** Every token across pages. See `iterateTokens`. */
-  iterateTokens(params?: IterateTokensParams): AsyncGenerator<Token>;
+  iterateTokens(parameters?: IterateTokensParameters): IterateTokensReturnType;
   /** `GET /affiliate/v1/swaps/history`, one page. See `getSwapHistory`. */
-  getSwapHistory(params: GetSwapHistoryParams): Promise<Page<SwapHistoryItem>>;
+  getSwapHistory(parameters: GetSwapHistoryParameters): Promise<GetSwapHistoryReturnType>;
   /** Every history item across pages. See `iterateSwapHistory`. */
-  iterateSwapHistory(params: IterateSwapHistoryParams): AsyncGenerator<SwapHistoryItem>;
+  iterateSwapHistory(parameters: IterateSwapHistoryParameters): IterateSwapHistoryReturnType;
   /** `POST /affiliate/v1/intents/{id}/approvals`, never retried. See `submitApproval`. */
-  submitApproval(params: SubmitApprovalParams): Promise<SwapStatus | null>;
+  submitApproval(parameters: SubmitApprovalParameters): Promise<SubmitApprovalReturnType>;
   /** Polls until a terminal status. See `waitForIntent`. */
-  waitForIntent(params: WaitForIntentParams): Promise<SwapStatus>;
+  waitForIntent(parameters: WaitForIntentParameters): Promise<WaitForIntentReturnType>;
   /** Yields each status change. See `watchIntent`. */
-  watchIntent(params: WatchIntentParams): AsyncGenerator<SwapStatus>;
+  watchIntent(parameters: WatchIntentParameters): WatchIntentReturnType;
 }
+
+/** Parameters of {@link createClient}: the client options. */
+export type CreateClientParameters = ClientOptions;
+
+/** What {@link createClient} returns. */
+export type CreateClientReturnType = SwapIntentClient;
+
+/** The errors {@link createClient} can throw. */
+export type CreateClientErrorType = ClientError<"INVALID_OPTIONS">;
 
 /**
  * Creates a client for the swap intent service with every endpoint as a method.
@@ -49,20 +98,20 @@ export interface SwapIntentClient extends BaseClient {
  * To ship less code, use `createBaseClient` with the standalone actions instead.
  * @throws `INVALID_OPTIONS` for unusable options (see `createBaseClient`).
  */
-export function createClient(options: ClientOptions): SwapIntentClient {
-  const base = createBaseClient(options);
+export function createClient(parameters: CreateClientParameters): CreateClientReturnType {
+  const base = createBaseClient(parameters);
   return {
     ...base,
-    getBestQuote: (params) => getBestQuote(base, params),
-    createIntent: (params) => createIntent(base, params),
-    getIntentStatus: (params) => getIntentStatus(base, params),
-    getNetworks: (params) => getNetworks(base, params),
-    getTokens: (params) => getTokens(base, params),
-    iterateTokens: (params) => iterateTokens(base, params),
-    getSwapHistory: (params) => getSwapHistory(base, params),
-    iterateSwapHistory: (params) => iterateSwapHistory(base, params),
-    submitApproval: (params) => submitApproval(base, params),
-    waitForIntent: (params) => waitForIntent(base, params),
-    watchIntent: (params) => watchIntent(base, params),
+    getBestQuote: (parameters) => getBestQuote(base, parameters),
+    createIntent: (parameters) => createIntent(base, parameters),
+    getIntentStatus: (parameters) => getIntentStatus(base, parameters),
+    getNetworks: (parameters) => getNetworks(base, parameters),
+    getTokens: (parameters) => getTokens(base, parameters),
+    iterateTokens: (parameters) => iterateTokens(base, parameters),
+    getSwapHistory: (parameters) => getSwapHistory(base, parameters),
+    iterateSwapHistory: (parameters) => iterateSwapHistory(base, parameters),
+    submitApproval: (parameters) => submitApproval(base, parameters),
+    waitForIntent: (parameters) => waitForIntent(base, parameters),
+    watchIntent: (parameters) => watchIntent(base, parameters),
   };
 }

@@ -1,6 +1,6 @@
-import type { BaseError } from "../errors/baseError.js";
+import type { ClientError } from "../errors/codes.js";
 import type { RequestSigner } from "../signing/createRequestSigner.js";
-import type { QueryParams } from "../signing/formatQueryString.js";
+import type { QueryParameters } from "../signing/formatQueryString.js";
 
 /** Retry policy for idempotent calls (GETs and `getBestQuote`). `createIntent` and `submitApproval` are never retried. */
 export interface RetryOptions {
@@ -42,7 +42,7 @@ export interface RetryEvent {
   /** The attempt that failed (0 = first). */
   attempt: number;
   delayMs: number;
-  error: BaseError;
+  error: ClientError;
 }
 
 /** Observers of the transport. They must not throw (an exception from a hook is ignored). */
@@ -101,7 +101,7 @@ export type RequestBody = Record<string, unknown>;
 export interface ClientRequest<T> extends CallOptions {
   method: "GET" | "POST";
   path: string;
-  query?: QueryParams | undefined;
+  query?: QueryParameters | undefined;
   body?: RequestBody | undefined;
   /** Only idempotent requests are retried. */
   idempotent: boolean;

@@ -1,4 +1,4 @@
-import { BaseError } from "../errors/baseError.js";
+import { createClientError } from "../errors/codes.js";
 
 /**
  * Throws `RESPONSE_INVALID` unless the page starts where it was asked to. A server that ignores `offset` and
@@ -6,11 +6,9 @@ import { BaseError } from "../errors/baseError.js";
  */
 export function assertPageOffset(page: { offset: number }, offset: number): void {
   if (page.offset !== offset)
-    throw new BaseError(
+    throw createClientError(
       "RESPONSE_INVALID",
       `The page starts at offset ${page.offset}, not at ${offset} as asked.`,
-      {
-        details: { issues: [{ path: "offset", message: `expected ${offset}` }] },
-      },
+      { issues: [{ path: "offset", message: `expected ${offset}` }] },
     );
 }

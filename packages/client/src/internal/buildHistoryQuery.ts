@@ -1,5 +1,6 @@
 import type { SwapHistoryFilter } from "../actions/getSwapHistory.js";
-import { assertInteger, assertNonEmptyString } from "./assertInput.js";
+import { appendPageQuery } from "./appendPageQuery.js";
+import { assertNonEmptyString } from "./assertInput.js";
 import { invalidInput } from "./invalidInput.js";
 
 /** Builds the query of a history request; checks every filter field. */
@@ -25,13 +26,6 @@ export function buildHistoryQuery(
     if (typeof params.active !== "boolean") throw invalidInput("active", "must be a boolean", params.active);
     query.push(["active", String(params.active)]);
   }
-  if (params.limit !== undefined) {
-    assertInteger(params.limit, "limit", 1, 100);
-    query.push(["limit", String(params.limit)]);
-  }
-  if (params.offset !== undefined) {
-    assertInteger(params.offset, "offset", 0, Number.MAX_SAFE_INTEGER);
-    query.push(["offset", String(params.offset)]);
-  }
+  appendPageQuery(query, params);
   return query;
 }

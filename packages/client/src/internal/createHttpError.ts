@@ -1,8 +1,18 @@
-import { BaseError } from "../errors/baseError.js";
-import type { ClientErrorCode } from "../errors/codes.js";
+import { type ClientError, createClientError, type HttpErrorDetails } from "../errors/codes.js";
 import { maxServerTextLength, scrubText } from "./scrubText.js";
 
-const codeByStatus: Record<number, ClientErrorCode> = {
+/** The codes of an HTTP error status. */
+export type HttpErrorCode =
+  | "HTTP_ERROR"
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "UNPROCESSABLE"
+  | "RATE_LIMITED"
+  | "SERVER_ERROR";
+
+const codeByStatus: Record<number, HttpErrorCode> = {
   400: "BAD_REQUEST",
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
@@ -32,10 +42,10 @@ export function createHttpError({
   path: string;
   retryAfterMs: number | undefined;
   secrets: readonly string[];
-}): BaseError {
+}): ClientError<HttpErrorCode> {
   const clean = (text: string) => scrubText(text, secrets, maxServerTextLength);
   const code = codeByStatus[status] ?? (status >= 500 && status <= 599 ? "SERVER_ERROR" : "HTTP_ERROR");
-  const details: Record<string, unknown> = { status, method, path };
+  const details: HttpErrorDetails = { status, method, path };
   let serverMessage: string | undefined;
   try {
     const parsed: unknown = JSON.parse(body);
@@ -56,5 +66,5 @@ export function createHttpError({
   if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
   const reason = statusText ? `${status} ${clean(statusText)}` : String(status);
   const shortMessage = `${method} ${path} failed with HTTP ${reason}${serverMessage ? `: ${serverMessage}` : "."}`;
-  return new BaseError(code, shortMessage, { details });
+  return createClientError(code, shortMessage, details);
 }

@@ -1,10 +1,10 @@
-import { BaseError } from "../errors/baseError.js";
+import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
 
 /** Builds the `INVALID_INPUT` error for one parameter; `field` is the parameter's name as the caller wrote it. */
-export function invalidInput(field: string, reason: string, value?: unknown): BaseError<"INVALID_INPUT"> {
-  const details: Record<string, unknown> = { field, reason };
+export function invalidInput(field: string, reason: string, value?: unknown): ClientError<"INVALID_INPUT"> {
+  const details: ClientErrorDetails["INVALID_INPUT"] = { field, reason };
   if (value !== undefined) details.value = describeValue(value);
-  return new BaseError("INVALID_INPUT", `Invalid input: \`${field}\` ${reason}.`, { details });
+  return createClientError("INVALID_INPUT", `Invalid input: \`${field}\` ${reason}.`, details);
 }
 
 function describeValue(value: unknown): unknown {

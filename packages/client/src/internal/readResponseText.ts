@@ -1,4 +1,4 @@
-import { BaseError } from "../errors/baseError.js";
+import { createClientError } from "../errors/codes.js";
 
 /**
  * Reads a response body as UTF-8 text, at most `maxBytes` of it. A `content-length` above the limit is refused
@@ -12,8 +12,12 @@ export async function readResponseText(
   { maxBytes, method, path }: { maxBytes: number; method: string; path: string },
 ): Promise<string> {
   const tooLarge = (receivedBytes: number) =>
-    new BaseError("RESPONSE_TOO_LARGE", `${method} ${path} answered with more than ${maxBytes} bytes.`, {
-      details: { method, path, status: response.status, maxResponseBytes: maxBytes, receivedBytes },
+    createClientError("RESPONSE_TOO_LARGE", `${method} ${path} answered with more than ${maxBytes} bytes.`, {
+      method,
+      path,
+      status: response.status,
+      maxResponseBytes: maxBytes,
+      receivedBytes,
     });
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > maxBytes) {

@@ -1,4 +1,4 @@
-import { BaseError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 
 /** Waits `ms`; rejects with `ABORTED` as soon as `signal` fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -20,6 +20,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** The `ABORTED` error for a fired signal. */
-export function abortedError(signal: AbortSignal): BaseError<"ABORTED"> {
-  return new BaseError("ABORTED", "The call was aborted by its AbortSignal.", { cause: signal.reason });
+export function abortedError(signal: AbortSignal): ClientError<"ABORTED"> {
+  return createClientError("ABORTED", "The call was aborted by its AbortSignal.", {}, signal.reason);
 }

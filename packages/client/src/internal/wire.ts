@@ -3,7 +3,7 @@
  * a body that fails its schema becomes `RESPONSE_INVALID` (the transport adds the raw body).
  */
 import * as v from "valibot";
-import { BaseError } from "../errors/baseError.js";
+import { createClientError } from "../errors/codes.js";
 import type {
   Hex,
   Intent,
@@ -252,12 +252,10 @@ function check<S extends v.GenericSchema>(schema: S, json: unknown, what: string
     message: issue.message,
   }));
   const first = issues[0];
-  throw new BaseError(
+  throw createClientError(
     "RESPONSE_INVALID",
     `The response is not a valid ${what}${first ? ` (${first.path || "body"}: ${first.message})` : ""}.`,
-    {
-      details: { issues },
-    },
+    { issues },
   );
 }
 
@@ -311,8 +309,8 @@ export function parseQuote(json: unknown): Quote {
   const { expiry, ...quote } = check(quoteSchema(), json, "quote");
   const slippageBps = Number(quote.slippageBps);
   if (slippageBps > 10_000) {
-    throw new BaseError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
-      details: { issues: [{ path: "slippage_bps", message: "expected 0..10000" }] },
+    throw createClientError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
+      issues: [{ path: "slippage_bps", message: "expected 0..10000" }],
     });
   }
   return { ...quote, slippageBps, expiryMs: expiry };
@@ -342,8 +340,8 @@ export function parseIntent(json: unknown): Intent {
         paramsToSign: check(cosignSchema(), paramsToSign, "cosign params_to_sign"),
       };
     default:
-      throw new BaseError("RESPONSE_INVALID", `Unknown approval_mechanism "${approvalMechanism}".`, {
-        details: { issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }] },
+      throw createClientError("RESPONSE_INVALID", `Unknown approval_mechanism "${approvalMechanism}".`, {
+        issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }],
       });
   }
 }

@@ -1,7 +1,7 @@
-import { BaseError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
 import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
-import type { QueryParams } from "./formatQueryString.js";
+import type { QueryParameters } from "./formatQueryString.js";
 
 /**
  * Keys for request signing (design §2): an RSA key pair; the service knows the public key.
@@ -28,7 +28,7 @@ export interface SignableRequest {
   /** The URL path as sent (with any path prefix of the base URL), without the query. */
   path: string;
   /** The query parameters, in the order the action gave them (the signer sorts them). */
-  query: QueryParams | undefined;
+  query: QueryParameters | undefined;
   /** The body text exactly as sent (canonical JSON), or `undefined` for a request without a body. */
   body: string | undefined;
 }
@@ -41,6 +41,15 @@ export interface SignableRequest {
 export type RequestSigner = (request: SignableRequest) => Promise<Record<string, string>>;
 
 const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
+
+/** Parameters of {@link createRequestSigner}: the keys (or key id) to sign with. */
+export type CreateRequestSignerParameters = RequestSigningOptions;
+
+/** What {@link createRequestSigner} returns. */
+export type CreateRequestSignerReturnType = RequestSigner;
+
+/** The errors {@link createRequestSigner} can throw. */
+export type CreateRequestSignerErrorType = ClientError<"INVALID_OPTIONS" | "SIGNING_FAILED">;
 
 /**
  * Creates the request signer to pass as `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
@@ -67,19 +76,17 @@ const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
  *   requestSigning: createRequestSigner({ privateKey: pkcs8Pem, publicKey: spkiPem }),
  * });
  */
-export function createRequestSigner(signing: RequestSigningOptions): RequestSigner {
+export function createRequestSigner(signing: CreateRequestSignerParameters): CreateRequestSignerReturnType {
   if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
-    throw new BaseError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
-      details: { field: "requestSigning.keyId" },
+    throw createClientError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
+      field: "requestSigning.keyId",
     });
   }
   if (signing.keyId === undefined && signing.publicKey === undefined) {
-    throw new BaseError(
+    throw createClientError(
       "INVALID_OPTIONS",
       "`requestSigning` needs `publicKey` (to derive the key id) or `keyId`.",
-      {
-        details: { field: "requestSigning.publicKey" },
-      },
+      { field: "requestSigning.publicKey" },
     );
   }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
@@ -101,9 +108,12 @@ export function createRequestSigner(signing: RequestSigningOptions): RequestSign
         new TextEncoder().encode(canonical),
       );
     } catch (error) {
-      throw new BaseError("SIGNING_FAILED", "WebCrypto could not sign the request with the private key.", {
-        cause: error,
-      });
+      throw createClientError(
+        "SIGNING_FAILED",
+        "WebCrypto could not sign the request with the private key.",
+        {},
+        error,
+      );
     }
     const headers: Record<string, string> = {
       "x-api-key": imported.keyId,
@@ -117,7 +127,11 @@ export function createRequestSigner(signing: RequestSigningOptions): RequestSign
 
 async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey: CryptoKey; keyId: string }> {
   if (!globalThis.crypto?.subtle) {
-    throw new BaseError("SIGNING_FAILED", "Request signing needs WebCrypto (globalThis.crypto.subtle).");
+    throw createClientError(
+      "SIGNING_FAILED",
+      "Request signing needs WebCrypto (globalThis.crypto.subtle).",
+      {},
+    );
   }
   let privateKey: CryptoKey;
   try {
@@ -132,10 +146,12 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
           )
         : signing.privateKey;
   } catch (error) {
-    throw new BaseError("INVALID_OPTIONS", "`requestSigning.privateKey` is not a PKCS#8 RSA private key.", {
-      details: { field: "requestSigning.privateKey" },
-      cause: error,
-    });
+    throw createClientError(
+      "INVALID_OPTIONS",
+      "`requestSigning.privateKey` is not a PKCS#8 RSA private key.",
+      { field: "requestSigning.privateKey" },
+      error,
+    );
   }
   const keyId = signing.keyId ?? (await deriveKeyId(signing.publicKey as CryptoKey | string));
   return { privateKey, keyId };
@@ -155,13 +171,11 @@ async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
       pkcs1 = readPkcs1FromSpki(new Uint8Array(spki));
     }
   } catch (error) {
-    throw new BaseError(
+    throw createClientError(
       "INVALID_OPTIONS",
       "`requestSigning.publicKey` is not an RSA public key (SPKI or PKCS#1).",
-      {
-        details: { field: "requestSigning.publicKey" },
-        cause: error,
-      },
+      { field: "requestSigning.publicKey" },
+      error,
     );
   }
   return toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", pkcs1)));

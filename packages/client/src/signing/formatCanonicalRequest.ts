@@ -1,5 +1,21 @@
-import { formatQueryString, type QueryParams } from "./formatQueryString.js";
+import type { ClientError } from "../errors/codes.js";
+import { formatQueryString, type QueryParameters } from "./formatQueryString.js";
 import { stringifyCanonicalJson } from "./stringifyCanonicalJson.js";
+
+/** Parameters of {@link formatCanonicalRequest}. */
+export interface FormatCanonicalRequestParameters {
+  method: string;
+  path: string;
+  query?: QueryParameters | undefined;
+  /** A JSON value (serialized canonically) or already canonical body text (used as is). */
+  body?: unknown | undefined;
+}
+
+/** What {@link formatCanonicalRequest} returns. */
+export type FormatCanonicalRequestReturnType = string;
+
+/** The errors {@link formatCanonicalRequest} can throw. */
+export type FormatCanonicalRequestErrorType = ClientError<"INVALID_INPUT">;
 
 /**
  * The exact string that request signing signs (design §2): `METHOD:PATH:QUERY:BODY`.
@@ -22,13 +38,7 @@ export function formatCanonicalRequest({
   path,
   query,
   body,
-}: {
-  method: string;
-  path: string;
-  query?: QueryParams | undefined;
-  /** A JSON value (serialized canonically) or already canonical body text (used as is). */
-  body?: unknown | undefined;
-}): string {
+}: FormatCanonicalRequestParameters): FormatCanonicalRequestReturnType {
   const bodyText =
     body === undefined ? "" : typeof body === "string" ? body : stringifyCanonicalJson({ value: body });
   return `${method.toUpperCase()}:${path}:${formatQueryString({ query })}:${bodyText}`;

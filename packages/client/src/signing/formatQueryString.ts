@@ -1,5 +1,16 @@
 /** Query parameters in request order; a key may repeat (`wallet=a&wallet=b`). */
-export type QueryParams = ReadonlyArray<readonly [key: string, value: string]>;
+export type QueryParameters = ReadonlyArray<readonly [key: string, value: string]>;
+
+/** Parameters of {@link formatQueryString}. */
+export interface FormatQueryStringParameters {
+  query?: QueryParameters | undefined;
+}
+
+/** What {@link formatQueryString} returns. */
+export type FormatQueryStringReturnType = string;
+
+/** The errors {@link formatQueryString} can throw. */
+export type FormatQueryStringErrorType = never;
 
 /**
  * Encodes query parameters as the client sends them and signs them: sorted by key (a stable sort, so repeated
@@ -8,7 +19,7 @@ export type QueryParams = ReadonlyArray<readonly [key: string, value: string]>;
  *
  * @example formatQueryString({ query: [["offset", "0"], ["limit", "20"], ["q", "usd coin"]] }) // "limit=20&offset=0&q=usd%20coin"
  */
-export function formatQueryString({ query }: { query?: QueryParams | undefined }): string {
+export function formatQueryString({ query }: FormatQueryStringParameters): FormatQueryStringReturnType {
   if (!query || query.length === 0) return "";
   return [...query]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

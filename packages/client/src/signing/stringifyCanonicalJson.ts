@@ -1,5 +1,17 @@
-import { BaseError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import { JsonNumberText } from "../internal/jsonNumberText.js";
+
+/** Parameters of {@link stringifyCanonicalJson}. */
+export interface StringifyCanonicalJsonParameters {
+  /** A JSON value: objects, arrays, strings, finite numbers, booleans, `null`; `undefined` members are left out. */
+  value: unknown;
+}
+
+/** What {@link stringifyCanonicalJson} returns. */
+export type StringifyCanonicalJsonReturnType = string;
+
+/** The errors {@link stringifyCanonicalJson} can throw. */
+export type StringifyCanonicalJsonErrorType = ClientError<"INVALID_INPUT">;
 
 /**
  * Serializes a JSON value the way request signing needs it: object keys sorted (by UTF-16 code units, as
@@ -9,7 +21,9 @@ import { JsonNumberText } from "../internal/jsonNumberText.js";
  *
  * @example stringifyCanonicalJson({ value: { b: [1, { d: 1, c: "x" }], a: null } }) // '{"a":null,"b":[1,{"c":"x","d":1}]}'
  */
-export function stringifyCanonicalJson({ value }: { value: unknown }): string {
+export function stringifyCanonicalJson({
+  value,
+}: StringifyCanonicalJsonParameters): StringifyCanonicalJsonReturnType {
   return write(value);
 }
 
@@ -39,8 +53,9 @@ function write(value: unknown): string {
   }
 }
 
-function notJson(what: string): BaseError<"INVALID_INPUT"> {
-  return new BaseError("INVALID_INPUT", `A request body cannot contain ${what}.`, {
-    details: { field: "body" },
+function notJson(what: string): ClientError<"INVALID_INPUT"> {
+  return createClientError("INVALID_INPUT", `A request body cannot contain ${what}.`, {
+    field: "body",
+    reason: `cannot contain ${what}`,
   });
 }

@@ -1,8 +1,9 @@
+import type { ClientError } from "../errors/codes.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { formatUnits } from "./formatUnits.js";
 
 /** Parameters of {@link formatAmount}. */
-export interface FormatAmountParams {
+export interface FormatAmountParameters {
   /** Amount in lots. */
   value: bigint;
   decimals: number;
@@ -15,6 +16,12 @@ export interface FormatAmountParams {
   /** Default `"."`. */
   decimalSeparator?: string | undefined;
 }
+
+/** What {@link formatAmount} returns. */
+export type FormatAmountReturnType = string;
+
+/** The errors {@link formatAmount} can throw. */
+export type FormatAmountErrorType = ClientError<"INVALID_INPUT">;
 
 /**
  * Formats lots for display, exactly (no floating point): digit grouping, trailing zeros trimmed, optional
@@ -31,7 +38,7 @@ export function formatAmount({
   minFractionDigits = 0,
   groupSeparator = ",",
   decimalSeparator = ".",
-}: FormatAmountParams): string {
+}: FormatAmountParameters): FormatAmountReturnType {
   if (maxFractionDigits !== undefined && (!Number.isInteger(maxFractionDigits) || maxFractionDigits < 0)) {
     throw invalidInput("maxFractionDigits", "must be an integer >= 0", maxFractionDigits);
   }

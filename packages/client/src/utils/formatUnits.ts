@@ -1,5 +1,20 @@
+import type { ClientError } from "../errors/codes.js";
 import { assertDecimals } from "../internal/assertDecimals.js";
 import { invalidInput } from "../internal/invalidInput.js";
+
+/** Parameters of {@link formatUnits}. */
+export interface FormatUnitsParameters {
+  /** Amount in lots. */
+  value: bigint;
+  /** The token's decimals, 0..255. */
+  decimals: number;
+}
+
+/** What {@link formatUnits} returns. */
+export type FormatUnitsReturnType = string;
+
+/** The errors {@link formatUnits} can throw. */
+export type FormatUnitsErrorType = ClientError<"INVALID_INPUT">;
 
 /**
  * Converts lots to a plain decimal string, exactly, with trailing fractional zeros trimmed:
@@ -8,7 +23,7 @@ import { invalidInput } from "../internal/invalidInput.js";
  * @example
  * formatUnits({ value: 1500000n, decimals: 6 }); // "1.5"
  */
-export function formatUnits({ value, decimals }: { value: bigint; decimals: number }): string {
+export function formatUnits({ value, decimals }: FormatUnitsParameters): FormatUnitsReturnType {
   if (typeof value !== "bigint") throw invalidInput("value", "must be a bigint", value);
   assertDecimals(decimals);
   const negative = value < 0n;

@@ -1,7 +1,7 @@
 import type { Quote } from "../types.js";
 
 /** Parameters of {@link isQuoteExpired}. */
-export interface IsQuoteExpiredParams {
+export interface IsQuoteExpiredParameters {
   quote: Pick<Quote, "expiryMs">;
   /** Current time in unix ms. Default `Date.now()`. */
   now?: number | undefined;
@@ -9,12 +9,22 @@ export interface IsQuoteExpiredParams {
   marginMs?: number | undefined;
 }
 
+/** What {@link isQuoteExpired} returns. */
+export type IsQuoteExpiredReturnType = boolean;
+
+/** The errors {@link isQuoteExpired} can throw. */
+export type IsQuoteExpiredErrorType = never;
+
 /**
  * True when the quote is past its `expiry` (or within `marginMs` of it).
  *
  * @example
  * if (isQuoteExpired({ quote, marginMs: 5_000 })) quote = await client.getBestQuote(params);
  */
-export function isQuoteExpired({ quote, now = Date.now(), marginMs = 0 }: IsQuoteExpiredParams): boolean {
+export function isQuoteExpired({
+  quote,
+  now = Date.now(),
+  marginMs = 0,
+}: IsQuoteExpiredParameters): IsQuoteExpiredReturnType {
   return now + marginMs >= quote.expiryMs;
 }

@@ -1,13 +1,20 @@
+import type { ClientError } from "../errors/codes.js";
 import { assertDecimals } from "../internal/assertDecimals.js";
 import { invalidInput } from "../internal/invalidInput.js";
 
 /** Parameters of {@link parseUnits}. */
-export interface ParseUnitsParams {
+export interface ParseUnitsParameters {
   /** A decimal string such as `"1.5"`, `"-0.25"` or `"1000"`. No exponent, no grouping. */
   value: string;
   /** The token's decimals, 0..255. */
   decimals: number;
 }
+
+/** What {@link parseUnits} returns. */
+export type ParseUnitsReturnType = bigint;
+
+/** The errors {@link parseUnits} can throw. */
+export type ParseUnitsErrorType = ClientError<"INVALID_INPUT">;
 
 /**
  * Converts a decimal string to lots, exactly: `parseUnits({ value: "1.5", decimals: 6 })` is `1500000n`.
@@ -16,7 +23,7 @@ export interface ParseUnitsParams {
  * @example
  * parseUnits({ value: "1.5", decimals: 6 }); // 1500000n
  */
-export function parseUnits({ value, decimals }: ParseUnitsParams): bigint {
+export function parseUnits({ value, decimals }: ParseUnitsParameters): ParseUnitsReturnType {
   assertDecimals(decimals);
   const match = typeof value === "string" ? /^(-)?([0-9]*)(?:\.([0-9]*))?$/.exec(value.trim()) : null;
   if (!match || ((match[2] ?? "") === "" && (match[3] ?? "") === "")) {
