@@ -6,7 +6,6 @@
  * and `p75` columns of the two rows of a group, and the "in-memory fetch" group, which isolates the client's own
  * per-call cost (headers, timeout, retry loop, hooks, schema parsing) from the network.
  */
-import * as v from "valibot";
 import { afterAll, bench, describe } from "vitest";
 import { networksWire, statusWire, tokensPageWire } from "../test/fixtures.js";
 import { startTestServer } from "../test/startTestServer.js";
@@ -84,27 +83,6 @@ describe("parsing a 100-token page (no HTTP)", () => {
     "JSON.parse",
     () => {
       JSON.parse(tokenPageText);
-    },
-    options,
-  );
-  // valibot's object floor: the page's shape with no check at all on any token field
-  const floor = v.object({
-    data: v.array(
-      v.object({
-        network_id: v.unknown(),
-        name: v.unknown(),
-        contract_address: v.unknown(),
-        symbol: v.unknown(),
-        icon_url: v.unknown(),
-        wrapped_token_address: v.unknown(),
-      }),
-    ),
-    pagination: v.unknown(),
-  });
-  bench(
-    "JSON.parse + valibot object, every field v.unknown() (the floor of an object schema)",
-    () => {
-      v.parse(floor, JSON.parse(tokenPageText));
     },
     options,
   );

@@ -1,0 +1,254 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  array,
+  boolean,
+  integer,
+  map,
+  nullable,
+  object,
+  optional,
+  pattern,
+  record,
+  type Schema,
+  SchemaIssue,
+  string,
+  unknown,
+} from "./schema.js";
+
+/** The issue `run` throws: its dotted path and message; fails the test when nothing is thrown. */
+function issueOf(run: () => unknown): { path: string; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof SchemaIssue)) throw error;
+    return { path: error.path.join("."), message: error.message };
+  }
+  throw new Error("expected a schema issue");
+}
+
+describe("leaf schemas", () => {
+  it("string, boolean and unknown accept their values and refuse others", () => {
+    expect(string("a")).toBe("a");
+    expect(issueOf(() => string(1))).toEqual({ path: "", message: "expected string" });
+    expect(boolean(false)).toBe(false);
+    expect(issueOf(() => boolean("true"))).toEqual({ path: "", message: "expected boolean" });
+    const value = { any: 1 };
+    expect(unknown(value)).toBe(value);
+  });
+
+  it("integer checks type, integrality and the range, in that order", () => {
+    const byte = integer(0, 255);
+    expect(byte(0)).toBe(0);
+    expect(byte(255)).toBe(255);
+    expect(issueOf(() => byte("1")).message).toBe("expected number");
+    expect(issueOf(() => byte(1.5)).message).toBe("expected an integer");
+    expect(issueOf(() => byte(2 ** 53)).message).toBe("expected an integer");
+    expect(issueOf(() => byte(Number.NaN)).message).toBe("expected an integer");
+    expect(issueOf(() => byte(-1)).message).toBe("expected at least 0");
+    expect(issueOf(() => byte(256)).message).toBe("expected at most 255");
+    expect(integer()(-(2 ** 53) + 1)).toBe(-(2 ** 53) + 1);
+  });
+
+  it("pattern refuses a non-string and a string that does not match, with its own message", () => {
+    const hex = pattern(/^0x[0-9a-f]+$/, "expected hex");
+    expect(hex("0xab")).toBe("0xab");
+    expect(issueOf(() => hex("ab")).message).toBe("expected hex");
+    expect(issueOf(() => hex(171)).message).toBe("expected hex");
+  });
+
+  it("optional, nullable and map", () => {
+    expect(optional(string)(undefined)).toBeUndefined();
+    expect(optional(string, "")(undefined)).toBe("");
+    expect(issueOf(() => optional(string, "")(null)).message).toBe("expected string");
+    expect(nullable(string)(undefined)).toBeNull();
+    expect(nullable(string)(null)).toBeNull();
+    expect(nullable(string)("x")).toBe("x");
+    expect(map(integer(), (n) => n * 2)(21)).toBe(42);
+    expect(issueOf(() => map(integer(), (n) => n * 2)("21")).message).toBe("expected number");
+    // a mapped optional schema stays optional: an object lets its key be absent
+    const mapped = object({ a: map(optional(string, null, true), (value) => value || null) });
+    expect(mapped({})).toEqual({ a: null });
+    expect(mapped({ a: "" })).toEqual({ a: null });
+    expect(issueOf(() => object({ a: map(string, (value) => value) })({})).message).toBe("missing");
+  });
+});
+
+describe("object, array and record", () => {
+  const schema = object({ source_chain: integer(), name: string, note: optional(string) });
+
+  it("renames wire keys to camelCase, keeps only declared keys, leaves out an absent optional key", () => {
+    expect(schema({ source_chain: 1, name: "a", extra: true })).toEqual({ sourceChain: 1, name: "a" });
+    expect(schema({ source_chain: 1, name: "a", note: "n" })).toEqual({
+      sourceChain: 1,
+      name: "a",
+      note: "n",
+    });
+  });
+
+  it("reports a missing key as `missing` at its path, and a wrong type with what was expected", () => {
+    expect(issueOf(() => schema({ name: "a" }))).toEqual({ path: "source_chain", message: "missing" });
+    expect(issueOf(() => schema({ source_chain: "1", name: "a" }))).toEqual({
+      path: "source_chain",
+      message: "expected number",
+    });
+    expect(issueOf(() => schema(null))).toEqual({ path: "", message: "expected Object" });
+    expect(issueOf(() => schema("x"))).toEqual({ path: "", message: "expected Object" });
+  });
+
+  it("stops at the first issue: a million bad items cost one issue", () => {
+    const list = array(object({ id: string }));
+    const items = Array.from({ length: 1_000_000 }, () => ({}));
+    expect(issueOf(() => list(items))).toEqual({ path: "0.id", message: "missing" });
+    expect(issueOf(() => list({}))).toEqual({ path: "", message: "expected Array" });
+  });
+
+  it("extends a shared shape with more entries, checked after it", () => {
+    const extended = object({ a: string }, { b_c: integer() });
+    expect(extended({ a: "x", b_c: 2 })).toEqual({ a: "x", bC: 2 });
+    expect(issueOf(() => extended({ a: "x" }))).toEqual({ path: "b_c", message: "missing" });
+  });
+
+  it("record checks every own value, names the key, and never copies a prototype key", () => {
+    const lists = record(array(integer()));
+    expect(lists({ a: [1], b: [] })).toEqual({ a: [1], b: [] });
+    expect(issueOf(() => lists({ a: [1], b: [1, "2"] }))).toEqual({
+      path: "b.1",
+      message: "expected number",
+    });
+    expect(issueOf(() => lists([]))).toEqual({ path: "", message: "expected Object" });
+    const hostile = JSON.parse('{"__proto__": {"polluted": [1]}, "constructor": [2], "ok": [3]}');
+    const out = lists(hostile);
+    expect(Object.keys(out)).toEqual(["ok"]);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("passes an error that is not an issue through unchanged", () => {
+    const boom = new Error("boom");
+    const throwing: Schema<never> = () => {
+      throw boom;
+    };
+    expect(() => object({ a: throwing })({ a: 1 })).toThrow(boom);
+  });
+});
+
+/**
+ * The generative part: a schema using every combinator, valid wire values built by fast-check, and the domain
+ * value each should give, written out here (independently of the schema's renaming code).
+ */
+const itemSchema = object({
+  item_id: string,
+  amount_lots: map(pattern(/^[0-9]{1,78}$/, "expected digits"), BigInt),
+  decimals: integer(0, 255),
+  active: boolean,
+  memo: nullable(string),
+  tag: optional(string, "none"),
+});
+const pageSchema = object({
+  items: array(itemSchema),
+  labels: record(string),
+  total_count: integer(0),
+});
+
+const wireItem = fc.record(
+  {
+    item_id: fc.string(),
+    amount_lots: fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }).map(String),
+    decimals: fc.integer({ min: 0, max: 255 }),
+    active: fc.boolean(),
+    memo: fc.option(fc.string(), { nil: null }),
+    tag: fc.string(),
+  },
+  { requiredKeys: ["item_id", "amount_lots", "decimals", "active"] },
+);
+const wirePage = fc.record({
+  items: fc.array(wireItem, { maxLength: 5 }),
+  labels: fc.dictionary(
+    fc.string().filter((key) => !["__proto__", "prototype", "constructor"].includes(key)),
+    fc.string(),
+    { maxKeys: 4 },
+  ),
+  total_count: fc.nat(),
+});
+type WireItem = {
+  item_id: string;
+  amount_lots: string;
+  decimals: number;
+  active: boolean;
+  memo?: string | null;
+  tag?: string;
+};
+
+function expectedItem(wire: WireItem) {
+  return {
+    itemId: wire.item_id,
+    amountLots: BigInt(wire.amount_lots),
+    decimals: wire.decimals,
+    active: wire.active,
+    memo: wire.memo ?? null,
+    tag: wire.tag ?? "none",
+  };
+}
+
+/** For each leaf of an item: values that must be refused there. */
+const badValuesByKey: Record<string, unknown[]> = {
+  item_id: [1, true, null, {}, []],
+  amount_lots: ["", "1.5", "-1", "1e3", "0x10", "1".repeat(79), 5, null],
+  decimals: ["1", 1.5, -1, 256, null, true],
+  active: ["true", 0, null],
+  memo: [1, true, {}, []],
+  tag: [1, null, false],
+};
+const requiredKeys = ["item_id", "amount_lots", "decimals", "active"];
+
+describe("generative: valid values round-trip, every single-field corruption is refused at its path", () => {
+  it("every valid page parses to the domain value with the domain names", () => {
+    fc.assert(
+      fc.property(wirePage, (wire) => {
+        const parsed = pageSchema(JSON.parse(JSON.stringify(wire)));
+        expect(parsed).toEqual({
+          items: wire.items.map(expectedItem),
+          labels: wire.labels,
+          totalCount: wire.total_count,
+        });
+      }),
+    );
+  });
+
+  it("one corrupted or removed field of one item is refused with that field's path", () => {
+    const corruption = fc
+      .tuple(
+        fc.array(wireItem, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        fc.constantFrom(...Object.keys(badValuesByKey)),
+        fc.nat(),
+        fc.boolean(),
+      )
+      .filter(([, , key, , remove]) => !remove || requiredKeys.includes(key));
+    fc.assert(
+      fc.property(corruption, ([items, at, key, pick, remove]) => {
+        const index = at % items.length;
+        const bad = badValuesByKey[key]!;
+        const page = { items: structuredClone(items), labels: {}, total_count: 1 };
+        const target = page.items[index] as Record<string, unknown>;
+        if (remove) delete target[key];
+        else target[key] = bad[pick % bad.length];
+        const issue = issueOf(() => pageSchema(JSON.parse(JSON.stringify(page))));
+        expect(issue.path).toBe(`items.${index}.${key}`);
+        if (remove) expect(issue.message).toBe("missing");
+        else expect(issue.message).toMatch(/^expected /);
+      }),
+    );
+  });
+
+  it("a corrupted label or count is refused at its path", () => {
+    fc.assert(
+      fc.property(wirePage, fc.constantFrom(1, null, true, {}), (wire, bad) => {
+        const withLabel = { ...wire, labels: { ...wire.labels, broken: bad } };
+        expect(issueOf(() => pageSchema(withLabel)).path).toBe("labels.broken");
+        expect(issueOf(() => pageSchema({ ...wire, total_count: -1 })).path).toBe("total_count");
+      }),
+    );
+  });
+});
