@@ -1,5 +1,6 @@
 import type { BaseClient } from "../client/types.js";
-import { type ClientError, createClientError, isClientError } from "../errors/codes.js";
+import { isSwapIntentError } from "../errors/baseError.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import { assertInteger, assertUuid } from "../internal/assertInput.js";
 import { abortedError, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";
@@ -64,7 +65,7 @@ export async function* watchIntent(
       await sleep(intervalMs, controller.signal);
     }
   } catch (error) {
-    if (timedOut && isClientError(error, "ABORTED")) {
+    if (timedOut && isSwapIntentError(error, "ABORTED")) {
       // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
       // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
       throw createClientError(
@@ -73,7 +74,7 @@ export async function* watchIntent(
         { intentId, timeoutMs, lastStatus: lastStatusOf(last) },
       );
     }
-    if (signal?.aborted && isClientError(error, "ABORTED")) throw abortedError(signal);
+    if (signal?.aborted && isSwapIntentError(error, "ABORTED")) throw abortedError(signal);
     throw error;
   } finally {
     clearTimeout(timer);

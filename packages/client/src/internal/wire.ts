@@ -20,6 +20,7 @@ import type {
 import {
   array,
   boolean,
+  fail,
   integer,
   map,
   nullable,
@@ -48,9 +49,7 @@ const lots: Schema<string | number> = (input) =>
     ? nonNegativeInt(input)
     : typeof input === "string" && /^[0-9]{1,78}$/.test(input)
       ? input
-      : (() => {
-          throw new SchemaIssue(lotsMessage);
-        })();
+      : fail(lotsMessage);
 const lotsBigint = /* @__PURE__ */ map(lots, BigInt);
 const isoDateMessage = "expected an ISO 8601 date";
 // ISO 8601 by form first: `Date.parse` alone also takes "1", "-5" or "March 7" (as dates in 2001)
@@ -63,7 +62,7 @@ const isoDate = /* @__PURE__ */ map(
       Number.isNaN(date.getTime()) ||
       new Date(`${value.slice(0, 10)}T00:00:00Z`).getUTCDate() !== Number(value.slice(8, 10))
     )
-      throw new SchemaIssue(isoDateMessage);
+      fail(isoDateMessage);
     return date;
   },
 );

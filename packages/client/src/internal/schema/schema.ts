@@ -22,7 +22,7 @@ export class SchemaIssue {
 }
 
 /** Throws the issue `message` at the current place; outer schemas add their keys to its path. */
-function fail(message: string): never {
+export function fail(message: string): never {
   throw new SchemaIssue(message);
 }
 
