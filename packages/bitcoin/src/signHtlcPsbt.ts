@@ -1,6 +1,6 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, Psbt, type SignerAsync, script } from "bitcoinjs-lib";
-import { decodeWitnessStack, equalBytes } from "./bytes.js";
+import { bytesToHex, decodeWitnessStack, equalBytes } from "./bytes.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
@@ -63,7 +63,10 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   const verified = verifyHtlcPsbt(parameters);
   const { ecc, signer } = parameters;
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
-    throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.");
+    throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.", {
+      expected: bytesToHex(verified.userPublicKey),
+      actual: bytesToHex(signer.publicKey),
+    });
   }
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
@@ -73,6 +76,7 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
       if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
           input: index,
+          reason: "doesNotVerify",
         });
       }
     }
@@ -81,7 +85,10 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   }
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
-    throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.");
+    throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.", {
+      where: "global",
+      fields: ["unsignedTx"],
+    });
   }
   const signedData = psbt.toBase64();
   return { psbt: signedData, approval: { type: "psbt", signedData }, verified };
@@ -128,7 +135,7 @@ async function signWithKey(args: {
       throw createBitcoinError(
         "BTC_SIGNATURE_INVALID",
         "The signer could not sign a listed input.",
-        { input: index },
+        { input: index, reason: "signerFailed" },
         cause,
       );
     }
@@ -150,6 +157,7 @@ async function signWithKey(args: {
     if (!valid) {
       throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
         input: index,
+        reason: made.length === 1 ? "doesNotVerify" : "missing",
       });
     }
   }
@@ -192,6 +200,7 @@ function taprootKeySigner(args: {
     throw createBitcoinError(
       "BTC_SIGNER_UNSUPPORTED",
       "The signer cannot make Taproot key-path (Schnorr) signatures, which a listed P2TR input needs.",
+      { input: verified.inputs.find((i) => i.kind === "p2tr")!.index },
     );
   }
   const sign = schnorr;
@@ -225,12 +234,15 @@ async function copyWalletSignatures(args: {
     throw createBitcoinError(
       "BTC_PSBT_INVALID",
       "The wallet returned something that is not a PSBT.",
-      {},
+      { source: "wallet" },
       cause,
     );
   }
   if (!equalBytes(signed.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
-    throw createBitcoinError("BTC_TX_MODIFIED", "The wallet returned a different transaction.");
+    throw createBitcoinError("BTC_TX_MODIFIED", "The wallet returned a different transaction.", {
+      where: "global",
+      fields: ["unsignedTx"],
+    });
   }
   // Take only the signatures of the listed inputs; every other field stays as verified.
   for (const { index, kind } of verified.inputs) {
@@ -282,11 +294,13 @@ function assertTaprootSignatureShape(args: {
   if (!sig) {
     throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
       input: index,
+      reason: "missing",
     });
   }
   if (sig.length !== 64 && sig.length !== 65) {
     throw createBitcoinError("BTC_SIGNATURE_INVALID", "A Taproot signature is neither 64 nor 65 bytes.", {
       input: index,
+      reason: "length",
       length: sig.length,
     });
   }
@@ -297,7 +311,7 @@ function assertTaprootSignatureShape(args: {
     throw createBitcoinError(
       "BTC_SIGHASH_NOT_ALLOWED",
       "The wallet's signature carries a sighash byte the chain refuses or other than the PSBT's (DEFAULT/ALL).",
-      { input: index, sighashByte: byte ?? null, expected },
+      { input: index, sighashType: byte ?? null, expected: [expected] },
     );
   }
 }
@@ -311,11 +325,14 @@ function assertEcdsaSignatureShape(args: { index: number; sig: Uint8Array | unde
   if (!sig) {
     throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
       input: index,
+      reason: "missing",
     });
   }
   if (sig[sig.length - 1] !== SIGHASH_ALL) {
     throw createBitcoinError("BTC_SIGHASH_NOT_ALLOWED", "The wallet signed with a sighash other than ALL.", {
       input: index,
+      sighashType: sig[sig.length - 1] ?? null,
+      expected: [SIGHASH_ALL],
     });
   }
   let canonical = false;
@@ -328,6 +345,7 @@ function assertEcdsaSignatureShape(args: { index: number; sig: Uint8Array | unde
   if (!canonical) {
     throw createBitcoinError("BTC_SIGNATURE_INVALID", "An ECDSA signature is not strict DER.", {
       input: index,
+      reason: "notDer",
     });
   }
 }
