@@ -133,10 +133,30 @@ export interface BitcoinErrorDetails {
   /** The signature on input `input` is refused for `reason`; `length` is its length when that is the reason. */
   BTC_SIGNATURE_INVALID: { input: number; reason: SignatureProblem; length?: number };
   /**
-   * Signing (or the wallet) changed the unsigned transaction. `where` and `fields` as in
-   * `BTC_PSBT_FIELD_NOT_ALLOWED` (`global` / `unsignedTx` for the transaction itself).
+   * Signing (or the wallet) changed the unsigned transaction. `where`: `global`; `fields`: the parts that differ
+   * (`version`, `locktime`, `inputs`, `sequence`, `outputs`, or `unsignedTx` for any other byte).
    */
   BTC_TX_MODIFIED: { where: string; fields: string[] };
+  /**
+   * The wallet changed, added or removed a PSBT field other than the listed inputs' signatures. `where`:
+   * `global`, `input N` or `output N`; `fields`: the bitcoinjs names of the fields that differ.
+   */
+  BTC_PSBT_FIELD_MODIFIED: { where: string; fields: string[] };
+  /**
+   * The wallet returned a signature it was not asked for: on an unlisted input, by a key other than the user's, a
+   * second one, a script-path or scriptSig signature, or a final witness that is not exactly the user's signature
+   * (and key). `input`: the input; `field`: the PSBT field that holds it.
+   */
+  BTC_SIGNATURE_UNEXPECTED: { input: number; field: string };
+  /**
+   * The wallet refused to sign (the user cancelled, or the wallet failed) or answered in a shape its documented
+   * API does not have. `wallet`: the adapter; `code` and `message`: the wallet's own, escaped (`null` when absent).
+   */
+  BTC_WALLET_REJECTED: {
+    wallet: "unisat" | "sats-connect" | "leather";
+    code: string | number | null;
+    message: string | null;
+  };
   /**
    * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less than 330 sat of `htlcLots`; or
    * the parameters have the wrong types (`feeLots` and `destinationScript` give the types passed).
@@ -196,6 +216,9 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_SIGNER_UNSUPPORTED: true,
   BTC_SIGNATURE_INVALID: true,
   BTC_TX_MODIFIED: true,
+  BTC_PSBT_FIELD_MODIFIED: true,
+  BTC_SIGNATURE_UNEXPECTED: true,
+  BTC_WALLET_REJECTED: true,
   BTC_REFUND_INVALID: true,
 };
 

@@ -19,6 +19,7 @@ import {
   type KeySigner,
   type PsbtWalletSigner,
   type SignatureProblem,
+  type SignPsbtInput,
   type SignPsbtParameters,
   signHtlcPsbt,
   signHtlcRefund,
@@ -207,7 +208,17 @@ describe("public types", () => {
 
   it("a wallet's signPsbt takes one object", () => {
     expectTypeOf<PsbtWalletSigner["signPsbt"]>().parameters.toEqualTypeOf<[SignPsbtParameters]>();
-    expectTypeOf<SignPsbtParameters>().toEqualTypeOf<{ psbt: string; inputs: number[] }>();
+    expectTypeOf<SignPsbtParameters>().toEqualTypeOf<{
+      psbt: string;
+      inputs: number[];
+      signInputs: SignPsbtInput[];
+    }>();
+    expectTypeOf<SignPsbtInput>().toEqualTypeOf<{
+      index: number;
+      kind: "p2tr" | "p2wpkh";
+      script: Uint8Array;
+      sighashType: number;
+    }>();
     const positional = async (psbt: string, inputs: number[]) => psbt + inputs.length;
     // @ts-expect-error the old positional (psbt, inputs) callback no longer fits
     assertType<PsbtWalletSigner>({ publicKey: new Uint8Array(33), signPsbt: positional });

@@ -50,6 +50,7 @@ export type {
   HtlcPolicyParameters,
   KeySigner,
   PsbtWalletSigner,
+  SignPsbtInput,
   SignPsbtParameters,
   SignPsbtReturnType,
 } from "./types.js";
