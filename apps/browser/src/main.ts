@@ -1,6 +1,7 @@
 import { createClient } from "@swapintent/client";
 import { type ChainFacts, createDevApi } from "@swapintent/testing/devApi";
 import { createInjectedWallets } from "./injected/index.js";
+import "./injected/bitcoin.js";
 import { type RouteEnd, type RouteProgress, runRoute } from "./runRoute.js";
 import { createBitcoinWallet } from "./wallets/createBitcoinWallet.js";
 import { createPermit2Wallet } from "./wallets/createPermit2Wallet.js";
@@ -55,15 +56,19 @@ async function main(): Promise<void> {
   };
   // `?wallets=injected`: sign through the wallets injected into the page (window.unisat, window.ethereum, a
   // wallet-standard wallet, …), each through its signer package's adapter; otherwise keys made in the page.
-  const wallets =
-    query.get("wallets") === "injected"
-      ? await createInjectedWallets({ chains: [...byType.values()], names: query.getAll("injected") })
-      : new Map<string, BrowserWallet>([
-          ["EVM", createPermit2Wallet({ info: facts("EVM").info, tron: false })],
-          ["TRON", createPermit2Wallet({ info: facts("TRON").info, tron: true })],
-          ["BITCOIN", createBitcoinWallet({ info: facts("BITCOIN").info })],
-          ["SOLANA", createSolanaWallet({ info: facts("SOLANA").info })],
-        ]);
+  const wallets = new Map<string, BrowserWallet>([
+    ["EVM", createPermit2Wallet({ info: facts("EVM").info, tron: false })],
+    ["TRON", createPermit2Wallet({ info: facts("TRON").info, tron: true })],
+    ["BITCOIN", createBitcoinWallet({ info: facts("BITCOIN").info })],
+    ["SOLANA", createSolanaWallet({ info: facts("SOLANA").info })],
+  ]);
+  if (query.get("wallets") === "injected") {
+    const injected = await createInjectedWallets({
+      chains: [...byType.values()],
+      names: query.getAll("injected"),
+    });
+    for (const [type, wallet] of injected) wallets.set(type, wallet);
+  }
   const end = ([type, symbol]: readonly [string, string]): RouteEnd => {
     const chain = facts(type);
     const token = (chain.info.tokens as Record<string, string> | undefined)?.[symbol];
