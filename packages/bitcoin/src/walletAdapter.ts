@@ -5,6 +5,7 @@ import { hexToBytes } from "./bytes.js";
 import { escapeForDisplay } from "./displaySafe.js";
 import { type BitcoinErrorDetails, createBitcoinError } from "./errors.js";
 import type { SignPsbtInput } from "./types.js";
+import { parseWalletPsbt } from "./walletPsbt.js";
 
 /** The adapter a wallet error came from. */
 export type WalletName = BitcoinErrorDetails["BTC_WALLET_REJECTED"]["wallet"];
@@ -36,17 +37,7 @@ export function psbtBase64ToHex(psbt: string): string {
 
 /** A wallet's hex PSBT as base64, or `BTC_PSBT_INVALID` (source `wallet`) when it is not one. */
 export function walletHexToBase64(hex: unknown): string {
-  try {
-    if (typeof hex !== "string") throw new TypeError("not a string");
-    return Psbt.fromHex(hex).toBase64();
-  } catch (cause) {
-    throw createBitcoinError(
-      "BTC_PSBT_INVALID",
-      "The wallet returned something that is not a PSBT.",
-      { source: "wallet" },
-      cause,
-    );
-  }
+  return parseWalletPsbt(hex, "hex").toBase64();
 }
 
 /**

@@ -95,10 +95,11 @@ function psbtForWallet(verified: VerifyHtlcPsbtReturnType): Psbt {
   return copy;
 }
 
-function parseWalletPsbt(returned: unknown): Psbt {
+/** What a wallet returned, as a PSBT (base64, or hex for the wallets that answer in hex), else `BTC_PSBT_INVALID`. */
+export function parseWalletPsbt(returned: unknown, encoding: "base64" | "hex" = "base64"): Psbt {
   try {
     if (typeof returned !== "string") throw new TypeError("not a string");
-    return Psbt.fromBase64(returned);
+    return encoding === "hex" ? Psbt.fromHex(returned) : Psbt.fromBase64(returned);
   } catch (cause) {
     throw createBitcoinError(
       "BTC_PSBT_INVALID",

@@ -116,27 +116,17 @@ function witnessOf(psbt: Psbt, index: number): Uint8Array {
   return copy.data.inputs[index]!.finalScriptWitness!;
 }
 
+/** Tampers with the unsigned transaction (inputs, outputs, version, locktime, sequence), else with fields. */
 function tamperSigned(args: SignArgs & { tweaked: StandinKey }): void {
-  const { psbt, tamper, key } = args;
+  const { psbt, tamper } = args;
   const first = args.inputs[0]!.index;
   const tx = (psbt.data.globalMap.unsignedTx as unknown as { tx: Transaction }).tx;
-  const p2wpkh = args.inputs.find((i) => !isTaproot(psbt, i.index))?.index ?? first;
   switch (tamper) {
     case "addOutput":
       // Set directly: bitcoinjs will not add an output once inputs are signed.
       tx.addOutput(payments.p2wpkh({ pubkey: args.other.publicKey }).output!, 1000n);
       psbt.data.outputs.push({ unknownKeyVals: [] });
       return;
-    case "otherKey": {
-      // The P2WPKH input signed by another account of the wallet, over the right sighash.
-      const index = p2wpkh;
-      const utxo = psbt.data.inputs[index]!.witnessUtxo!;
-      const scriptCode = payments.p2pkh({ hash: utxo.script.slice(2) }).output!;
-      const hash = tx.hashForWitnessV0(index, scriptCode, utxo.value, 0x01);
-      const signature = script.signature.encode(args.other.sign(hash), 0x01);
-      psbt.data.inputs[index]!.partialSig = [{ pubkey: args.other.publicKey, signature }];
-      return;
-    }
     case "changeOutput":
       tx.outs[tx.outs.length - 1]!.value -= 1n;
       return;
@@ -152,6 +142,28 @@ function tamperSigned(args: SignArgs & { tweaked: StandinKey }): void {
     case "sequence":
       tx.ins[first]!.sequence = 0xfffffffd;
       return;
+    default:
+      tamperFields(args);
+  }
+}
+
+/** Tampers with PSBT fields and signatures (the unsigned transaction stays as sent). */
+function tamperFields(args: SignArgs & { tweaked: StandinKey }): void {
+  const { psbt, tamper, key } = args;
+  const first = args.inputs[0]!.index;
+  const tx = (psbt.data.globalMap.unsignedTx as unknown as { tx: Transaction }).tx;
+  const p2wpkh = args.inputs.find((i) => !isTaproot(psbt, i.index))?.index ?? first;
+  switch (tamper) {
+    case "otherKey": {
+      // The P2WPKH input signed by another account of the wallet, over the right sighash.
+      const index = p2wpkh;
+      const utxo = psbt.data.inputs[index]!.witnessUtxo!;
+      const scriptCode = payments.p2pkh({ hash: utxo.script.slice(2) }).output!;
+      const hash = tx.hashForWitnessV0(index, scriptCode, utxo.value, 0x01);
+      const signature = script.signature.encode(args.other.sign(hash), 0x01);
+      psbt.data.inputs[index]!.partialSig = [{ pubkey: args.other.publicKey, signature }];
+      return;
+    }
     case "inputField":
       psbt.data.inputs[first]!.witnessUtxo!.value += 1n;
       return;
