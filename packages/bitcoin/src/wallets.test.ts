@@ -254,3 +254,36 @@ describe("what each adapter asks its wallet for", () => {
     expect(result.error!.details).toEqual({ wallet: "sats-connect", code: null, message: null });
   });
 });
+
+describe("the refused signatures are ones the chain refuses too (bitcore's interpreter)", () => {
+  it.each([
+    ["invalidSignature", 0],
+    ["wrongSighash", 0],
+    ["otherKey", 1],
+  ] as const)("%s (input %i)", async (tamper, tampered) => {
+    const deposit = buildDeposit();
+    let returned = "";
+    const signer: PsbtWalletSigner = {
+      publicKey: userKey.publicKey,
+      signPsbt: async (parameters) => {
+        returned = await harness("sats-connect", tamper).signer.signPsbt(parameters);
+        return returned;
+      },
+    };
+    expect((await outcome(deposit, signer)).code).toBe(EXPECTED[tamper]);
+    // What the wallet handed back, its signatures put in the witness as they are (no check on the way).
+    const psbt = Psbt.fromBase64(returned);
+    for (const input of psbt.data.inputs) {
+      if (input.finalScriptWitness) continue;
+      const partial = input.partialSig?.[0];
+      const stack = partial ? [partial.signature, partial.pubkey] : [input.tapKeySig!];
+      input.finalScriptWitness = Uint8Array.from([
+        stack.length,
+        ...stack.flatMap((item) => [item.length, ...item]),
+      ]);
+    }
+    const results = runInterpreter({ txHex: psbt.extractTransaction().toHex(), prevouts: deposit.prevouts });
+    expect(results[tampered]).not.toBeNull();
+    expect(results[1 - tampered]).toBeNull();
+  });
+});
