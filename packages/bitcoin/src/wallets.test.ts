@@ -287,3 +287,43 @@ describe("the refused signatures are ones the chain refuses too (bitcore's inter
     expect(results[1 - tampered]).toBeNull();
   });
 });
+
+describe("a wallet answer outside the documented shape is a coded refusal, never a TypeError", () => {
+  const deposit = buildDeposit();
+  const unisat = (answer: unknown) =>
+    createUnisatWalletSigner({
+      unisat: { signPsbt: async () => answer as string },
+      publicKey: userPublicKey,
+    });
+  const satsConnect = (answer: unknown) =>
+    createSatsConnectWalletSigner({
+      request: (async () => answer) as unknown as SatsConnectRequest,
+      publicKey: userPublicKey,
+    });
+  const leather = (answer: unknown) =>
+    createLeatherWalletSigner({
+      leather: { request: async () => answer } as unknown as LeatherProvider,
+      publicKey: userPublicKey,
+    });
+  it.each([
+    ["unisat: a number", unisat(42), "BTC_PSBT_INVALID"],
+    ["unisat: null", unisat(null), "BTC_PSBT_INVALID"],
+    ["unisat: base64 instead of hex", unisat(deposit.psbt), "BTC_PSBT_INVALID"],
+    ["sats-connect: nothing", satsConnect(undefined), "BTC_WALLET_REJECTED"],
+    [
+      "sats-connect: success without a psbt",
+      satsConnect({ status: "success", result: {} }),
+      "BTC_WALLET_REJECTED",
+    ],
+    ["sats-connect: a bare base64 string", satsConnect(deposit.psbt), "BTC_WALLET_REJECTED"],
+    ["leather: nothing", leather(null), "BTC_WALLET_REJECTED"],
+    [
+      "leather: a resolved JSON-RPC error",
+      leather({ error: { code: -32603, message: "x" } }),
+      "BTC_WALLET_REJECTED",
+    ],
+    ["leather: base64 under result.hex", leather({ result: { hex: deposit.psbt } }), "BTC_PSBT_INVALID"],
+  ])("%s", async (_name, signer, code) => {
+    expect((await outcome(deposit, signer)).code).toBe(code);
+  });
+});
