@@ -14,7 +14,7 @@ export async function signOnBitcoin(intent: Intent, quote: Quote, wif: string, r
     intent,
     quote,
     userPublicKey: key.publicKey,
-    signer: key, // or a wallet: { publicKey, signPsbt({ psbt, inputs }) }
+    signer: key, // or a wallet: an adapter of @swapintent/bitcoin/wallets, or { publicKey, signPsbt }
     policy: { resolverPublicKey, maxFeeLots: 20_000n },
   });
   // The txid is final before signing (native segwit inputs only): the refund path spends `${verified.txid}:0`.

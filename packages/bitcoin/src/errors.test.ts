@@ -36,7 +36,13 @@ describe("error codes", () => {
 });
 
 describe("isBitcoinError", () => {
-  const feeTooHigh = createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", { feeLots: 1n });
+  const feeTooHigh = createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", {
+    feeLots: 60_000n,
+    estimatedVsize: 150n,
+    minFeeRateSatPerVbyte: 1n,
+    maxFeeLots: 50_000n,
+    maxFeeRateSatPerVbyte: 200n,
+  });
 
   it("accepts this package's errors, with or without the code asked about", () => {
     expect(isBitcoinError(feeTooHigh)).toBe(true);

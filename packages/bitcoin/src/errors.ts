@@ -1,81 +1,182 @@
-import { BaseError, isSwapIntentError } from "@swapintent/client";
+import { BaseError, type CodedError, hasErrorCode } from "@swapintent/client";
 
-/** Every failure code of `@swapintent/bitcoin` (see the README's table). */
-export type BitcoinErrorCode =
-  /** The intent's approval mechanism is not `htlc`. */
-  | "BTC_MECHANISM_MISMATCH"
-  /** `params_to_sign.psbt` (or what a wallet returned, or `depositPsbt`) is not a base64 PSBT. */
-  | "BTC_PSBT_INVALID"
-  /** The PSBT carries a global, output or unlisted-input field a deposit does not have. */
-  | "BTC_PSBT_FIELD_NOT_ALLOWED"
-  /** `quote.sourceAmountLots` is not a positive bigint. */
-  | "BTC_QUOTE_INVALID"
-  /** A policy field has the wrong type (counts are integers, fee caps bigint lots). */
-  | "BTC_POLICY_INVALID"
-  /** The user's public key is not a 33-byte compressed secp256k1 point. */
-  | "BTC_PUBLIC_KEY_INVALID"
-  /** `params_to_sign.inputs` is not a non-empty list of distinct, existing input indexes. */
-  | "BTC_INPUT_INDEX_INVALID"
-  /** An input has no `witnessUtxo` (its value is unknown). */
-  | "BTC_UTXO_MISSING"
-  /** An input's `nonWitnessUtxo` does not match its outpoint or its `witnessUtxo`. */
-  | "BTC_UTXO_MISMATCH"
-  /** An input does not spend a native segwit output, or has a scriptSig: the txid could change. */
-  | "BTC_INPUT_NOT_SEGWIT"
-  /** No listed Taproot input commits to every amount, and an input lacks its previous transaction. */
-  | "BTC_NON_WITNESS_UTXO_REQUIRED"
-  /** A listed input does not spend the user's P2TR (BIP-86) or P2WPKH output. */
-  | "BTC_INPUT_NOT_USERS"
-  /** A listed input carries a field outside the allow-list of a plain key spend. */
-  | "BTC_INPUT_FIELD_NOT_ALLOWED"
-  /** An unlisted input spends the user's scripts or names the user's key. */
-  | "BTC_INPUT_NOT_LISTED_SIGNED"
-  /** A listed input (or a wallet's signature) uses a sighash other than DEFAULT/ALL. */
-  | "BTC_SIGHASH_NOT_ALLOWED"
-  /** The deposit is not valid now: an enforced `nLockTime` or a BIP-68 relative lock delays it. */
-  | "BTC_TX_TIMELOCKED"
-  /** Nodes would not relay the deposit (version not 1 or 2, or heavier than 400,000 WU). */
-  | "BTC_TX_NOT_STANDARD"
-  /** Output 0 carries no BIP-371 `tapInternalKey` and `tapTree`. */
-  | "BTC_HTLC_MISSING"
-  /** The HTLC's internal key is not the unspendable NUMS key. */
-  | "BTC_HTLC_INTERNAL_KEY_MISMATCH"
-  /** The HTLC's tree, leaves or output script are not the documented templates. */
-  | "BTC_HTLC_SCRIPT_MISMATCH"
-  /** The claim leaf is locked to a hash other than the intent's `secret_hash`. */
-  | "BTC_HTLC_SECRET_HASH_MISMATCH"
-  /** The refund leaf does not pay the user's key. */
-  | "BTC_HTLC_REFUND_KEY_MISMATCH"
-  /** The claim leaf pays a key other than `policy.resolverPublicKey`. */
-  | "BTC_HTLC_CLAIM_KEY_MISMATCH"
-  /** The refund delay is outside the policy's bounds or above 0xffff. */
-  | "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS"
-  /** The HTLC does not lock exactly `quote.sourceAmountLots`. */
-  | "BTC_HTLC_AMOUNT_MISMATCH"
-  /** An output other than the HTLC does not pay the user. */
-  | "BTC_OUTPUT_NOT_USERS"
-  /** An output is below its type's dust limit. */
-  | "BTC_OUTPUT_DUST"
-  /** The deposit has more than one change output. */
-  | "BTC_CHANGE_SPLIT"
-  /** The change goes to a script type other than `policy.changeScriptType`. */
-  | "BTC_CHANGE_SCRIPT_MISMATCH"
-  /** The outputs spend more than the inputs. */
-  | "BTC_FEE_INVALID"
-  /** The fee is below the minimum relay rate. */
-  | "BTC_FEE_TOO_LOW"
-  /** The fee is above `policy.maxFeeLots` or the per-vbyte cap. */
-  | "BTC_FEE_TOO_HIGH"
-  /** The signer's public key is not the user's key (or, for a refund, it cannot sign Schnorr). */
-  | "BTC_SIGNER_KEY_MISMATCH"
-  /** The signer cannot sign some listed input (no Schnorr for a P2TR input). */
-  | "BTC_SIGNER_UNSUPPORTED"
-  /** A signature does not verify, is missing, or is not in a shape the chain accepts. */
-  | "BTC_SIGNATURE_INVALID"
-  /** Signing (or the wallet) changed the unsigned transaction. */
-  | "BTC_TX_MODIFIED"
-  /** The refund fee or destination is invalid (below 1 sat/vB, or leaves less than 330 sat). */
-  | "BTC_REFUND_INVALID";
+/** Why a signature was refused (`BTC_SIGNATURE_INVALID`'s `reason`). */
+export type SignatureProblem =
+  /** The signer (or wallet) did not sign the input. */
+  | "missing"
+  /** The signer threw while signing the input. */
+  | "signerFailed"
+  /** A Taproot signature is neither 64 nor 65 bytes. */
+  | "length"
+  /** An ECDSA signature is not strict DER (BIP-66). */
+  | "notDer"
+  /** The signature does not verify against the input's sighash and the user's key (or is high-S). */
+  | "doesNotVerify";
+
+/**
+ * Every failure code of `@swapintent/bitcoin` (see the README's table) and the facts its `details` carry. Details
+ * never hold a key, a seed or a preimage; a string the service chose appears escaped (no control, bidi or
+ * zero-width character). Hex values are lowercase without `0x` unless said otherwise.
+ */
+export interface BitcoinErrorDetails {
+  /** The intent's approval mechanism is not `htlc`. `approvalMechanism`: the intent's value, escaped. */
+  BTC_MECHANISM_MISMATCH: { approvalMechanism: string };
+  /**
+   * A PSBT does not parse. `source`: `params_to_sign.psbt` (the intent's, or not a string), `wallet` (what a
+   * wallet returned) or `depositPsbt` (`signHtlcRefund`'s input).
+   */
+  BTC_PSBT_INVALID: { source: "params_to_sign.psbt" | "wallet" | "depositPsbt" };
+  /**
+   * The PSBT carries a global, output or unlisted-input field a deposit does not have. `where`: `global`,
+   * `output N` or `input N`; `fields`: the bitcoinjs names of the fields refused.
+   */
+  BTC_PSBT_FIELD_NOT_ALLOWED: { where: string; fields: string[] };
+  /** `quote.sourceAmountLots` is not a positive bigint. `sourceAmountLots`: the value given, escaped. */
+  BTC_QUOTE_INVALID: { sourceAmountLots: string };
+  /** A policy field has the wrong type (counts are integers, fee caps bigint lots). `policy`: the fields given. */
+  BTC_POLICY_INVALID: { policy: string[] };
+  /**
+   * The user's public key is not a 33-byte compressed secp256k1 point. `length`: its length in bytes (-1 when the
+   * hex does not decode).
+   */
+  BTC_PUBLIC_KEY_INVALID: { length: number };
+  /**
+   * `params_to_sign.inputs` is not a non-empty list of distinct, existing input indexes. `inputs`: the list given,
+   * escaped; `inputCount`: the inputs of the transaction.
+   */
+  BTC_INPUT_INDEX_INVALID: { inputs: string; inputCount: number };
+  /** Input `input` has no `witnessUtxo` (its value is unknown). */
+  BTC_UTXO_MISSING: { input: number };
+  /** Input `input`'s `nonWitnessUtxo` does not parse, or does not match its outpoint or its `witnessUtxo`. */
+  BTC_UTXO_MISMATCH: { input: number };
+  /**
+   * Input `input` does not spend a native segwit output, or has a scriptSig: the txid could change. `script`: the
+   * prevout script, hex (empty when the input has no `witnessUtxo`).
+   */
+  BTC_INPUT_NOT_SEGWIT: { input: number; script: string };
+  /** No listed Taproot input commits to every amount, and input `input` lacks its previous transaction. */
+  BTC_NON_WITNESS_UTXO_REQUIRED: { input: number };
+  /**
+   * Listed input `input` does not spend the user's P2TR (BIP-86) or P2WPKH output. `script`: its prevout script,
+   * hex; `reason`: `script` (another output) or `tapInternalKey` (a P2TR input that is not a BIP-86 key spend).
+   */
+  BTC_INPUT_NOT_USERS: { input: number; script: string; reason: "script" | "tapInternalKey" };
+  /** Listed input `input` carries `fields` outside the allow-list of a plain key spend. */
+  BTC_INPUT_FIELD_NOT_ALLOWED: { input: number; fields: string[] };
+  /** Unlisted input `input` spends the user's scripts or names the user's key. */
+  BTC_INPUT_NOT_LISTED_SIGNED: { input: number };
+  /**
+   * Listed input `input` (or a wallet's signature on it) uses a sighash other than DEFAULT/ALL. `sighashType`: the
+   * type asked for, or the signature's sighash byte (`null` for a 64-byte Taproot signature, meaning DEFAULT);
+   * `expected`: the types accepted there.
+   */
+  BTC_SIGHASH_NOT_ALLOWED: { input: number; sighashType: number | null; expected: number[] };
+  /**
+   * The deposit is not valid now: its enforced `nLockTime` (`locktime`, above `maxLockTimeHeight` or a recent
+   * time), or input `input`'s `sequence` sets a BIP-68 relative lock.
+   */
+  BTC_TX_TIMELOCKED:
+    | { locktime: number; maxLockTimeHeight: number | undefined }
+    | { input: number; sequence: number };
+  /** Nodes would not relay the deposit: its `version` is not 1 or 2, or its `estimatedWeight` is above 400,000 WU. */
+  BTC_TX_NOT_STANDARD: { version: number } | { estimatedWeight: bigint };
+  /** Output `output` (0) carries no BIP-371 `tapInternalKey` and `tapTree`. */
+  BTC_HTLC_MISSING: { output: number };
+  /** The HTLC's internal key (`tapInternalKey`, hex) is not the unspendable NUMS key. */
+  BTC_HTLC_INTERNAL_KEY_MISMATCH: { tapInternalKey: string };
+  /**
+   * The HTLC is not the documented template. `part`: `leaves` (not the claim and refund scripts), `tree` (not two
+   * leaves at depth 1; `leaves` counts them) or `outputScript` (output 0's `script`, hex, is not the tree's key).
+   */
+  BTC_HTLC_SCRIPT_MISMATCH:
+    | { part: "leaves" }
+    | { part: "tree"; leaves: number }
+    | { part: "outputScript"; script: string };
+  /**
+   * The claim leaf is locked to a hash other than the intent's. `expected`: the intent's `secret_hash`, escaped;
+   * `actual`: the leaf's hash, `0x` hex (`null` when the intent's is not a string).
+   */
+  BTC_HTLC_SECRET_HASH_MISMATCH: { expected: string; actual: string | null };
+  /** The refund leaf pays x-only key `actual` (hex), not the user's `expected`. */
+  BTC_HTLC_REFUND_KEY_MISMATCH: { expected: string; actual: string };
+  /** The claim leaf pays x-only key `actual` (hex), not `expected` (`policy.resolverPublicKey`). */
+  BTC_HTLC_CLAIM_KEY_MISMATCH: { expected: string; actual: string };
+  /** The refund delay `csvBlocks` is outside `minCsvBlocks..maxCsvBlocks` (never above 0xffff). */
+  BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS: { csvBlocks: number; minCsvBlocks: number; maxCsvBlocks: number };
+  /** The HTLC locks `actual` lots, not the quote's `expected`. */
+  BTC_HTLC_AMOUNT_MISMATCH: { expected: bigint; actual: bigint };
+  /** Output `output` (`script`, hex; `valueLots`) is not the HTLC and does not pay the user. */
+  BTC_OUTPUT_NOT_USERS: { output: number; script: string; valueLots: bigint };
+  /** Output `output` holds `valueLots`, below its type's `dustLimitLots`. */
+  BTC_OUTPUT_DUST: { output: number; valueLots: bigint; dustLimitLots: bigint };
+  /** The deposit has `changeOutputs` change outputs (more than one). */
+  BTC_CHANGE_SPLIT: { changeOutputs: number };
+  /** Change output `output` is the user's `kind` script, not `policy.changeScriptType`. */
+  BTC_CHANGE_SCRIPT_MISMATCH: {
+    output: number;
+    kind: "p2tr" | "p2wpkh";
+    changeScriptType: "p2tr" | "p2wpkh" | undefined;
+  };
+  /** The outputs (`outputTotal` lots) spend more than the inputs (`inputTotal`). */
+  BTC_FEE_INVALID: { inputTotal: bigint; outputTotal: bigint };
+  /** The fee `feeLots` is below `minFeeRateSatPerVbyte` times `estimatedVsize`. */
+  BTC_FEE_TOO_LOW: FeeDetails;
+  /** The fee `feeLots` is above `maxFeeLots`, or above `maxFeeRateSatPerVbyte` times `estimatedVsize`. */
+  BTC_FEE_TOO_HIGH: FeeDetails;
+  /**
+   * The signer's public key (`actual`, hex) is not the user's key (`expected`), or, for a refund, the signer
+   * cannot sign Schnorr (`canSignSchnorr` false).
+   */
+  BTC_SIGNER_KEY_MISMATCH: { expected: string; actual: string; canSignSchnorr?: boolean };
+  /** The signer cannot sign listed P2TR input `input` (no Schnorr signing). */
+  BTC_SIGNER_UNSUPPORTED: { input: number };
+  /** The signature on input `input` is refused for `reason`; `length` is its length when that is the reason. */
+  BTC_SIGNATURE_INVALID: { input: number; reason: SignatureProblem; length?: number };
+  /**
+   * Signing (or the wallet) changed the unsigned transaction. `where`: `global`; `fields`: the parts that differ
+   * (`version`, `locktime`, `inputs`, `sequence`, `outputs`, or `unsignedTx` for any other byte).
+   */
+  BTC_TX_MODIFIED: { where: string; fields: string[] };
+  /**
+   * The wallet changed, added or removed a PSBT field other than the listed inputs' signatures. `where`:
+   * `global`, `input N` or `output N`; `fields`: the bitcoinjs names of the fields that differ.
+   */
+  BTC_PSBT_FIELD_MODIFIED: { where: string; fields: string[] };
+  /**
+   * The wallet returned a signature it was not asked for: on an unlisted input, by a key other than the user's, a
+   * second one, a script-path or scriptSig signature, or a final witness that is not exactly the user's signature
+   * (and key). `input`: the input; `field`: the PSBT field that holds it.
+   */
+  BTC_SIGNATURE_UNEXPECTED: { input: number; field: string };
+  /**
+   * The wallet refused to sign (the user cancelled, or the wallet failed) or answered in a shape its documented
+   * API does not have. `wallet`: the adapter; `code` and `message`: the wallet's own, escaped (`null` when absent).
+   */
+  BTC_WALLET_REJECTED: {
+    wallet: "unisat" | "sats-connect" | "leather";
+    code: string | number | null;
+    message: string | null;
+  };
+  /**
+   * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less than 330 sat of `htlcLots`; or
+   * the parameters have the wrong types (`feeLots` and `destinationScript` give the types passed).
+   */
+  BTC_REFUND_INVALID:
+    | { feeLots: bigint; htlcLots: bigint; vsize: bigint }
+    | { feeLots: string; destinationScript: string };
+}
+
+/** The facts of a fee check (`BTC_FEE_TOO_LOW`, `BTC_FEE_TOO_HIGH`): the fee, the estimate and the policy's caps. */
+export type FeeDetails = {
+  feeLots: bigint;
+  estimatedVsize: bigint;
+  minFeeRateSatPerVbyte: bigint;
+  maxFeeLots: bigint;
+  maxFeeRateSatPerVbyte: bigint;
+};
+
+/** Every failure code of `@swapintent/bitcoin` (see the README's table and `BitcoinErrorDetails`). */
+export type BitcoinErrorCode = keyof BitcoinErrorDetails;
 
 /** Every code at runtime, for `isBitcoinError`; the compiler keeps it equal to the union. */
 const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
@@ -115,29 +216,36 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_SIGNER_UNSUPPORTED: true,
   BTC_SIGNATURE_INVALID: true,
   BTC_TX_MODIFIED: true,
+  BTC_PSBT_FIELD_MODIFIED: true,
+  BTC_SIGNATURE_UNEXPECTED: true,
+  BTC_WALLET_REJECTED: true,
   BTC_REFUND_INVALID: true,
 };
 
-/** The error every function of `@swapintent/bitcoin` throws: a `BaseError` whose `code` is a `BitcoinErrorCode`. */
-export type BitcoinError = BaseError<BitcoinErrorCode>;
+/**
+ * The error every function of `@swapintent/bitcoin` throws: a `BaseError` whose `code` is a `BitcoinErrorCode`
+ * and whose `details` are that code's (`BitcoinErrorDetails`). A union with one member per code, so narrowing
+ * `code` narrows `details`; `BitcoinError<"BTC_FEE_TOO_HIGH">` is that one code's error.
+ */
+export type BitcoinError<C extends BitcoinErrorCode = BitcoinErrorCode> = CodedError<BitcoinErrorDetails, C>;
 
 /**
- * Build the package's `BaseError` for `code`. Internal: the code is checked against `BitcoinErrorCode` by the
- * compiler, so a misspelt code does not build.
+ * Build the package's error for `code`. Internal: the compiler checks `code` against `BitcoinErrorCode` and
+ * `details` against that code's `BitcoinErrorDetails` entry.
  */
-export function createBitcoinError(
-  code: BitcoinErrorCode,
+export function createBitcoinError<C extends BitcoinErrorCode>(
+  code: C,
   shortMessage: string,
-  details: Record<string, unknown> = {},
+  details: BitcoinErrorDetails[C],
   cause?: unknown,
-): BitcoinError {
-  return new BaseError(code, shortMessage, { details, cause });
+): BitcoinError<C> {
+  return new BaseError(code, shortMessage, { details, cause }) as unknown as BitcoinError<C>;
 }
 
 /**
- * True when `error` is an error of `@swapintent/bitcoin` (its `code` is a `BitcoinErrorCode`), and, when `code` is
- * given, that very code. Narrows `error` to `BaseError<code>`. Works across duplicated copies of the client
- * package, like `isSwapIntentError`.
+ * True when `error` is an error of `@swapintent/bitcoin` (its `code` is one of this package's exact list of
+ * codes), and, when `code` is given, that very code. Narrows `error` to `BitcoinError<code>`, so `details` is that
+ * code's facts. Works across duplicated copies of the client package, like `isSwapIntentError`.
  *
  * @example
  * ```ts
@@ -146,7 +254,7 @@ export function createBitcoinError(
  * try {
  *   await signHtlcPsbt({ ecc, intent, quote, userPublicKey, signer });
  * } catch (error) {
- *   if (isBitcoinError(error, "BTC_FEE_TOO_HIGH")) console.log(error.details.feeLots);
+ *   if (isBitcoinError(error, "BTC_FEE_TOO_HIGH")) console.log(error.details.feeLots); // bigint
  *   else throw error;
  * }
  * ```
@@ -154,9 +262,8 @@ export function createBitcoinError(
 export function isBitcoinError<C extends BitcoinErrorCode = BitcoinErrorCode>(
   error: unknown,
   code?: C,
-): error is BaseError<C> {
-  if (!isSwapIntentError(error) || !Object.hasOwn(bitcoinErrorCodes, error.code)) return false;
-  return code === undefined || error.code === code;
+): error is BitcoinError<C> {
+  return hasErrorCode(error, bitcoinErrorCodes, code);
 }
 
 /** Every code of the union (for the documentation test). */

@@ -44,6 +44,7 @@ export function getUserScripts(parameters: GetUserScriptsParameters): GetUserScr
     throw createBitcoinError(
       "BTC_PUBLIC_KEY_INVALID",
       "The user's public key is not a 33-byte compressed secp256k1 key.",
+      { length: publicKey?.length ?? -1 },
     );
   }
   useEcc(args.ecc);
@@ -54,7 +55,9 @@ export function getUserScripts(parameters: GetUserScriptsParameters): GetUserScr
   // BIP-86: output key = internal key tweaked by TapTweak(internal key), no script tree.
   const outputKey = args.ecc.xOnlyPointAddTweak(xOnly, crypto.taggedHash("TapTweak", xOnly));
   if (!outputKey) {
-    throw createBitcoinError("BTC_PUBLIC_KEY_INVALID", "Could not derive the user's scripts from the key.");
+    throw createBitcoinError("BTC_PUBLIC_KEY_INVALID", "Could not derive the user's scripts from the key.", {
+      length: publicKey.length,
+    });
   }
   const p2tr = Uint8Array.from([0x51, 0x20, ...outputKey.xOnlyPubkey]);
   const p2wpkh = Uint8Array.from([0x00, 0x14, ...crypto.hash160(publicKey)]);

@@ -10,6 +10,7 @@ import {
   type BitcoinEcc,
   type BitcoinError,
   type BitcoinErrorCode,
+  type BitcoinErrorDetails,
   createHtlcActions,
   DEFAULT_HTLC_POLICY,
   type HtlcPolicy,
@@ -17,6 +18,8 @@ import {
   isBitcoinError,
   type KeySigner,
   type PsbtWalletSigner,
+  type SignatureProblem,
+  type SignPsbtInput,
   type SignPsbtParameters,
   signHtlcPsbt,
   signHtlcRefund,
@@ -128,7 +131,11 @@ describe("public types", () => {
   });
 
   it("error codes are a closed union the compiler checks", () => {
-    expectTypeOf<BitcoinError>().toEqualTypeOf<BaseError<BitcoinErrorCode>>();
+    expectTypeOf<BitcoinErrorCode>().toEqualTypeOf<keyof BitcoinErrorDetails>();
+    expectTypeOf<BitcoinError>().toExtend<BaseError<BitcoinErrorCode>>();
+    expectTypeOf<BitcoinError<"BTC_FEE_TOO_HIGH">>().toEqualTypeOf<
+      BaseError<"BTC_FEE_TOO_HIGH", BitcoinErrorDetails["BTC_FEE_TOO_HIGH"]>
+    >();
     assertType<BitcoinErrorCode>("BTC_INPUT_NOT_SEGWIT");
     assertType<BitcoinErrorCode>("BTC_MECHANISM_MISMATCH");
     // @ts-expect-error the old spelling of a wrong approval mechanism is gone
@@ -142,7 +149,7 @@ describe("public types", () => {
   it("isBitcoinError narrows to the code it is asked about", () => {
     const error: unknown = new Error("x");
     if (isBitcoinError(error, "BTC_FEE_TOO_HIGH")) {
-      expectTypeOf(error).toEqualTypeOf<BaseError<"BTC_FEE_TOO_HIGH">>();
+      expectTypeOf(error).toEqualTypeOf<BitcoinError<"BTC_FEE_TOO_HIGH">>();
       expectTypeOf(error.code).toEqualTypeOf<"BTC_FEE_TOO_HIGH">();
     }
     if (isBitcoinError(error)) {
@@ -155,9 +162,63 @@ describe("public types", () => {
     isBitcoinError(error, "PERMIT2_SPENDER_MISMATCH");
   });
 
+  it("narrowing by the guard narrows details to that code's facts", () => {
+    const error: unknown = new Error("x");
+    if (isBitcoinError(error, "BTC_FEE_TOO_HIGH")) {
+      expectTypeOf(error.details.feeLots).toEqualTypeOf<bigint>();
+      expectTypeOf(error.details.maxFeeLots).toEqualTypeOf<bigint>();
+      // @ts-expect-error a fee error has no input index
+      error.details.input;
+    }
+    if (isBitcoinError(error, "BTC_HTLC_AMOUNT_MISMATCH")) {
+      expectTypeOf(error.details).toEqualTypeOf<Readonly<{ expected: bigint; actual: bigint }>>();
+    }
+    if (isBitcoinError(error, "BTC_SIGNATURE_INVALID")) {
+      expectTypeOf(error.details.input).toEqualTypeOf<number>();
+      expectTypeOf(error.details.reason).toEqualTypeOf<SignatureProblem>();
+    }
+    if (isBitcoinError(error, "BTC_HTLC_SCRIPT_MISMATCH") && error.details.part === "tree") {
+      expectTypeOf(error.details.leaves).toEqualTypeOf<number>();
+    }
+  });
+
+  it("narrowing code with a switch narrows details", () => {
+    const error = {} as BitcoinError;
+    switch (error.code) {
+      case "BTC_OUTPUT_DUST":
+        expectTypeOf(error.details.dustLimitLots).toEqualTypeOf<bigint>();
+        break;
+      case "BTC_PSBT_INVALID":
+        expectTypeOf(error.details.source).toEqualTypeOf<"params_to_sign.psbt" | "wallet" | "depositPsbt">();
+        break;
+      case "BTC_TX_MODIFIED":
+        expectTypeOf(error.details.fields).toEqualTypeOf<string[]>();
+        break;
+      default:
+        expectTypeOf(error.code).not.toEqualTypeOf<"BTC_OUTPUT_DUST">();
+    }
+  });
+
+  it("a guard without a code narrows to the union, whose details are a union too", () => {
+    const error: unknown = new Error("x");
+    if (isBitcoinError(error)) {
+      expectTypeOf(error.details).toEqualTypeOf<Readonly<BitcoinErrorDetails[BitcoinErrorCode]>>();
+    }
+  });
+
   it("a wallet's signPsbt takes one object", () => {
     expectTypeOf<PsbtWalletSigner["signPsbt"]>().parameters.toEqualTypeOf<[SignPsbtParameters]>();
-    expectTypeOf<SignPsbtParameters>().toEqualTypeOf<{ psbt: string; inputs: number[] }>();
+    expectTypeOf<SignPsbtParameters>().toEqualTypeOf<{
+      psbt: string;
+      inputs: number[];
+      signInputs: SignPsbtInput[];
+    }>();
+    expectTypeOf<SignPsbtInput>().toEqualTypeOf<{
+      index: number;
+      kind: "p2tr" | "p2wpkh";
+      script: Uint8Array;
+      sighashType: number;
+    }>();
     const positional = async (psbt: string, inputs: number[]) => psbt + inputs.length;
     // @ts-expect-error the old positional (psbt, inputs) callback no longer fits
     assertType<PsbtWalletSigner>({ publicKey: new Uint8Array(33), signPsbt: positional });

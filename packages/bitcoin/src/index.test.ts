@@ -17,3 +17,11 @@ it("exports exactly the documented API", async () => {
     ]
   `);
 });
+
+it("@swapintent/bitcoin/wallets exports exactly the three adapters", async () => {
+  expect(Object.keys(await import("./wallets.js")).sort()).toEqual([
+    "createLeatherWalletSigner",
+    "createSatsConnectWalletSigner",
+    "createUnisatWalletSigner",
+  ]);
+});

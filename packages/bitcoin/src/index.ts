@@ -11,7 +11,14 @@ export {
   type CreateHtlcActionsReturnType,
   createHtlcActions,
 } from "./createHtlcActions.js";
-export { type BitcoinError, type BitcoinErrorCode, isBitcoinError } from "./errors.js";
+export {
+  type BitcoinError,
+  type BitcoinErrorCode,
+  type BitcoinErrorDetails,
+  type FeeDetails,
+  isBitcoinError,
+  type SignatureProblem,
+} from "./errors.js";
 export {
   type GetUserScriptsErrorType,
   type GetUserScriptsParameters,
@@ -43,6 +50,7 @@ export type {
   HtlcPolicyParameters,
   KeySigner,
   PsbtWalletSigner,
+  SignPsbtInput,
   SignPsbtParameters,
   SignPsbtReturnType,
 } from "./types.js";

@@ -1,9 +1,10 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
-import { crypto as btcCrypto, Psbt, type SignerAsync, script } from "bitcoinjs-lib";
-import { decodeWitnessStack, equalBytes } from "./bytes.js";
+import { crypto as btcCrypto, type Psbt, type SignerAsync } from "bitcoinjs-lib";
+import { bytesToHex, equalBytes } from "./bytes.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { collectWalletSignatures } from "./walletPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
@@ -63,16 +64,20 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   const verified = verifyHtlcPsbt(parameters);
   const { ecc, signer } = parameters;
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
-    throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.");
+    throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.", {
+      expected: bytesToHex(verified.userPublicKey),
+      actual: bytesToHex(signer.publicKey),
+    });
   }
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
   if ("signPsbt" in signer) {
-    await copyWalletSignatures({ psbt, verified, signer });
+    await collectWalletSignatures({ verified, signer });
     for (const { index } of verified.inputs) {
       if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
           input: index,
+          reason: "doesNotVerify",
         });
       }
     }
@@ -81,7 +86,10 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   }
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
-    throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.");
+    throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.", {
+      where: "global",
+      fields: ["unsignedTx"],
+    });
   }
   const signedData = psbt.toBase64();
   return { psbt: signedData, approval: { type: "psbt", signedData }, verified };
@@ -128,7 +136,7 @@ async function signWithKey(args: {
       throw createBitcoinError(
         "BTC_SIGNATURE_INVALID",
         "The signer could not sign a listed input.",
-        { input: index },
+        { input: index, reason: "signerFailed" },
         cause,
       );
     }
@@ -150,6 +158,7 @@ async function signWithKey(args: {
     if (!valid) {
       throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
         input: index,
+        reason: made.length === 1 ? "doesNotVerify" : "missing",
       });
     }
   }
@@ -192,6 +201,7 @@ function taprootKeySigner(args: {
     throw createBitcoinError(
       "BTC_SIGNER_UNSUPPORTED",
       "The signer cannot make Taproot key-path (Schnorr) signatures, which a listed P2TR input needs.",
+      { input: verified.inputs.find((i) => i.kind === "p2tr")!.index },
     );
   }
   const sign = schnorr;
@@ -206,128 +216,4 @@ function taprootKeySigner(args: {
       return signature;
     },
   };
-}
-
-async function copyWalletSignatures(args: {
-  psbt: Psbt;
-  verified: VerifyHtlcPsbtReturnType;
-  signer: PsbtWalletSigner;
-}): Promise<void> {
-  const { psbt, verified, signer } = args;
-  const returned = await signer.signPsbt({
-    psbt: psbtForWallet(verified),
-    inputs: verified.inputs.map((i) => i.index),
-  });
-  let signed: Psbt;
-  try {
-    signed = Psbt.fromBase64(returned);
-  } catch (cause) {
-    throw createBitcoinError(
-      "BTC_PSBT_INVALID",
-      "The wallet returned something that is not a PSBT.",
-      {},
-      cause,
-    );
-  }
-  if (!equalBytes(signed.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
-    throw createBitcoinError("BTC_TX_MODIFIED", "The wallet returned a different transaction.");
-  }
-  // Take only the signatures of the listed inputs; every other field stays as verified.
-  for (const { index, kind } of verified.inputs) {
-    const input = signed.data.inputs[index]!;
-    const witness = input.finalScriptWitness ? decodeWitnessStack(input.finalScriptWitness) : null;
-    if (kind === "p2tr") {
-      const sig = input.tapKeySig ?? (witness?.length === 1 ? witness[0] : undefined);
-      const expected = psbt.data.inputs[index]!.sighashType ?? SIGHASH_DEFAULT;
-      assertTaprootSignatureShape({ index, sig, expected });
-      psbt.updateInput(index, { tapKeySig: sig! });
-    } else {
-      const partial = input.partialSig?.find((p) => equalBytes(p.pubkey, verified.userPublicKey));
-      const sig = partial?.signature ?? (witness?.length === 2 ? witness[0] : undefined);
-      assertEcdsaSignatureShape({ index, sig });
-      psbt.updateInput(index, { partialSig: [{ pubkey: verified.userPublicKey, signature: sig! }] });
-    }
-  }
-}
-
-/**
- * The verified PSBT as the wallet sees it: unlisted inputs keep only their UTXO data (needed for the sighash), so
- * nothing the service put there (leaf scripts, derivation paths into the user's wallet, sighash types, final
- * witnesses, proprietary fields) can lead a wallet that signs whatever it recognizes into signing them.
- */
-function psbtForWallet(verified: VerifyHtlcPsbtReturnType): string {
-  const copy = Psbt.fromBase64(verified.psbt.toBase64());
-  const listed = new Set(verified.inputs.map((i) => i.index));
-  copy.data.inputs.forEach((input, index) => {
-    if (listed.has(index)) return;
-    for (const key of Object.keys(input) as (keyof typeof input)[]) {
-      if (key !== "witnessUtxo" && key !== "nonWitnessUtxo") delete input[key];
-    }
-  });
-  return copy.toBase64();
-}
-
-/**
- * A key-path signature as the chain accepts it (BIP-341): 64 bytes (SIGHASH_DEFAULT), or 65 bytes whose last byte
- * is a sighash type other than 0x00 (a 65-byte signature ending in 0x00 fails with SCHNORR_SIG_HASHTYPE). bitcoinjs
- * checks the signature against the digest of the PSBT's sighash type, ignoring the signature's own byte; on chain
- * the byte decides, so the two must agree, and only DEFAULT/ALL are signed for.
- */
-function assertTaprootSignatureShape(args: {
-  index: number;
-  sig: Uint8Array | undefined;
-  expected: number;
-}): void {
-  const { index, sig, expected } = args;
-  if (!sig) {
-    throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
-      input: index,
-    });
-  }
-  if (sig.length !== 64 && sig.length !== 65) {
-    throw createBitcoinError("BTC_SIGNATURE_INVALID", "A Taproot signature is neither 64 nor 65 bytes.", {
-      input: index,
-      length: sig.length,
-    });
-  }
-  const byte = sig.length === 65 ? sig[64]! : undefined;
-  const agrees =
-    byte === undefined ? expected === SIGHASH_DEFAULT : byte === SIGHASH_ALL && expected === SIGHASH_ALL;
-  if (!agrees) {
-    throw createBitcoinError(
-      "BTC_SIGHASH_NOT_ALLOWED",
-      "The wallet's signature carries a sighash byte the chain refuses or other than the PSBT's (DEFAULT/ALL).",
-      { input: index, sighashByte: byte ?? null, expected },
-    );
-  }
-}
-
-/**
- * An ECDSA signature as the chain's standard rules accept it: strict DER (BIP-66) that re-encodes to the same
- * bytes, and SIGHASH_ALL. Low S is checked with the signature itself (`ecc.verify(…, strict)`).
- */
-function assertEcdsaSignatureShape(args: { index: number; sig: Uint8Array | undefined }): void {
-  const { index, sig } = args;
-  if (!sig) {
-    throw createBitcoinError("BTC_SIGNATURE_INVALID", "The wallet left a listed input unsigned.", {
-      input: index,
-    });
-  }
-  if (sig[sig.length - 1] !== SIGHASH_ALL) {
-    throw createBitcoinError("BTC_SIGHASH_NOT_ALLOWED", "The wallet signed with a sighash other than ALL.", {
-      input: index,
-    });
-  }
-  let canonical = false;
-  try {
-    const decoded = script.signature.decode(sig);
-    canonical = equalBytes(script.signature.encode(decoded.signature, decoded.hashType), sig);
-  } catch {
-    canonical = false;
-  }
-  if (!canonical) {
-    throw createBitcoinError("BTC_SIGNATURE_INVALID", "An ECDSA signature is not strict DER.", {
-      input: index,
-    });
-  }
 }

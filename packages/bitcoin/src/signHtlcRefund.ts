@@ -80,6 +80,11 @@ export async function signHtlcRefund(
     throw createBitcoinError(
       "BTC_SIGNER_KEY_MISMATCH",
       "The signer is not the user's key or cannot sign Schnorr.",
+      {
+        expected: bytesToHex(user.publicKey),
+        actual: bytesToHex(signer.publicKey),
+        canSignSchnorr: typeof signer.signSchnorr === "function",
+      },
     );
   }
   const destination = readDestination({ parameters, user });
@@ -116,7 +121,12 @@ export async function signHtlcRefund(
   const valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
     ecc.verifySchnorr(hash, pubkey, signature),
   );
-  if (!valid) throw createBitcoinError("BTC_SIGNATURE_INVALID", "The refund signature does not verify.");
+  if (!valid) {
+    throw createBitcoinError("BTC_SIGNATURE_INVALID", "The refund signature does not verify.", {
+      input: 0,
+      reason: "doesNotVerify",
+    });
+  }
   psbt.finalizeInput(0);
   const tx = psbt.extractTransaction();
   return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: htlc.csvBlocks, valueLots };
@@ -150,7 +160,12 @@ function parseDeposit(depositPsbt: string): Psbt {
   try {
     deposit = Psbt.fromBase64(depositPsbt);
   } catch (cause) {
-    throw createBitcoinError("BTC_PSBT_INVALID", "depositPsbt is not a valid base64 PSBT.", {}, cause);
+    throw createBitcoinError(
+      "BTC_PSBT_INVALID",
+      "depositPsbt is not a valid base64 PSBT.",
+      { source: "depositPsbt" },
+      cause,
+    );
   }
   const notSegwit = deposit.data.inputs.findIndex(
     (input) => !input.witnessUtxo || !getSegwitKind(input.witnessUtxo.script) || input.finalScriptSig?.length,
@@ -159,7 +174,10 @@ function parseDeposit(depositPsbt: string): Psbt {
     throw createBitcoinError(
       "BTC_INPUT_NOT_SEGWIT",
       "A deposit input is not a native segwit spend: the deposit's txid could change, and the refund would spend nothing.",
-      { input: notSegwit },
+      {
+        input: notSegwit,
+        script: bytesToHex(deposit.data.inputs[notSegwit]!.witnessUtxo?.script ?? new Uint8Array()),
+      },
     );
   }
   return deposit;
@@ -179,7 +197,9 @@ function readRefundLeaf(args: { deposit: Psbt; user: { xOnly: Uint8Array } }): {
   const data = args.deposit.data.outputs[0];
   const [claimLeaf, refundLeaf] = data?.tapTree?.leaves ?? [];
   if (!output || !data?.tapInternalKey || !claimLeaf || !refundLeaf) {
-    throw createBitcoinError("BTC_HTLC_MISSING", "Output 0 of the deposit carries no HTLC tap tree.");
+    throw createBitcoinError("BTC_HTLC_MISSING", "Output 0 of the deposit carries no HTLC tap tree.", {
+      output: 0,
+    });
   }
   const fields = parseHtlcLeaves({ claim: claimLeaf.script, refund: refundLeaf.script });
   const redeemed = payments.p2tr({
@@ -198,10 +218,14 @@ function readRefundLeaf(args: { deposit: Psbt; user: { xOnly: Uint8Array } }): {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
       "Output 0 of the deposit is not a well-formed HTLC.",
+      { part: "outputScript", script: bytesToHex(output.script) },
     );
   }
   if (!equalBytes(fields.userXOnly, args.user.xOnly)) {
-    throw createBitcoinError("BTC_HTLC_REFUND_KEY_MISMATCH", "The refund leaf does not pay the user's key.");
+    throw createBitcoinError("BTC_HTLC_REFUND_KEY_MISMATCH", "The refund leaf does not pay the user's key.", {
+      expected: bytesToHex(args.user.xOnly),
+      actual: bytesToHex(fields.userXOnly),
+    });
   }
   // Above 0xffff the number sets BIP-68 flag bits: 512-second units, a disabled lock, or ignored bits (65542
   // means 6 blocks), so `csvBlocks` would not be the number of blocks to wait.
@@ -209,7 +233,7 @@ function readRefundLeaf(args: { deposit: Psbt; user: { xOnly: Uint8Array } }): {
     throw createBitcoinError(
       "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS",
       "The refund leaf's CSV number is not a plain BIP-68 block count.",
-      { csvBlocks: fields.csvBlocks },
+      { csvBlocks: fields.csvBlocks, minCsvBlocks: 0, maxCsvBlocks: MAX_BIP68_BLOCKS },
     );
   }
   return { output, refundLeaf: refundLeaf.script, controlBlock, csvBlocks: fields.csvBlocks };

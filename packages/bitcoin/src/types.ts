@@ -25,22 +25,37 @@ export interface KeySigner {
   tweak?: ((t: Uint8Array) => KeySigner) | undefined;
 }
 
+/** One input a wallet is asked to sign, as verified: which script of the user's key it spends, and how. */
+export interface SignPsbtInput {
+  /** The input's index in the PSBT. */
+  index: number;
+  /** The user's script type it spends: a BIP-86 key path (`p2tr`) or P2WPKH. */
+  kind: "p2tr" | "p2wpkh";
+  /** The prevout script (the user's P2TR or P2WPKH script), to name the address a wallet signs with. */
+  script: Uint8Array;
+  /** The sighash type to sign with: the PSBT's, else DEFAULT (0x00) for P2TR and ALL (0x01) for P2WPKH. */
+  sighashType: number;
+}
+
 /** What a wallet's `signPsbt` receives (one object, like every function of this package). */
 export interface SignPsbtParameters {
   /** The verified deposit PSBT, base64 (unlisted inputs keep only their UTXO data). */
   psbt: string;
   /** The indexes of the inputs to sign: the user's own inputs, nothing else. */
   inputs: number[];
+  /** The same inputs with what a wallet's API asks for: script type, prevout script and sighash type. */
+  signInputs: SignPsbtInput[];
 }
 
 /** What a wallet's `signPsbt` returns: the PSBT (base64) with the listed inputs signed or finalized. */
 export type SignPsbtReturnType = string;
 
 /**
- * A wallet that signs a PSBT itself (for example a browser wallet's `signPsbt`). It receives
- * `{ psbt, inputs }`, the verified base64 PSBT and the input indexes to sign, and returns the PSBT (base64) with
- * those inputs signed or finalized. The result is re-verified: the unsigned transaction must be unchanged and
- * every signature valid.
+ * A wallet that signs a PSBT itself (for example a browser wallet's `signPsbt`; `@swapintent/bitcoin/wallets`
+ * adapts Unisat, sats-connect and Leather). It receives `{ psbt, inputs, signInputs }`, the verified base64 PSBT and
+ * the inputs to sign, and returns the PSBT (base64) with those inputs signed (or finalized with exactly the
+ * user's signature). The result is re-checked: nothing but the listed inputs' signatures may change, and every
+ * signature must verify against its sighash with the verified sighash type.
  */
 export interface PsbtWalletSigner {
   publicKey: Uint8Array;

@@ -166,11 +166,16 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
   const params = untyped!.paramsToSign as Record<string, unknown> | null | undefined;
   const psbtBase64 = typeof params === "object" && params !== null ? params.psbt : undefined;
   if (typeof psbtBase64 !== "string") {
-    throw createBitcoinError("BTC_PSBT_INVALID", "params_to_sign.psbt is not a string.");
+    throw createBitcoinError("BTC_PSBT_INVALID", "params_to_sign.psbt is not a string.", {
+      source: "params_to_sign.psbt",
+    });
   }
   const secretHashHex = untyped!.secretHash;
   if (typeof secretHashHex !== "string") {
-    throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.");
+    throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.", {
+      expected: escapeForDisplay(secretHashHex),
+      actual: null,
+    });
   }
   return { psbtBase64, listed: params!.inputs, secretHashHex };
 }
@@ -192,7 +197,7 @@ function parsePsbt(base64: string): Psbt {
     throw createBitcoinError(
       "BTC_PSBT_INVALID",
       "params_to_sign.psbt is not a valid base64 PSBT.",
-      {},
+      { source: "params_to_sign.psbt" },
       cause,
     );
   }
@@ -424,13 +429,14 @@ function checkListedInput(args: { psbt: Psbt; index: number; user: UserScripts }
     throw createBitcoinError("BTC_INPUT_NOT_USERS", "A listed input does not spend the user's address.", {
       input: index,
       script: bytesToHex(script),
+      reason: "script",
     });
   }
   if (kind === "p2tr" && !equalBytes(input.tapInternalKey, user.xOnly)) {
     throw createBitcoinError(
       "BTC_INPUT_NOT_USERS",
       "A listed P2TR input is not a BIP-86 key-path spend of the user's key (tapInternalKey missing or foreign).",
-      { input: index },
+      { input: index, script: bytesToHex(script), reason: "tapInternalKey" },
     );
   }
   const unexpected = presentFields(input).filter((key) => {
@@ -455,6 +461,7 @@ function checkListedInput(args: { psbt: Psbt; index: number; user: UserScripts }
       {
         input: index,
         sighashType: sighash,
+        expected: allowed,
       },
     );
   }
@@ -699,6 +706,7 @@ function readHtlcOutput(args: {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
       "The HTLC's leaves are not the documented claim and refund scripts.",
+      { part: "leaves" },
     );
   }
   assertHtlcFields({ fields, user: args.user, policy: args.policy, secretHashHex: args.secretHashHex });
@@ -740,7 +748,7 @@ function readHtlcTree(args: {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
       "The HTLC's tap tree is not two tapscript leaves at depth 1.",
-      { leaves: leaves.length },
+      { part: "tree", leaves: leaves.length },
     );
   }
   // BIP-341: output key = internal key tweaked by the Merkle root of the two leaves.
@@ -753,7 +761,7 @@ function readHtlcTree(args: {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
       "Output 0's script is not the Taproot output of its tapInternalKey and tapTree.",
-      { script: bytesToHex(output.script) },
+      { part: "outputScript", script: bytesToHex(output.script) },
     );
   }
   return { claim: claimLeaf.script, refund: refundLeaf.script };

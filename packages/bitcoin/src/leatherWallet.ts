@@ -1,0 +1,91 @@
+import type { BitcoinError } from "./errors.js";
+import type { PsbtWalletSigner } from "./types.js";
+import {
+  callWallet,
+  psbtBase64ToHex,
+  readPublicKey,
+  walletHexToBase64,
+  walletRejected,
+} from "./walletAdapter.js";
+
+/** The parameters of Leather's `signPsbt` RPC (documented shape). */
+export interface LeatherSignPsbtParams {
+  /** The PSBT, hex. */
+  hex: string;
+  /** The inputs to sign. */
+  signAtIndex?: number | number[];
+  /** The sighash types the wallet may sign with. */
+  allowedSighash?: number[];
+  /** Finalize and broadcast; the adapter always sends `false`. */
+  broadcast?: boolean;
+  /** The network to sign on (default: the user's current one). */
+  network?: string;
+  /** The account to sign with (default: the user's current one). */
+  account?: number;
+}
+
+/** Leather's JSON-RPC answer to `signPsbt`: the signed PSBT (hex), and a txid when it broadcast. */
+export interface LeatherSignPsbtResponse {
+  jsonrpc?: string;
+  id?: string;
+  result: { hex: string; txid?: string };
+}
+
+/** The part of Leather's injected provider (`window.LeatherProvider`) the adapter calls. */
+export interface LeatherProvider {
+  request(method: "signPsbt", params: LeatherSignPsbtParams): Promise<LeatherSignPsbtResponse>;
+}
+
+/** Parameters of `createLeatherWalletSigner`. */
+export interface CreateLeatherWalletSignerParameters {
+  /** The injected provider, `window.LeatherProvider` (typed structurally: no Leather SDK needed). */
+  leather: LeatherProvider;
+  /** The user's 33-byte compressed key, hex (from `getAddresses`) or bytes: the intent's user key. */
+  publicKey: string | Uint8Array;
+  /** Leather's network name (`"mainnet"`, `"testnet"`, `"signet"`…); left out: the user's current network. */
+  network?: string | undefined;
+}
+
+/** What `createLeatherWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
+export type CreateLeatherWalletSignerReturnType = PsbtWalletSigner;
+
+/** What `createLeatherWalletSigner` may throw (a bad key), and what signing through it may throw. */
+export type CreateLeatherWalletSignerErrorType = BitcoinError;
+
+/**
+ * A `PsbtWalletSigner` for Leather: `signHtlcPsbt` verifies the deposit first, then this sends
+ * `request("signPsbt", { hex, signAtIndex, allowedSighash, broadcast: false })` for exactly the verified inputs and
+ * sighash types, and `signHtlcPsbt` re-checks the answer before it finalizes. A rejected request (Leather's
+ * JSON-RPC `error`) is `BTC_WALLET_REJECTED`.
+ *
+ * @example
+ * ```ts
+ * import * as ecc from "@bitcoinerlab/secp256k1";
+ * import { signHtlcPsbt } from "@swapintent/bitcoin";
+ * import { createLeatherWalletSigner } from "@swapintent/bitcoin/wallets";
+ *
+ * const signer = createLeatherWalletSigner({ leather: window.LeatherProvider, publicKey });
+ * const { approval } = await signHtlcPsbt({ ecc, intent, quote, userPublicKey: publicKey, signer });
+ * ```
+ */
+export function createLeatherWalletSigner(
+  parameters: CreateLeatherWalletSignerParameters,
+): CreateLeatherWalletSignerReturnType {
+  const { leather, network } = parameters;
+  const publicKey = readPublicKey(parameters.publicKey);
+  return {
+    publicKey,
+    signPsbt: async ({ psbt, signInputs }) => {
+      const params: LeatherSignPsbtParams = {
+        hex: psbtBase64ToHex(psbt),
+        signAtIndex: signInputs.map((i) => i.index),
+        allowedSighash: [...new Set(signInputs.map((i) => i.sighashType))],
+        broadcast: false,
+      };
+      if (network !== undefined) params.network = network;
+      const response = await callWallet("leather", () => leather.request("signPsbt", params));
+      if (typeof response?.result?.hex !== "string") throw walletRejected("leather", response ?? {});
+      return walletHexToBase64(response.result.hex);
+    },
+  };
+}

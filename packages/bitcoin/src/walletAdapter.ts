@@ -1,0 +1,75 @@
+// Internal: what the wallet adapters of `@swapintent/bitcoin/wallets` share: the user's key, addresses, PSBT
+// encodings, and the one way a wallet's refusal becomes a coded error.
+import { address, Psbt } from "bitcoinjs-lib";
+import { hexToBytes } from "./bytes.js";
+import { escapeForDisplay } from "./displaySafe.js";
+import { type BitcoinErrorDetails, createBitcoinError } from "./errors.js";
+import type { SignPsbtInput } from "./types.js";
+import { parseWalletPsbt } from "./walletPsbt.js";
+
+/** The adapter a wallet error came from. */
+export type WalletName = BitcoinErrorDetails["BTC_WALLET_REJECTED"]["wallet"];
+
+/** The user's 33-byte compressed key, from hex or bytes (`BTC_PUBLIC_KEY_INVALID` otherwise). */
+export function readPublicKey(publicKey: string | Uint8Array): Uint8Array {
+  const bytes = typeof publicKey === "string" ? hexToBytes(publicKey) : publicKey;
+  if (!(bytes instanceof Uint8Array) || bytes.length !== 33 || (bytes[0] !== 0x02 && bytes[0] !== 0x03)) {
+    throw createBitcoinError(
+      "BTC_PUBLIC_KEY_INVALID",
+      "The wallet's public key is not a 33-byte compressed key.",
+      {
+        length: bytes instanceof Uint8Array ? bytes.length : -1,
+      },
+    );
+  }
+  return bytes;
+}
+
+/** The address (bech32 for P2WPKH, bech32m for P2TR) of an input's prevout script, for the network's prefix. */
+export function addressOf(input: SignPsbtInput, bech32Prefix: string): string {
+  return address.toBech32(input.script.slice(2), input.kind === "p2tr" ? 1 : 0, bech32Prefix);
+}
+
+/** A base64 PSBT as hex (Unisat and Leather take hex). */
+export function psbtBase64ToHex(psbt: string): string {
+  return Psbt.fromBase64(psbt).toHex();
+}
+
+/** A wallet's hex PSBT as base64, or `BTC_PSBT_INVALID` (source `wallet`) when it is not one. */
+export function walletHexToBase64(hex: unknown): string {
+  return parseWalletPsbt(hex, "hex").toBase64();
+}
+
+/**
+ * `BTC_WALLET_REJECTED` for a wallet's refusal: the wallet's own `code` and `message` (of `reason`, or of its
+ * `error` member, the JSON-RPC shape), escaped; never the PSBT.
+ */
+export function walletRejected(wallet: WalletName, reason: unknown, cause?: unknown) {
+  const outer = (typeof reason === "object" && reason !== null ? reason : {}) as Record<string, unknown>;
+  const inner = (typeof outer.error === "object" && outer.error !== null ? outer.error : outer) as Record<
+    string,
+    unknown
+  >;
+  const code =
+    typeof inner.code === "number"
+      ? inner.code
+      : typeof inner.code === "string"
+        ? escapeForDisplay(inner.code)
+        : null;
+  const message = typeof inner.message === "string" ? escapeForDisplay(inner.message) : null;
+  return createBitcoinError(
+    "BTC_WALLET_REJECTED",
+    "The wallet did not sign: it refused, failed, or answered in a shape its API does not have.",
+    { wallet, code, message },
+    cause ?? reason,
+  );
+}
+
+/** Call the wallet; a thrown or rejected call becomes `BTC_WALLET_REJECTED`. */
+export async function callWallet<T>(wallet: WalletName, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (reason) {
+    throw walletRejected(wallet, reason);
+  }
+}
