@@ -124,20 +124,17 @@ async function deployContracts({
   if (deployed.some((address, i) => address !== expected[i]))
     throw new Error("deployed addresses differ from the expected deterministic addresses");
   for (const spec of options.erc20s) {
-    const token = contracts.tokens.get(spec.symbol) as Address;
-    const abi = contracts.abis.token;
+    const token = { to: contracts.tokens.get(spec.symbol) as Address, abi: contracts.abis.token };
     const inventory = INVENTORY_WHOLE_TOKENS * 10n ** BigInt(spec.decimals);
     await engine.write({
+      ...token,
       account: deployer,
-      to: token,
-      abi,
       functionName: "mint",
       args: [resolver.address, inventory],
     });
     await engine.write({
+      ...token,
       account: resolver,
-      to: token,
-      abi,
       functionName: "approve",
       args: [contracts.escrow, maxUint256],
     });
