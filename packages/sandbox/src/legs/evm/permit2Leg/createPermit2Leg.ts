@@ -39,25 +39,29 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
       if (engine) return;
       engine = await startPermit2Engine({ setup });
     },
-    stop: async () => {
+    async stop() {
       const running = engine;
-      engine = undefined;
-      if (running) await stopPermit2Engine(running);
+      if (!running) return;
+      try {
+        await stopPermit2Engine(running);
+      } finally {
+        engine = undefined;
+      }
     },
     tokens: () => listPermit2LegTokens({ options, tokens: started().contracts.tokens }),
     info: () => getPermit2LegInfo(started()),
     isValidAddress: (address) => options.parseAddress(address) !== undefined,
     publicKeyMatchesAddress: () => true,
-    buildApproval: (intent) => buildPermit2Approval({ engine: started(), intent }),
-    verifyApproval: (intent, legData, approval) =>
+    buildApproval: async (intent) => buildPermit2Approval({ engine: started(), intent }),
+    verifyApproval: async (intent, legData, approval) =>
       verifyPermit2Approval({ engine: started(), intent, legData, approval }),
-    deposit: (intent, legData) => depositPermit2({ engine: started(), intent, legData }),
-    claim: (intent, _legData, secret) => claimPermit2Escrow({ engine: started(), intent, secret }),
-    refund: (intent) => refundPermit2Escrow({ engine: started(), intent }),
-    deliver: (request) => deliverPermit2({ engine: started(), request }),
-    inventory: (token) => leg.balanceOf(options.formatAddress(setup.resolver.address), token),
-    faucet: (request) => faucetPermit2({ engine: started(), request }),
-    balanceOf: (address, token) => getPermit2Balance({ engine: started(), address, token }),
+    deposit: async (intent, legData) => depositPermit2({ engine: started(), intent, legData }),
+    claim: async (intent, _legData, secret) => claimPermit2Escrow({ engine: started(), intent, secret }),
+    refund: async (intent) => refundPermit2Escrow({ engine: started(), intent }),
+    deliver: async (request) => deliverPermit2({ engine: started(), request }),
+    inventory: async (token) => leg.balanceOf(options.formatAddress(setup.resolver.address), token),
+    faucet: async (request) => faucetPermit2({ engine: started(), request }),
+    balanceOf: async (address, token) => getPermit2Balance({ engine: started(), address, token }),
   };
   return leg;
 }
