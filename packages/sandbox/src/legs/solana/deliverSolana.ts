@@ -8,7 +8,7 @@ import type { ChainLeg } from "../types.js";
 import { LegRejection } from "../types.js";
 import { getIntentRecord } from "./getIntentRecord.js";
 import { createNextMemoInstruction } from "./memo.js";
-import { getAta, getSolanaInventory, parseSolanaAddress, resolveSolanaToken } from "./tokens.js";
+import { getAta, getSolanaInventory, parseSolanaPayment } from "./tokens.js";
 import type { ResolvedToken, StartedSolanaLeg } from "./types.js";
 
 /**
@@ -22,9 +22,7 @@ export async function deliverSolana({
   leg: StartedSolanaLeg;
   request: Parameters<ChainLeg["deliver"]>[0];
 }): Promise<{ txHash: string }> {
-  const token = resolveSolanaToken({ leg, token: request.token });
-  const recipient = parseSolanaAddress({ value: request.recipient, what: "recipient" });
-  if (request.amountLots <= 0n) throw new LegRejection("AMOUNT_INVALID", "the amount must be positive");
+  const { token, recipient } = parseSolanaPayment({ leg, ...request, what: "recipient" });
   const record = getIntentRecord({ leg, intentId: request.intentId });
   if (record.deliver !== undefined) return { txHash: record.deliver };
   if ((await getSolanaInventory({ leg, token: request.token })) < request.amountLots)

@@ -5,11 +5,10 @@ import {
   getSyncNativeInstruction,
 } from "@solana-program/token";
 import type { ChainLeg } from "../types.js";
-import { LegRejection } from "../types.js";
 import { WRAPPED_SOL_MINT } from "./constants.js";
 import { payFromResolver } from "./deliverSolana.js";
 import { createNextMemoInstruction } from "./memo.js";
-import { getAta, parseSolanaAddress, resolveSolanaToken } from "./tokens.js";
+import { getAta, parseSolanaPayment } from "./tokens.js";
 import type { StartedSolanaLeg } from "./types.js";
 
 /**
@@ -23,9 +22,13 @@ export async function faucetSolana({
   leg: StartedSolanaLeg;
   request: Parameters<ChainLeg["faucet"]>[0];
 }): Promise<{ txHash: string }> {
-  const token = resolveSolanaToken({ leg, token: request.token });
-  const recipient = parseSolanaAddress({ value: request.address, what: "address" });
-  if (request.amountLots <= 0n) throw new LegRejection("AMOUNT_INVALID", "the amount must be positive");
+  const { token, recipient } = parseSolanaPayment({
+    leg,
+    token: request.token,
+    recipient: request.address,
+    amountLots: request.amountLots,
+    what: "address",
+  });
   const resolver = leg.keys.resolver;
   const amount = request.amountLots;
   if (token.kind === "native")

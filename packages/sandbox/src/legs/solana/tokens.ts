@@ -113,3 +113,24 @@ export function listSolanaTokens({ leg }: { leg: StartedSolanaLeg }): LegToken[]
     },
   ];
 }
+
+/** A payment's token, recipient and amount, checked: `TOKEN_UNKNOWN`, `ADDRESS_INVALID`, `AMOUNT_INVALID` (not positive). */
+export function parseSolanaPayment({
+  leg,
+  token,
+  recipient,
+  amountLots,
+  what,
+}: {
+  leg: StartedSolanaLeg;
+  token: string;
+  recipient: string;
+  amountLots: bigint;
+  /** The recipient field's name, for the error. */
+  what: string;
+}): { token: ResolvedToken; recipient: Address } {
+  const resolved = resolveSolanaToken({ leg, token });
+  const parsed = parseSolanaAddress({ value: recipient, what });
+  if (amountLots <= 0n) throw new LegRejection("AMOUNT_INVALID", "the amount must be positive");
+  return { token: resolved, recipient: parsed };
+}
