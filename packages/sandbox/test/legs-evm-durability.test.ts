@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPermit2Leg } from "../src/legs/evm/createPermit2Leg.js";
 import { createEvmLeg, createTronLeg, formatTronAddress, parseTronAddress } from "../src/legs/evm/index.js";
+import { createPermit2Leg } from "../src/legs/evm/permit2Leg/createPermit2Leg.js";
 import type { ChainLeg } from "../src/legs/types.js";
 import {
   buildTypedDataFromParams,

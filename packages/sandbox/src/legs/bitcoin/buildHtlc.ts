@@ -1,3 +1,4 @@
+// Deliberately written apart from @swapintent/bitcoin's HTLC builder: the service and the signer that checks it must not share a bug.
 import { opcodes, payments, script } from "bitcoinjs-lib";
 
 /** BIP-341 NUMS point (no known private key): the HTLC's internal key, so it has no key path. */

@@ -64,80 +64,22 @@ export interface UtxoLedger {
 /** Open (or create) the ledger; with `dataDir` every change is written atomically to `bitcoin-ledger.json`. */
 export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () => number }): UtxoLedger {
   const file = args.dataDir ? join(args.dataDir, "bitcoin-ledger.json") : undefined;
-  let state: StoredState = {
-    version: 1,
-    genesisMs: args.nowMs(),
-    faucetCounter: 0,
-    utxos: {},
-    spentBy: {},
-    txs: {},
-    purposes: {},
-  };
-  if (file) {
-    try {
-      state = JSON.parse(readFileSync(file, "utf8")) as StoredState;
-      if (!state.txs) state.txs = {};
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-  }
-  const save = () => {
-    if (!file || !args.dataDir) return;
-    mkdirSync(args.dataDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(state));
-    renameSync(tmp, file);
-  };
-  const key = (o: { txid: string; vout: number }) => `${o.txid}:${o.vout}`;
+  const state = readLedgerState({ file, nowMs: args.nowMs });
+  const save = () => writeLedgerState({ file, dataDir: args.dataDir, state });
   const height = () => Math.max(0, Math.floor((args.nowMs() - state.genesisMs) / BLOCK_MS)) + 1;
-  const toUtxo = (k: string): Utxo => {
-    const u = state.utxos[k]!;
-    const [txid, vout] = k.split(":");
-    return {
-      txid: txid!,
-      vout: Number(vout),
-      script: u.script,
-      value: BigInt(u.value),
-      height: u.height,
-      timeMs: u.timeMs,
-    };
-  };
-  const record = (tx: Transaction, purpose?: string) => {
-    const txid = tx.getId();
-    const h = height();
-    const now = args.nowMs();
-    tx.outs.forEach((out, vout) => {
-      state.utxos[`${txid}:${vout}`] = {
-        script: Buffer.from(out.script).toString("hex"),
-        value: out.value.toString(),
-        height: h,
-        timeMs: now,
-      };
-    });
-    state.txs[txid] = tx.toHex();
-    if (purpose) state.purposes[purpose] = txid;
-    return txid;
-  };
+  const record = (tx: Transaction, purpose?: string) =>
+    recordTransaction({ state, tx, height: height(), nowMs: args.nowMs(), purpose });
   const ledger: UtxoLedger = {
     height,
     genesisMs: () => state.genesisMs,
-    get: (o) => (state.utxos[key(o)] ? toUtxo(key(o)) : undefined),
-    spentBy: (o) => state.spentBy[key(o)],
+    get: (o) => (state.utxos[keyOf(o)] ? toUtxo(state, keyOf(o)) : undefined),
+    spentBy: (o) => state.spentBy[keyOf(o)],
     hasTx: (txid) => txid in state.txs,
-    rawTx: (txid) => {
-      const stored = state.txs[txid];
-      if (typeof stored !== "string") return undefined;
-      try {
-        const bytes = Uint8Array.from(Buffer.from(stored, "hex"));
-        return Transaction.fromBuffer(bytes).getId() === txid ? bytes : undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    rawTx: (txid) => readRawTx(state, txid),
     utxosOf: (scriptHex) =>
       Object.keys(state.utxos)
         .filter((k) => state.utxos[k]!.script === scriptHex)
-        .map(toUtxo),
+        .map((k) => toUtxo(state, k)),
     balanceOf: (scriptHex) =>
       Object.values(state.utxos)
         .filter((u) => u.script === scriptHex)
@@ -145,30 +87,14 @@ export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () =>
     apply: (tx, purpose) => {
       const txid = tx.getId();
       if (state.txs[txid]) return txid;
-      const spends = tx.ins.map((input) => ({
-        txid: Buffer.from(input.hash).reverse().toString("hex"),
-        vout: input.index,
-      }));
-      for (const o of spends) {
-        if (!state.utxos[key(o)]) throw new Error(`input ${key(o)} is not an unspent output`);
-      }
-      for (const o of spends) {
-        delete state.utxos[key(o)];
-        state.spentBy[key(o)] = txid;
-      }
+      spendInputs({ state, tx, txid });
       record(tx, purpose);
       save();
       return txid;
     },
     mint: (scriptHex, value) => {
       state.faucetCounter += 1;
-      const tx = new Transaction();
-      tx.version = 2;
-      const tag = Buffer.alloc(8);
-      tag.writeBigUInt64LE(BigInt(state.faucetCounter));
-      tx.addInput(new Uint8Array(32), 0xffffffff, 0xffffffff, Buffer.concat([Buffer.from([0x08]), tag]));
-      tx.addOutput(Buffer.from(scriptHex, "hex"), value);
-      const txid = record(tx);
+      const txid = record(createMintTransaction({ counter: state.faucetCounter, scriptHex, value }));
       save();
       return txid;
     },
@@ -178,20 +104,164 @@ export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () =>
       save();
     },
     reserve: (outpoints, intentId, untilMs) => {
-      if (!state.reservations) state.reservations = {};
-      const reservations = state.reservations;
-      const now = args.nowMs();
-      for (const [k, r] of Object.entries(reservations)) {
-        if (r.untilMs <= now || !state.utxos[k]) delete reservations[k];
-      }
-      for (const o of outpoints) reservations[key(o)] = { intentId, untilMs };
+      reserveOutputs({ state, outpoints, intentId, untilMs, nowMs: args.nowMs() });
       save();
     },
     reservedFor: (o) => {
-      const r = state.reservations?.[key(o)];
-      return r && r.untilMs > args.nowMs() && state.utxos[key(o)] ? r.intentId : undefined;
+      const r = state.reservations?.[keyOf(o)];
+      return r && r.untilMs > args.nowMs() && state.utxos[keyOf(o)] ? r.intentId : undefined;
     },
   };
   save();
   return ledger;
+}
+
+const keyOf = (o: { txid: string; vout: number }) => `${o.txid}:${o.vout}`;
+
+/** The stored ledger, or a new empty one whose genesis is now (no file, or no data folder). */
+function readLedgerState({ file, nowMs }: { file: string | undefined; nowMs: () => number }): StoredState {
+  const empty: StoredState = {
+    version: 1,
+    genesisMs: nowMs(),
+    faucetCounter: 0,
+    utxos: {},
+    spentBy: {},
+    txs: {},
+    purposes: {},
+  };
+  if (!file) return empty;
+  try {
+    const state = JSON.parse(readFileSync(file, "utf8")) as StoredState;
+    if (!state.txs) state.txs = {};
+    return state;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return empty;
+  }
+}
+
+/** Write the ledger atomically (temporary file + rename); nothing without a data folder. */
+function writeLedgerState({
+  file,
+  dataDir,
+  state,
+}: {
+  file: string | undefined;
+  dataDir: string | undefined;
+  state: StoredState;
+}): void {
+  if (!file || !dataDir) return;
+  mkdirSync(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state));
+  renameSync(tmp, file);
+}
+
+function toUtxo(state: StoredState, key: string): Utxo {
+  const u = state.utxos[key]!;
+  const [txid, vout] = key.split(":");
+  return {
+    txid: txid!,
+    vout: Number(vout),
+    script: u.script,
+    value: BigInt(u.value),
+    height: u.height,
+    timeMs: u.timeMs,
+  };
+}
+
+/** A recorded transaction's raw bytes, only when they hash to `txid` (a damaged or hand-edited file gives none). */
+function readRawTx(state: StoredState, txid: string): Uint8Array | undefined {
+  const stored = state.txs[txid];
+  if (typeof stored !== "string") return undefined;
+  try {
+    const bytes = Uint8Array.from(Buffer.from(stored, "hex"));
+    return Transaction.fromBuffer(bytes).getId() === txid ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Record a transaction's outputs as unspent (at `height`, `nowMs`), its raw bytes, and its purpose. */
+function recordTransaction({
+  state,
+  tx,
+  height,
+  nowMs,
+  purpose,
+}: {
+  state: StoredState;
+  tx: Transaction;
+  height: number;
+  nowMs: number;
+  purpose: string | undefined;
+}): string {
+  const txid = tx.getId();
+  tx.outs.forEach((out, vout) => {
+    state.utxos[`${txid}:${vout}`] = {
+      script: Buffer.from(out.script).toString("hex"),
+      value: out.value.toString(),
+      height,
+      timeMs: nowMs,
+    };
+  });
+  state.txs[txid] = tx.toHex();
+  if (purpose) state.purposes[purpose] = txid;
+  return txid;
+}
+
+/** Mark every input of `tx` spent by `txid`, after checking that all of them are unspent (nothing changes otherwise). */
+function spendInputs({ state, tx, txid }: { state: StoredState; tx: Transaction; txid: string }): void {
+  const spends = tx.ins.map((input) => ({
+    txid: Buffer.from(input.hash).reverse().toString("hex"),
+    vout: input.index,
+  }));
+  for (const o of spends) {
+    if (!state.utxos[keyOf(o)]) throw new Error(`input ${keyOf(o)} is not an unspent output`);
+  }
+  for (const o of spends) {
+    delete state.utxos[keyOf(o)];
+    state.spentBy[keyOf(o)] = txid;
+  }
+}
+
+/** A transaction out of nothing paying `scriptHex` (a coinbase-like input tagged with the faucet counter, so each is unique). */
+function createMintTransaction({
+  counter,
+  scriptHex,
+  value,
+}: {
+  counter: number;
+  scriptHex: string;
+  value: bigint;
+}): Transaction {
+  const tx = new Transaction();
+  tx.version = 2;
+  const tag = Buffer.alloc(8);
+  tag.writeBigUInt64LE(BigInt(counter));
+  tx.addInput(new Uint8Array(32), 0xffffffff, 0xffffffff, Buffer.concat([Buffer.from([0x08]), tag]));
+  tx.addOutput(Buffer.from(scriptHex, "hex"), value);
+  return tx;
+}
+
+/** Drop finished reservations (expired, or their output spent), then reserve `outpoints` for an intent until `untilMs`. */
+function reserveOutputs({
+  state,
+  outpoints,
+  intentId,
+  untilMs,
+  nowMs,
+}: {
+  state: StoredState;
+  outpoints: { txid: string; vout: number }[];
+  intentId: string;
+  untilMs: number;
+  nowMs: number;
+}): void {
+  if (!state.reservations) state.reservations = {};
+  const reservations = state.reservations;
+  for (const [k, r] of Object.entries(reservations)) {
+    if (r.untilMs <= nowMs || !state.utxos[k]) delete reservations[k];
+  }
+  for (const o of outpoints) reservations[keyOf(o)] = { intentId, untilMs };
 }

@@ -1,6 +1,6 @@
 import { type Address, getAddress } from "viem";
 import type { ChainLeg, LegContext } from "../types.js";
-import { createPermit2Leg } from "./createPermit2Leg.js";
+import { createPermit2Leg } from "./permit2Leg/createPermit2Leg.js";
 import { EVM_NATIVE_TOKEN } from "./permit2Types.js";
 
 /** Sandbox-only EVM chain ids per network id (docs/approvals.md). */

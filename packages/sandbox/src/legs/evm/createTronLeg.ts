@@ -1,7 +1,7 @@
 import type { ChainLeg, LegContext } from "../types.js";
-import { createPermit2Leg } from "./createPermit2Leg.js";
 import { formatTronAddress } from "./formatTronAddress.js";
 import { parseTronAddress } from "./parseTronAddress.js";
+import { createPermit2Leg } from "./permit2Leg/createPermit2Leg.js";
 
 /** Sandbox Tron chain id: `0x53414e44` ("SAND"). */
 export const TRON_SANDBOX_CHAIN_ID = 1_396_788_804;

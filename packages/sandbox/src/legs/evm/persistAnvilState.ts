@@ -1,17 +1,18 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import type { EIP1193RequestFn } from "viem";
+import type { Hex } from "viem";
 
 /**
  * Write anvil's whole state (accounts, code, storage, blocks, transactions) to `file` atomically:
  * `anvil_dumpState` (gzipped JSON) is unpacked, written to a temporary file, fsynced and renamed, so the
  * file is always a complete state that `anvil --load-state` accepts, even after a SIGKILL mid-write.
  */
-export async function persistAnvilState(request: { rpc: EIP1193RequestFn; file: string }): Promise<void> {
-  const dump = (await request.rpc({
-    method: "anvil_dumpState" as never,
-    params: [] as never,
-  })) as unknown as string;
+export async function persistAnvilState(request: {
+  /** anvil's `anvil_dumpState`: the gzipped state as 0x hex. */
+  dumpState: () => Promise<Hex>;
+  file: string;
+}): Promise<void> {
+  const dump = await request.dumpState();
   const json = gunzipSync(Buffer.from(dump.slice(2), "hex"));
   const tmp = `${request.file}.tmp`;
   const fd = openSync(tmp, "w");

@@ -64,32 +64,7 @@ export async function startAnvil(options: { args: string[]; timeoutMs?: number }
     });
   });
 
-  let output = "";
-  const ready = new Promise<{ port: number; pid: number }>((resolve, reject) => {
-    let pid: number | undefined;
-    const timer = setTimeout(
-      () => reject(new Error(`anvil did not start in time; output:\n${output.slice(-2000)}`)),
-      options.timeoutMs ?? 20_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      const pidMatch = /anvil-pid:(\d+)/.exec(output);
-      if (pidMatch) pid = Number(pidMatch[1]);
-      const listen = /Listening on 127\.0\.0\.1:(\d+)/.exec(output);
-      if (listen && pid !== undefined) {
-        clearTimeout(timer);
-        watchdog.stdout?.off("data", onData);
-        watchdog.stderr?.off("data", onData);
-        resolve({ port: Number(listen[1]), pid });
-      }
-    };
-    watchdog.stdout?.on("data", onData);
-    watchdog.stderr?.on("data", onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`anvil exited before listening; output:\n${output.slice(-2000)}`));
-    });
-  });
+  const ready = waitForListening({ watchdog, exited, timeoutMs: options.timeoutMs ?? 20_000 });
   let port: number;
   let pid: number;
   try {
@@ -125,6 +100,47 @@ export async function startAnvil(options: { args: string[]; timeoutMs?: number }
     isAlive,
     stop,
   };
+}
+
+/**
+ * Read the watchdog's output until it has printed anvil's pid and anvil its "Listening on 127.0.0.1:PORT" line.
+ * Rejects, with the output's tail, when the time runs out or the watchdog exits first.
+ */
+function waitForListening({
+  watchdog,
+  exited,
+  timeoutMs,
+}: {
+  watchdog: ChildProcess;
+  exited: Promise<void>;
+  timeoutMs: number;
+}): Promise<{ port: number; pid: number }> {
+  let output = "";
+  return new Promise<{ port: number; pid: number }>((resolve, reject) => {
+    let pid: number | undefined;
+    const timer = setTimeout(
+      () => reject(new Error(`anvil did not start in time; output:\n${output.slice(-2000)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const pidMatch = /anvil-pid:(\d+)/.exec(output);
+      if (pidMatch) pid = Number(pidMatch[1]);
+      const listen = /Listening on 127\.0\.0\.1:(\d+)/.exec(output);
+      if (listen && pid !== undefined) {
+        clearTimeout(timer);
+        watchdog.stdout?.off("data", onData);
+        watchdog.stderr?.off("data", onData);
+        resolve({ port: Number(listen[1]), pid });
+      }
+    };
+    watchdog.stdout?.on("data", onData);
+    watchdog.stderr?.on("data", onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`anvil exited before listening; output:\n${output.slice(-2000)}`));
+    });
+  });
 }
 
 function installExitHook(): void {

@@ -99,98 +99,8 @@ export async function startSavingRpcProxy({
   save: () => Promise<void>;
   log: (message: string) => void;
 }): Promise<SavingRpcProxy> {
-  const forward = async (body: Buffer): Promise<{ status: number; text: string; type: string }> => {
-    const response = await fetch(target, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: new Uint8Array(body),
-    });
-    return {
-      status: response.status,
-      text: await response.text(),
-      type: response.headers.get("content-type") ?? "application/json",
-    };
-  };
-
-  const rpc = async (method: string, params: unknown[]): Promise<unknown> => {
-    const r = await forward(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })));
-    return (JSON.parse(r.text) as RpcReply).result;
-  };
-
-  /** Wait until a sent transaction has a receipt (anvil mines on send; this covers a slower miner). */
-  const waitMined = async (hash: unknown) => {
-    if (typeof hash !== "string") return;
-    const until = Date.now() + RECEIPT_WAIT_MS;
-    while (Date.now() < until) {
-      if ((await rpc("eth_getTransactionReceipt", [hash])) != null) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    // Browser wallets call the engine from their own origin, as they could call anvil itself.
-    response.setHeader("access-control-allow-origin", "*");
-    if (request.method === "OPTIONS") {
-      response
-        .writeHead(204, {
-          "access-control-allow-methods": "POST, OPTIONS",
-          "access-control-allow-headers": request.headers["access-control-request-headers"] ?? "content-type",
-          "access-control-max-age": "600",
-        })
-        .end();
-      return;
-    }
-    if (request.method !== "POST") {
-      rpcError(response, 405, -32600, "JSON-RPC requests are POSTed.", { allow: "POST, OPTIONS" });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) {
-        // The rest of the body is never read: the socket cannot carry another request.
-        rpcError(response, 413, -32600, `The request is larger than ${MAX_BODY_BYTES} bytes.`, {
-          connection: "close",
-        });
-        return;
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const body = Buffer.concat(chunks);
-    let calls: RpcCall[];
-    try {
-      const parsed = JSON.parse(body.toString("utf8")) as RpcCall | RpcCall[];
-      calls = Array.isArray(parsed) ? parsed : [parsed];
-    } catch {
-      rpcError(response, 400, -32700, "Parse error: the body is not JSON.");
-      return;
-    }
-    if (calls.length > MAX_BATCH_CALLS) {
-      rpcError(response, 400, -32600, `A batch holds at most ${MAX_BATCH_CALLS} calls.`);
-      return;
-    }
-    const answer = await forward(body);
-    if (calls.some((call) => isStateChangingRpcMethod(call?.method))) {
-      let replies: RpcReply[] = [];
-      try {
-        const parsed = JSON.parse(answer.text) as RpcReply | RpcReply[];
-        replies = Array.isArray(parsed) ? parsed : [parsed];
-      } catch {
-        // An answer that is not JSON changed nothing we could wait for; still save below.
-      }
-      for (const [i, call] of calls.entries()) {
-        const reply = replyTo(call, i, replies);
-        if (SEND_METHODS.has(call?.method as string) && reply?.result !== undefined)
-          await waitMined(reply.result);
-      }
-      await save();
-    }
-    response.writeHead(answer.status, { "content-type": answer.type }).end(answer.text);
-  };
-
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
+    handleRpcRequest({ request, response, target, save }).catch((error: unknown) => {
       // The save failed or the engine is gone: the caller must not take the call as durable.
       log(`rpc proxy: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent)
@@ -220,4 +130,137 @@ export async function startSavingRpcProxy({
       return closing;
     },
   };
+}
+
+/** Answer one HTTP request: CORS preflight, the proxy's own refusals, or the engine's answer (saved first when it may write). */
+async function handleRpcRequest({
+  request,
+  response,
+  target,
+  save,
+}: {
+  request: IncomingMessage;
+  response: ServerResponse;
+  target: string;
+  save: () => Promise<void>;
+}): Promise<void> {
+  // Browser wallets call the engine from their own origin, as they could call anvil itself.
+  response.setHeader("access-control-allow-origin", "*");
+  if (request.method === "OPTIONS") {
+    response
+      .writeHead(204, {
+        "access-control-allow-methods": "POST, OPTIONS",
+        "access-control-allow-headers": request.headers["access-control-request-headers"] ?? "content-type",
+        "access-control-max-age": "600",
+      })
+      .end();
+    return;
+  }
+  if (request.method !== "POST") {
+    rpcError(response, 405, -32600, "JSON-RPC requests are POSTed.", { allow: "POST, OPTIONS" });
+    return;
+  }
+  const read = await readRpcCalls({ request, response });
+  if (!read) return;
+  const answer = await forwardRpc({ target, body: read.body });
+  if (read.calls.some((call) => isStateChangingRpcMethod(call?.method))) {
+    await waitForSentTransactions({ target, calls: read.calls, answer: answer.text });
+    await save();
+  }
+  response.writeHead(answer.status, { "content-type": answer.type }).end(answer.text);
+}
+
+/** The request's body and its calls (one, or a batch), or undefined once a refusal was answered (too large, not JSON, too many calls). */
+async function readRpcCalls({
+  request,
+  response,
+}: {
+  request: IncomingMessage;
+  response: ServerResponse;
+}): Promise<{ body: Buffer; calls: RpcCall[] } | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      // The rest of the body is never read: the socket cannot carry another request.
+      rpcError(response, 413, -32600, `The request is larger than ${MAX_BODY_BYTES} bytes.`, {
+        connection: "close",
+      });
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const body = Buffer.concat(chunks);
+  let calls: RpcCall[];
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as RpcCall | RpcCall[];
+    calls = Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    rpcError(response, 400, -32700, "Parse error: the body is not JSON.");
+    return undefined;
+  }
+  if (calls.length > MAX_BATCH_CALLS) {
+    rpcError(response, 400, -32600, `A batch holds at most ${MAX_BATCH_CALLS} calls.`);
+    return undefined;
+  }
+  return { body, calls };
+}
+
+/** Forward a JSON-RPC body to the engine as it is; its status, text and content type come back. */
+async function forwardRpc({
+  target,
+  body,
+}: {
+  target: string;
+  body: Buffer;
+}): Promise<{ status: number; text: string; type: string }> {
+  const response = await fetch(target, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: new Uint8Array(body),
+  });
+  return {
+    status: response.status,
+    text: await response.text(),
+    type: response.headers.get("content-type") ?? "application/json",
+  };
+}
+
+/** Wait until every transaction the calls sent (a hash in the engine's answer) is mined. */
+async function waitForSentTransactions({
+  target,
+  calls,
+  answer,
+}: {
+  target: string;
+  calls: RpcCall[];
+  answer: string;
+}): Promise<void> {
+  let replies: RpcReply[] = [];
+  try {
+    const parsed = JSON.parse(answer) as RpcReply | RpcReply[];
+    replies = Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    // An answer that is not JSON changed nothing we could wait for; the caller still saves.
+  }
+  for (const [i, call] of calls.entries()) {
+    const reply = replyTo(call, i, replies);
+    if (SEND_METHODS.has(call?.method as string) && reply?.result !== undefined)
+      await waitMined({ target, hash: reply.result });
+  }
+}
+
+/** Wait until a sent transaction has a receipt (anvil mines on send; this covers a slower miner), at most 2 s. */
+async function waitMined({ target, hash }: { target: string; hash: unknown }): Promise<void> {
+  if (typeof hash !== "string") return;
+  const body = Buffer.from(
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getTransactionReceipt", params: [hash] }),
+  );
+  const until = Date.now() + RECEIPT_WAIT_MS;
+  while (Date.now() < until) {
+    const answer = await forwardRpc({ target, body });
+    if ((JSON.parse(answer.text) as RpcReply).result != null) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

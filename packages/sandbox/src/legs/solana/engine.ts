@@ -148,30 +148,14 @@ export class SolanaEngine {
     const signature = getSignatureFromTransaction(tx);
     const previous = this.svm.getTransaction(signature);
     if (previous !== null && !(previous instanceof FailedTransactionMetadata)) return signature;
-    let result: ReturnType<LiteSVM["sendTransaction"]>;
-    try {
-      result = this.svm.sendTransaction(tx);
-    } catch (cause) {
-      throw new LegRejection(code, `the Solana transaction was refused: ${String(cause)}`, { cause });
-    }
-    if (result instanceof FailedTransactionMetadata) {
-      throw new LegRejection(code, `the Solana transaction failed: ${describeFailure(result)}`);
-    }
+    runChecked({ code, failed: "failed", send: () => this.svm.sendTransaction(tx) });
     return signature;
   }
 
   /** Simulate a transaction without changing state. Failure -> `LegRejection` (`code`). */
   simulate(tx: Transaction, code: string): void {
     this.syncClock();
-    let result: ReturnType<LiteSVM["simulateTransaction"]>;
-    try {
-      result = this.svm.simulateTransaction(tx);
-    } catch (cause) {
-      throw new LegRejection(code, `the Solana transaction was refused: ${String(cause)}`, { cause });
-    }
-    if (result instanceof FailedTransactionMetadata) {
-      throw new LegRejection(code, `the Solana transaction would fail: ${describeFailure(result)}`);
-    }
+    runChecked({ code, failed: "would fail", send: () => this.svm.simulateTransaction(tx) });
   }
 
   /** Compile, sign (fee payer first) and execute instructions; the next sequence number keeps it unique. */
@@ -191,4 +175,25 @@ export class SolanaEngine {
   lamports(address: Address): bigint {
     return this.svm.getBalance(address) ?? 0n;
   }
+}
+
+/** Send or simulate on litesvm; a refusal (thrown) or a failed result becomes a `LegRejection` with `code`. */
+function runChecked({
+  code,
+  failed,
+  send,
+}: {
+  code: string;
+  /** How the message words a failed result: `failed` (executed) or `would fail` (simulated). */
+  failed: string;
+  send: () => ReturnType<LiteSVM["sendTransaction"] | LiteSVM["simulateTransaction"]>;
+}): void {
+  let result: ReturnType<typeof send>;
+  try {
+    result = send();
+  } catch (cause) {
+    throw new LegRejection(code, `the Solana transaction was refused: ${String(cause)}`, { cause });
+  }
+  if (result instanceof FailedTransactionMetadata)
+    throw new LegRejection(code, `the Solana transaction ${failed}: ${describeFailure(result)}`);
 }
