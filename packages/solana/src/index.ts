@@ -10,7 +10,7 @@ export {
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
-export type { SolanaError, SolanaErrorCode } from "./errors.js";
+export type { SolanaError, SolanaErrorCode, SolanaErrorDetails } from "./errors.js";
 export {
   type GetAssociatedTokenAddressErrorType,
   type GetAssociatedTokenAddressParameters,

@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { Approval } from "@swapintent/client";
-import { SolanaError } from "./errors.js";
+import { type SolanaError, solanaError } from "./errors.js";
 import { bytesEqual, bytesToHex } from "./internal/hex.js";
 import { parsePublicKey } from "./internal/parsePublicKey.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
@@ -88,9 +88,10 @@ export async function signCosignTransaction(
       returnedMessage = undefined;
     }
     if (returnedMessage === undefined || !bytesEqual(returnedMessage, messageBytes)) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_WALLET_MESSAGE_CHANGED",
         "The wallet returned a transaction with a different message.",
+        { source: "wallet" },
       );
     }
     signature = assertSignature(returned.signatures[index], messageBytes, userKey, "wallet");
@@ -133,17 +134,21 @@ function signerPublicKey(signer: CosignSigner | undefined): PublicKey {
       isWalletSigner(signer) ||
       typeof (signer as Ed25519MessageSigner).signMessage === "function");
   if (!valid || signer.publicKey === null || signer.publicKey === undefined) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_SIGNER_INVALID",
       "The signer must be a Keypair, a connected wallet with signTransaction, or an ed25519 signMessage signer.",
+      { reason: "not a signer or no public key" },
     );
   }
   try {
     return parsePublicKey(signer.publicKey, "signer.publicKey");
   } catch (cause) {
-    throw new SolanaError("SOL_SIGNER_INVALID", "The signer's public key is not a Solana address.", {
+    throw solanaError(
+      "SOL_SIGNER_INVALID",
+      "The signer's public key is not a Solana address.",
+      { reason: "public key is not an address" },
       cause,
-    });
+    );
   }
 }
 
@@ -162,13 +167,10 @@ function assertSignature(
     }
   }
   if (!valid) {
-    throw new SolanaError(
-      "SOL_SIGNATURE_INVALID",
-      `The ${source} returned a signature that does not verify.`,
-      {
-        details: { source, userAddress: publicKey.toBase58() },
-      },
-    );
+    throw solanaError("SOL_SIGNATURE_INVALID", `The ${source} returned a signature that does not verify.`, {
+      source,
+      userAddress: publicKey.toBase58(),
+    });
   }
   return Uint8Array.from(signature!);
 }

@@ -372,7 +372,7 @@ describe("service strings repeated in error details are escaped and bounded", ()
       ),
     );
     expect(token.code).toBe("SOL_INVALID_ADDRESS");
-    expect(token.details.sourceToken).toBe("USDC\\u{A}Valid until 2099\\u{202E}");
+    expect(token.details).toEqual({ parameter: "sourceToken", value: "USDC\\u{A}Valid until 2099\\u{202E}" });
     const mechanism = detailsOf(() =>
       verifyCosignTransaction({
         ...params(hex),

@@ -7,7 +7,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
-import { SolanaError } from "./errors.js";
+import { type SolanaError, solanaError } from "./errors.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
 import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
 import type { ResolvedInstruction } from "./internal/effects.js";
@@ -148,8 +148,9 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   checkOtherAuthority(tally, checked.user, checked.expectedMint);
   checkTokenOutflow(tally, checked.expectedAmount, parameters.escrow);
   if (tally.nativeOutflow > checked.cap) {
-    throw new SolanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
-      details: { lamports: tally.nativeOutflow, cap: checked.cap },
+    throw solanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
+      lamports: tally.nativeOutflow,
+      cap: checked.cap,
     });
   }
   if (parameters.checkMemo !== false) checkMemo(checked.intent, tally.memos);
@@ -172,8 +173,8 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
 function checkParameters(parameters: VerifyCosignTransactionParameters): CheckedParameters {
   const { intent, quote } = parameters;
   if (intent?.approvalMechanism !== "cosign") {
-    throw new SolanaError("SOL_MECHANISM_MISMATCH", "The intent is not a cosign (Solana) intent.", {
-      details: { approvalMechanism: escapeUnsafe(intent?.approvalMechanism) },
+    throw solanaError("SOL_MECHANISM_MISMATCH", "The intent is not a cosign (Solana) intent.", {
+      approvalMechanism: escapeUnsafe(intent?.approvalMechanism),
     });
   }
   const { expectedAmount, expectedDecimals } = checkQuoteAmount(quote);
@@ -186,10 +187,9 @@ function checkParameters(parameters: VerifyCosignTransactionParameters): Checked
   const allowed = allowedProgramSet(parameters.allowedPrograms);
   const cap = parameters.maxNativeOutflowLamports ?? 0n;
   if (typeof cap !== "bigint" || cap < 0n) {
-    throw new SolanaError(
-      "SOL_INVALID_PARAMETERS",
-      "maxNativeOutflowLamports must be a non-negative bigint.",
-    );
+    throw solanaError("SOL_INVALID_PARAMETERS", "maxNativeOutflowLamports must be a non-negative bigint.", {
+      parameter: "maxNativeOutflowLamports",
+    });
   }
   return { intent, expectedAmount, expectedDecimals, user, expectedMint, escrowOf, allowed, cap };
 }
@@ -201,19 +201,19 @@ function checkQuoteAmount(quote: VerifyCosignTransactionParameters["quote"] | un
 } {
   const expectedAmount = quote?.sourceAmountLots;
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
-    throw new SolanaError(
-      "SOL_INVALID_PARAMETERS",
-      "The quote's sourceAmountLots must be a positive bigint.",
-    );
+    throw solanaError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.", {
+      parameter: "quote.sourceAmountLots",
+    });
   }
   const expectedDecimals = quote?.sourceAmountDecimals;
   if (
     expectedDecimals !== undefined &&
     !(Number.isInteger(expectedDecimals) && expectedDecimals >= 0 && expectedDecimals <= 255)
   ) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_INVALID_PARAMETERS",
       "The quote's sourceAmountDecimals must be an integer 0..255.",
+      { parameter: "quote.sourceAmountDecimals" },
     );
   }
   return { expectedAmount, expectedDecimals };
@@ -231,22 +231,17 @@ function allowedProgramSet(extra: readonly string[] | undefined): ReadonlySet<st
 function userSignerIndexOf(staticKeys: readonly string[], user: string, requiredSignatures: number): number {
   const userSignerIndex = staticKeys.indexOf(user);
   if (userSignerIndex === 0) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_USER_IS_FEE_PAYER",
       "The user would pay the fee; the resolver must be the fee payer.",
-      {
-        details: { userAddress: user },
-      },
+      { userAddress: user },
     );
   }
   if (userSignerIndex < 0 || userSignerIndex >= requiredSignatures) {
-    throw new SolanaError(
-      "SOL_USER_NOT_SIGNER",
-      "The user's key is not a required signer of the transaction.",
-      {
-        details: { userAddress: user, requiredSignatures },
-      },
-    );
+    throw solanaError("SOL_USER_NOT_SIGNER", "The user's key is not a required signer of the transaction.", {
+      userAddress: user,
+      requiredSignatures,
+    });
   }
   return userSignerIndex;
 }
@@ -259,12 +254,10 @@ function accountKeysOf(
 ): string[] {
   const keys = [...staticKeys, ...resolveLookups(lookups, tables)];
   if (new Set(keys).size !== keys.length) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_TX_DECODE_FAILED",
       "The transaction loads an account twice (through a lookup table).",
-      {
-        details: { accounts: keys.length },
-      },
+      { reason: "account loaded twice", accounts: keys.length },
     );
   }
   return keys;
@@ -312,24 +305,23 @@ function checkTokenOutflow(
   const stranger = tally.strangers[0];
   if (stranger !== undefined) {
     const extra = tally.destination !== undefined;
-    throw new SolanaError(
+    throw solanaError(
       extra ? "SOL_EXTRA_OUTFLOW" : "SOL_DESTINATION_NOT_ALLOWED",
       extra
         ? "Besides the escrow transfer, the user's tokens go to another account."
         : "The user's tokens go to an account that is not the escrow.",
       {
-        details: {
-          instruction: stranger.instruction,
-          destination: stranger.destination,
-          amount: stranger.amount,
-          ...(escrow && "owner" in escrow ? { escrowOwner: escrow.owner } : {}),
-        },
+        instruction: stranger.instruction,
+        destination: stranger.destination,
+        amount: stranger.amount,
+        ...(escrow && "owner" in escrow ? { escrowOwner: escrow.owner } : {}),
       },
     );
   }
   if (tally.toEscrow !== expectedAmount) {
-    throw new SolanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
-      details: { expected: expectedAmount, actual: tally.toEscrow },
+    throw solanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
+      expected: expectedAmount,
+      actual: tally.toEscrow,
     });
   }
 }
@@ -342,8 +334,9 @@ function checkTokenOutflow(
 function checkMemo(intent: Intent, memos: readonly string[]): void {
   const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
   if (!memos.includes(expectedMemo)) {
-    throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
-      details: { expected: escapeUnsafe(expectedMemo), memos },
+    throw solanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
+      expected: escapeUnsafe(expectedMemo),
+      memos,
     });
   }
 }
@@ -367,12 +360,10 @@ function checkOtherAuthority(tally: InstructionTally, user: string, expectedMint
         action.account ===
           getAssociatedTokenAddress({ owner: user, mint: action.mint, tokenProgram: action.programAddress }));
     if (own) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_OTHER_AUTHORITY",
         "An instruction lets another authority (a delegate, a close or freeze authority) act on the user's token account.",
-        {
-          details: { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
-        },
+        { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
       );
     }
   }
@@ -389,9 +380,10 @@ function expectedEscrowResolver(
     // Exactly one way to say where the tokens go: `{ ...defaults, owner }` over a default `unchecked: true` (or an
     // owner and a token account at once) must not silently pick one of them.
     if ([owner !== undefined, tokenAccount !== undefined, unchecked === true].filter(Boolean).length > 1) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_INVALID_PARAMETERS",
         "escrow must be exactly one of { owner }, { tokenAccount } or { unchecked: true }.",
+        { parameter: "escrow" },
       );
     }
     if (unchecked === true) return () => undefined;
@@ -407,9 +399,10 @@ function expectedEscrowResolver(
           : "";
     }
   }
-  throw new SolanaError(
+  throw solanaError(
     "SOL_ESCROW_NOT_SPECIFIED",
     "Say where the user's tokens must go: escrow { owner } or { tokenAccount }, or opt out with { unchecked: true }.",
+    {},
   );
 }
 
@@ -432,12 +425,12 @@ function resolveLookups(
       return lookup[kind].map((i) => {
         const address = addresses?.[i];
         if (address === undefined) {
-          throw new SolanaError(
+          throw solanaError(
             "SOL_LOOKUP_TABLE_UNRESOLVED",
             addresses === undefined
               ? "The transaction uses an address lookup table whose contents were not supplied."
               : "The transaction uses an index beyond the supplied lookup table.",
-            { details: { table, index: i } },
+            { table, index: i },
           );
         }
         return address;
@@ -454,12 +447,10 @@ function resolveInstruction(
   const at = (i: number): string => {
     const key = keys[i];
     if (key === undefined) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_TX_DECODE_FAILED",
         "An instruction refers to an account index that does not exist.",
-        {
-          details: { instruction: index, accountIndex: i },
-        },
+        { reason: "account index out of range", instruction: index, accountIndex: i },
       );
     }
     return key;

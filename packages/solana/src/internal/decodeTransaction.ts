@@ -1,5 +1,5 @@
 import { VersionedTransaction } from "@solana/web3.js";
-import { SolanaError } from "../errors.js";
+import { solanaError } from "../errors.js";
 import { bytesEqual, hexToBytes } from "./hex.js";
 
 /** A decoded cosign transaction and the exact message bytes every signature covers. */
@@ -38,7 +38,9 @@ function readShortVec(bytes: Uint8Array): { value: number; length: number } | un
  */
 export function decodeTransaction(hex: unknown): DecodedTransaction {
   if (typeof hex !== "string" || hex.length === 0) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction is missing or not a hex string.");
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction is missing or not a hex string.", {
+      reason: "not a hex string",
+    });
   }
   const bytes = hexToBytes(hex);
   let transaction: VersionedTransaction;
@@ -47,15 +49,17 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
     transaction = VersionedTransaction.deserialize(bytes);
     messageBytes = transaction.message.serialize();
   } catch (cause) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
-      details: { bytes: bytes.length },
+    throw solanaError(
+      "SOL_TX_DECODE_FAILED",
+      "The transaction could not be decoded.",
+      { reason: "not a transaction", bytes: bytes.length },
       cause,
-    });
+    );
   }
   const version = transaction.version;
   if (version !== "legacy" && version !== 0) {
-    throw new SolanaError("SOL_TX_VERSION_UNSUPPORTED", "Only legacy and v0 transactions are supported.", {
-      details: { version },
+    throw solanaError("SOL_TX_VERSION_UNSUPPORTED", "Only legacy and v0 transactions are supported.", {
+      version,
     });
   }
   const required = transaction.message.header.numRequiredSignatures;
@@ -77,17 +81,12 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
     reserialized === undefined ||
     !bytesEqual(reserialized, bytes)
   ) {
-    throw new SolanaError(
-      "SOL_TX_DECODE_FAILED",
-      "The transaction bytes are not a canonical serialization.",
-      {
-        details: {
-          bytes: bytes.length,
-          signatures: transaction.signatures.length,
-          requiredSignatures: required,
-        },
-      },
-    );
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction bytes are not a canonical serialization.", {
+      reason: "not canonical",
+      bytes: bytes.length,
+      signatures: transaction.signatures.length,
+      requiredSignatures: required,
+    });
   }
   assertUniqueKeys(transaction);
   return { transaction, messageBytes, bytes, signaturesOffset };
@@ -100,8 +99,9 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
 function assertUniqueKeys(transaction: VersionedTransaction): void {
   const keys = transaction.message.staticAccountKeys.map((key) => key.toBase58());
   if (new Set(keys).size !== keys.length) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction lists an account key twice.", {
-      details: { accounts: keys.length },
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction lists an account key twice.", {
+      reason: "account listed twice",
+      accounts: keys.length,
     });
   }
 }

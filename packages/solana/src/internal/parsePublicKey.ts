@@ -1,5 +1,5 @@
 import { PublicKey } from "@solana/web3.js";
-import { SolanaError } from "../errors.js";
+import { solanaError } from "../errors.js";
 import { escapeUnsafe } from "./text.js";
 
 /** A web3.js `PublicKey` from a base58 string or a `PublicKey`; throws `SOL_INVALID_ADDRESS` for anything else. */
@@ -16,8 +16,9 @@ export function parsePublicKey(value: unknown, name: string): PublicKey {
       // fall through to the error below
     }
   }
-  throw new SolanaError("SOL_INVALID_ADDRESS", `The ${name} is not a base58 32-byte Solana address.`, {
-    details: { [name]: escapeUnsafe(value) },
+  throw solanaError("SOL_INVALID_ADDRESS", `The ${name} is not a base58 32-byte Solana address.`, {
+    parameter: name,
+    value: escapeUnsafe(value),
   });
 }
 
