@@ -157,6 +157,18 @@ export interface SolanaErrorDetails {
     /** Who returned it: `wallet`, `wallet-standard`. */
     source: string;
   };
+  /** A wallet returned a transaction in which a signature slot other than the user's changed (another signer's signature replaced, added or erased). */
+  SOL_WALLET_SIGNATURES_CHANGED: {
+    source: string;
+    /** The signature slots that differ from what was sent. */
+    slots: number[];
+  };
+  /** A wallet's or signer's answer is not what its API documents: not exactly one result per request, not bytes, or bytes that are not a transaction. */
+  SOL_WALLET_RESPONSE_INVALID: {
+    source: string;
+    /** What is wrong with the answer, in a few words. */
+    reason: string;
+  };
   /** A signature returned by a wallet or an external signer is missing or does not verify over the message. */
   SOL_SIGNATURE_INVALID: {
     /** Who returned it: `wallet`, `external signer`, `kit signer`, `wallet-standard`. */
@@ -202,6 +214,8 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
   SOL_MEMO_UNSAFE_TEXT: true,
   SOL_SIGNER_INVALID: true,
   SOL_WALLET_MESSAGE_CHANGED: true,
+  SOL_WALLET_SIGNATURES_CHANGED: true,
+  SOL_WALLET_RESPONSE_INVALID: true,
   SOL_SIGNATURE_INVALID: true,
 };
 

@@ -1,4 +1,3 @@
-import type { PublicKey } from "@solana/web3.js";
 import type { Intent, Quote } from "@swapintent/client";
 import {
   DEFAULT_ALLOWED_PROGRAMS,
@@ -9,9 +8,13 @@ import {
 } from "./constants.js";
 import { type SolanaError, solanaError } from "./errors.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
-import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
+import { type AddressLike, normalizeAddress, parseAddress } from "./internal/address.js";
+import {
+  type AddressTableLookup,
+  type DecodedTransaction,
+  decodeTransaction,
+} from "./internal/decodeTransaction.js";
 import type { ResolvedInstruction } from "./internal/effects.js";
-import { normalizeAddress, parsePublicKey } from "./internal/parsePublicKey.js";
 import {
   type InstructionContext,
   type InstructionTally,
@@ -29,8 +32,8 @@ export type ExpectedEscrow = { owner: string } | { tokenAccount: string } | { un
 
 /** The contents of an address lookup table (for a web3.js `AddressLookupTableAccount` `a`: `{ key: a.key, addresses: a.state.addresses }`). */
 export interface LookupTableContents {
-  key: PublicKey | string;
-  addresses: ReadonlyArray<PublicKey | string>;
+  key: AddressLike;
+  addresses: ReadonlyArray<AddressLike>;
 }
 
 /** Parameters of {@link verifyCosignTransaction}. */
@@ -44,8 +47,8 @@ export interface VerifyCosignTransactionParameters {
   quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & {
     sourceAmountDecimals?: Quote["sourceAmountDecimals"] | undefined;
   };
-  /** The user's address (base58 or `PublicKey`). */
-  userAddress: string | PublicKey;
+  /** The user's address (base58, e.g. a Kit `Address`, or a web3.js `PublicKey`). */
+  userAddress: AddressLike;
   /** Where the user's tokens must go (required; see {@link ExpectedEscrow}). */
   escrow: ExpectedEscrow;
   /** Programs allowed beyond the defaults (System, SPL Token, Token-2022, Associated Token, Compute Budget, Memo). */
@@ -140,11 +143,10 @@ interface CheckedParameters {
 export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): VerifiedTransaction {
   const checked = checkParameters(parameters);
   const decoded = decodeTransaction(checked.intent.paramsToSign?.transaction);
-  const message = decoded.transaction.message;
-  const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
-  const userSignerIndex = userSignerIndexOf(staticKeys, checked.user, message.header.numRequiredSignatures);
-  const keys = accountKeysOf(staticKeys, message.addressTableLookups, parameters.lookupTables ?? []);
-  const tally = tallyInstructions(keys, message.compiledInstructions, checked);
+  const staticKeys = decoded.staticAccountKeys;
+  const userSignerIndex = userSignerIndexOf(staticKeys, checked.user, decoded.header.numRequiredSignatures);
+  const keys = accountKeysOf(staticKeys, decoded.addressTableLookups, parameters.lookupTables ?? []);
+  const tally = tallyInstructions(keys, decoded.instructions, checked);
   checkOtherAuthority(tally, checked.user, checked.expectedMint);
   checkTokenOutflow(tally, checked.expectedAmount, parameters.escrow);
   if (tally.nativeOutflow > checked.cap) {
@@ -281,7 +283,7 @@ function tallyInstructions(
   };
   const context: InstructionContext = {
     user: checked.user,
-    userBytes: parsePublicKey(checked.user, "userAddress").toBytes(),
+    userBytes: parseAddress(checked.user, "userAddress").bytes,
     allowed: checked.allowed,
     expectedMint: checked.expectedMint,
     expectedDecimals: checked.expectedDecimals,
@@ -407,7 +409,7 @@ function expectedEscrowResolver(
 }
 
 function resolveLookups(
-  lookups: ReadonlyArray<{ accountKey: PublicKey; writableIndexes: number[]; readonlyIndexes: number[] }>,
+  lookups: readonly AddressTableLookup[],
   tables: readonly LookupTableContents[],
 ): string[] {
   if (lookups.length === 0) return [];
@@ -420,7 +422,7 @@ function resolveLookups(
   }
   const pick = (kind: "writableIndexes" | "readonlyIndexes"): string[] =>
     lookups.flatMap((lookup) => {
-      const table = lookup.accountKey.toBase58();
+      const table = lookup.accountKey;
       const addresses = contents.get(table);
       return lookup[kind].map((i) => {
         const address = addresses?.[i];
