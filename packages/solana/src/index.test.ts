@@ -34,3 +34,35 @@ it("every exported function has TSDoc with an @example", async () => {
     expect(doc, name).toMatch(/@example\n \* ```ts\n/);
   }
 });
+
+it("the Kit entry exports exactly its API, each function documented with an @example", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const kit = await import("./kit.js");
+  expect(Object.keys(kit).sort()).toMatchInlineSnapshot(`
+    [
+      "ASSOCIATED_TOKEN_PROGRAM_ADDRESS",
+      "COMPUTE_BUDGET_PROGRAM_ADDRESS",
+      "DEFAULT_ALLOWED_PROGRAMS",
+      "MEMO_PROGRAM_ADDRESS",
+      "MEMO_V1_PROGRAM_ADDRESS",
+      "NATIVE_SOL_ADDRESS",
+      "SOLANA_SIGN_TRANSACTION_FEATURE",
+      "SYSTEM_PROGRAM_ADDRESS",
+      "TOKEN_2022_PROGRAM_ADDRESS",
+      "TOKEN_PROGRAM_ADDRESS",
+      "WRAPPED_SOL_MINT_ADDRESS",
+      "getAssociatedTokenAddress",
+      "isSolanaError",
+      "signCosignTransactionWithKit",
+      "signCosignTransactionWithWalletStandard",
+      "verifyCosignTransaction",
+    ]
+  `);
+  for (const [name, value] of Object.entries(kit)) {
+    if (typeof value !== "function") continue;
+    const source = await readFile(new URL(`./${name}.ts`, import.meta.url), "utf8");
+    const at = source.search(new RegExp(`export (async )?function ${name}\\b`));
+    expect(at, name).toBeGreaterThan(0);
+    expect(source.slice(source.lastIndexOf("/**", at), at), name).toMatch(/@example\n \* ```ts\n/);
+  }
+});

@@ -2,6 +2,7 @@ import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseAddress } from "./internal/address.js";
 import { assembleCosign, type CosignResult, checkReturnedTransaction } from "./internal/cosign.js";
 import { bytesEqual } from "./internal/hex.js";
+import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
 /** The wallet-standard feature name of Solana transaction signing. */
@@ -11,8 +12,8 @@ export const SOLANA_SIGN_TRANSACTION_FEATURE = "solana:signTransaction";
 export interface WalletStandardAccount {
   /** Base58 address of the account. */
   readonly address: string;
-  /** The account's 32-byte public key. */
-  readonly publicKey: Uint8Array;
+  /** The account's 32-byte public key (at run time a `Uint8Array`). */
+  readonly publicKey: ReadonlyBytes;
   /** Chains the account supports, e.g. `solana:mainnet`. */
   readonly chains: readonly string[];
   /** Features the account supports. */
@@ -36,8 +37,8 @@ export interface WalletStandardSignTransactionOutput {
 /** The `solana:signTransaction` feature of a wallet-standard wallet (`SolanaSignTransactionFeature`'s value). */
 export interface WalletStandardSignTransactionFeature {
   readonly version: string;
-  /** Transaction versions the wallet signs (`"legacy"`, `0`). */
-  readonly supportedTransactionVersions: readonly ("legacy" | 0)[];
+  /** Transaction versions the wallet signs (`"legacy"`, `0`, …); this package sends legacy and v0 only. */
+  readonly supportedTransactionVersions: readonly ("legacy" | number)[];
   signTransaction(
     ...inputs: readonly WalletStandardSignTransactionInput[]
   ): Promise<readonly WalletStandardSignTransactionOutput[]>;
