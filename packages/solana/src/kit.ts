@@ -26,6 +26,7 @@ export { isSolanaError } from "./isSolanaError.js";
 export {
   type KitCosignSigner,
   type KitCosignTransaction,
+  type ReadonlyBytes,
   type SignCosignTransactionWithKitErrorType,
   type SignCosignTransactionWithKitParameters,
   type SignCosignTransactionWithKitReturnType,

@@ -245,10 +245,10 @@ describe("signCosignTransactionWithWalletStandard", () => {
     const stand = standInWallet();
     const other = standardAccount(chain.stranger);
     const cases: [string, Partial<SignCosignTransactionWithWalletStandardParameters>][] = [
-      ["no solana:signTransaction", { wallet: { features: {} } }],
+      ["no solana:signTransaction", { wallet: { accounts: [], features: {} } }],
       [
         "a feature without signTransaction",
-        { wallet: { features: { "solana:signTransaction": { version: "1.0.0" } } } },
+        { wallet: { accounts: [], features: { "solana:signTransaction": { version: "1.0.0" } } } },
       ],
       ["no wallet", { wallet: undefined as never }],
       [

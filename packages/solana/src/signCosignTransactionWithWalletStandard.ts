@@ -46,6 +46,8 @@ export interface WalletStandardSignTransactionFeature {
 
 /** A wallet-standard wallet (`Wallet` of `@wallet-standard/base`): its features are looked up by name. */
 export interface WalletStandardWallet {
+  /** The wallet's authorized accounts (set once `standard:connect` succeeded). */
+  readonly accounts: readonly WalletStandardAccount[];
   readonly features: Readonly<Record<string, unknown>>;
 }
 

@@ -53,6 +53,7 @@ export async function everyPathRefusal(
   const signTransactions = vi.fn(async () => [{}]);
   const signTransaction = vi.fn(async () => [{ signedTransaction: new Uint8Array(0) }]);
   const wallet = {
+    accounts: [],
     features: {
       "solana:signTransaction": {
         version: "1.0.0",
