@@ -1,6 +1,7 @@
 import { createClient } from "@swapintent/client";
 import { type ChainFacts, createDevApi } from "@swapintent/testing/devApi";
 import { createInjectedWallets } from "./injected/index.js";
+import "./injected/solana.js";
 import { type RouteEnd, type RouteProgress, runRoute } from "./runRoute.js";
 import { createBitcoinWallet } from "./wallets/createBitcoinWallet.js";
 import { createPermit2Wallet } from "./wallets/createPermit2Wallet.js";
@@ -55,15 +56,21 @@ async function main(): Promise<void> {
   };
   // `?wallets=injected`: sign through the wallets injected into the page (window.unisat, window.ethereum, a
   // wallet-standard wallet, …), each through its signer package's adapter; otherwise keys made in the page.
+  const pageWallet = ({ type, info }: ChainFacts): BrowserWallet => {
+    if (type === "EVM" || type === "TRON") return createPermit2Wallet({ info, tron: type === "TRON" });
+    if (type === "BITCOIN") return createBitcoinWallet({ info });
+    if (type === "SOLANA") return createSolanaWallet({ info });
+    throw new Error(`no wallet for ${type}`);
+  };
+  const types = ["EVM", "TRON", "BITCOIN", "SOLANA"];
   const wallets =
     query.get("wallets") === "injected"
-      ? await createInjectedWallets({ chains: [...byType.values()], names: query.getAll("injected") })
-      : new Map<string, BrowserWallet>([
-          ["EVM", createPermit2Wallet({ info: facts("EVM").info, tron: false })],
-          ["TRON", createPermit2Wallet({ info: facts("TRON").info, tron: true })],
-          ["BITCOIN", createBitcoinWallet({ info: facts("BITCOIN").info })],
-          ["SOLANA", createSolanaWallet({ info: facts("SOLANA").info })],
-        ]);
+      ? await createInjectedWallets({
+          chains: [...byType.values()],
+          names: query.getAll("injected"),
+          fallback: pageWallet, // a chain type with no injected adapter keeps the page's own key
+        })
+      : new Map<string, BrowserWallet>(types.map((type) => [type, pageWallet(facts(type))]));
   const end = ([type, symbol]: readonly [string, string]): RouteEnd => {
     const chain = facts(type);
     const token = (chain.info.tokens as Record<string, string> | undefined)?.[symbol];
