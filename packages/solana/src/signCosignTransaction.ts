@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { type SolanaError, solanaError } from "./errors.js";
-import { type ParsedAddress, parseAddress } from "./internal/address.js";
+import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
 import { bytesEqual } from "./internal/hex.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
@@ -117,14 +117,5 @@ function signerAddress(signer: CosignSigner | undefined): ParsedAddress {
       { reason: "not a signer or no public key" },
     );
   }
-  try {
-    return parseAddress(signer.publicKey, "signer.publicKey");
-  } catch (cause) {
-    throw solanaError(
-      "SOL_SIGNER_INVALID",
-      "The signer's public key is not a Solana address.",
-      { reason: "public key is not an address" },
-      cause,
-    );
-  }
+  return parseSignerAddress(signer.publicKey, "signer.publicKey");
 }

@@ -1,5 +1,5 @@
 import { type SolanaError, solanaError } from "./errors.js";
-import { type ParsedAddress, parseAddress } from "./internal/address.js";
+import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
 import {
   type VerifiedTransaction,
@@ -132,14 +132,5 @@ function kitSignerAddress(signer: KitCosignSigner | undefined): ParsedAddress {
       },
     );
   }
-  try {
-    return parseAddress(signer.address, "signer.address");
-  } catch (cause) {
-    throw solanaError(
-      "SOL_SIGNER_INVALID",
-      "The Kit signer's address is not a Solana address.",
-      { reason: "address is not an address" },
-      cause,
-    );
-  }
+  return parseSignerAddress(signer.address, "signer.address");
 }

@@ -1,5 +1,5 @@
 import { type SolanaError, solanaError } from "./errors.js";
-import { type ParsedAddress, parseAddress } from "./internal/address.js";
+import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import { assembleCosign, type CosignResult, checkReturnedTransaction } from "./internal/cosign.js";
 import { bytesEqual } from "./internal/hex.js";
 import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
@@ -157,17 +157,7 @@ function accountAddress(
   account: WalletStandardAccount | undefined,
   chain: string | undefined,
 ): ParsedAddress {
-  let user: ParsedAddress;
-  try {
-    user = parseAddress(account?.address, "account.address");
-  } catch (cause) {
-    throw solanaError(
-      "SOL_SIGNER_INVALID",
-      "The wallet account has no valid address.",
-      { reason: "account address is not an address" },
-      cause,
-    );
-  }
+  const user = parseSignerAddress(account?.address, "account.address");
   const publicKey: unknown = account?.publicKey;
   if (!(publicKey instanceof Uint8Array) || !bytesEqual(publicKey, user.bytes)) {
     throw solanaError("SOL_SIGNER_INVALID", "The wallet account's public key is not its address.", {

@@ -37,6 +37,23 @@ export function parseAddress(value: unknown, name: string): ParsedAddress {
   });
 }
 
+/**
+ * The address of a signer (a web3.js signer's `publicKey`, a Kit signer's `address`, a wallet account's `address`):
+ * like {@link parseAddress}, but an unusable one is the signer's fault, `SOL_SIGNER_INVALID`.
+ */
+export function parseSignerAddress(value: unknown, name: string): ParsedAddress {
+  try {
+    return parseAddress(value, name);
+  } catch (cause) {
+    throw solanaError(
+      "SOL_SIGNER_INVALID",
+      `The signer's ${name} is not a Solana address.`,
+      { reason: `${name} is not an address` },
+      cause,
+    );
+  }
+}
+
 /** The base58 form of an address given as text or a `PublicKey`-like object (validated; see {@link parseAddress}). */
 export function normalizeAddress(value: unknown, name: string): string {
   return parseAddress(value, name).address;
