@@ -44,6 +44,17 @@ const setup = document.querySelector<HTMLDivElement>("#setup")!;
 const tbody = document.querySelector<HTMLTableSectionElement>("#routes")!;
 const runAll = document.querySelector<HTMLButtonElement>("#run-all")!;
 
+/** The chain types the page makes its own wallets for. */
+const WALLET_TYPES = ["EVM", "TRON", "BITCOIN", "SOLANA"] as const;
+
+/** A wallet holding a key generated in the page, for one chain. */
+function pageWallet({ type, info }: ChainFacts): BrowserWallet {
+  if (type === "EVM" || type === "TRON") return createPermit2Wallet({ info, tron: type === "TRON" });
+  if (type === "BITCOIN") return createBitcoinWallet({ info });
+  if (type === "SOLANA") return createSolanaWallet({ info });
+  throw new Error(`no wallet for ${type}`);
+}
+
 async function main(): Promise<void> {
   const chains = await dev.chains();
   // The first network of each type (the sandbox lists Ethereum before the L2).
@@ -56,13 +67,6 @@ async function main(): Promise<void> {
   };
   // `?wallets=injected`: sign through the wallets injected into the page (window.unisat, window.ethereum, a
   // wallet-standard wallet, …), each through its signer package's adapter; otherwise keys made in the page.
-  const pageWallet = ({ type, info }: ChainFacts): BrowserWallet => {
-    if (type === "EVM" || type === "TRON") return createPermit2Wallet({ info, tron: type === "TRON" });
-    if (type === "BITCOIN") return createBitcoinWallet({ info });
-    if (type === "SOLANA") return createSolanaWallet({ info });
-    throw new Error(`no wallet for ${type}`);
-  };
-  const types = ["EVM", "TRON", "BITCOIN", "SOLANA"];
   const wallets =
     query.get("wallets") === "injected"
       ? await createInjectedWallets({
@@ -70,7 +74,7 @@ async function main(): Promise<void> {
           names: query.getAll("injected"),
           fallback: pageWallet, // a chain type with no injected adapter keeps the page's own key
         })
-      : new Map<string, BrowserWallet>(types.map((type) => [type, pageWallet(facts(type))]));
+      : new Map<string, BrowserWallet>(WALLET_TYPES.map((type) => [type, pageWallet(facts(type))]));
   const end = ([type, symbol]: readonly [string, string]): RouteEnd => {
     const chain = facts(type);
     const token = (chain.info.tokens as Record<string, string> | undefined)?.[symbol];
