@@ -2,6 +2,7 @@ import { createClient } from "@swapintent/client";
 import { type ChainFacts, createDevApi } from "@swapintent/testing/devApi";
 import { createInjectedWallets } from "./injected/index.js";
 import "./injected/bitcoin.js";
+import "./injected/solana.js";
 import { type RouteEnd, type RouteProgress, runRoute } from "./runRoute.js";
 import { createBitcoinWallet } from "./wallets/createBitcoinWallet.js";
 import { createPermit2Wallet } from "./wallets/createPermit2Wallet.js";
@@ -44,6 +45,17 @@ const setup = document.querySelector<HTMLDivElement>("#setup")!;
 const tbody = document.querySelector<HTMLTableSectionElement>("#routes")!;
 const runAll = document.querySelector<HTMLButtonElement>("#run-all")!;
 
+/** The chain types the page makes its own wallets for. */
+const WALLET_TYPES = ["EVM", "TRON", "BITCOIN", "SOLANA"] as const;
+
+/** A wallet holding a key generated in the page, for one chain. */
+function pageWallet({ type, info }: ChainFacts): BrowserWallet {
+  if (type === "EVM" || type === "TRON") return createPermit2Wallet({ info, tron: type === "TRON" });
+  if (type === "BITCOIN") return createBitcoinWallet({ info });
+  if (type === "SOLANA") return createSolanaWallet({ info });
+  throw new Error(`no wallet for ${type}`);
+}
+
 /**
  * The page's wallets: a key made in the page per chain type; with `?wallets=injected`, the wallets injected into the
  * page (window.unisat, window.ethereum, a wallet-standard wallet, …) replace them, each through its signer package's
@@ -53,13 +65,9 @@ async function createWallets(params: {
   facts: (type: string) => ChainFacts;
   chains: ChainFacts[];
 }): Promise<Map<string, BrowserWallet>> {
-  const { facts } = params;
-  const wallets = new Map<string, BrowserWallet>([
-    ["EVM", createPermit2Wallet({ info: facts("EVM").info, tron: false })],
-    ["TRON", createPermit2Wallet({ info: facts("TRON").info, tron: true })],
-    ["BITCOIN", createBitcoinWallet({ info: facts("BITCOIN").info })],
-    ["SOLANA", createSolanaWallet({ info: facts("SOLANA").info })],
-  ]);
+  const wallets = new Map<string, BrowserWallet>(
+    WALLET_TYPES.map((type) => [type, pageWallet(params.facts(type))]),
+  );
   if (query.get("wallets") === "injected") {
     const injected = await createInjectedWallets({ chains: params.chains, names: query.getAll("injected") });
     for (const [type, wallet] of injected) wallets.set(type, wallet);

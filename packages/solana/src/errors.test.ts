@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { BaseError, isSwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { SOLANA_ERROR_CODES } from "../test/codes.js";
-import { SolanaError } from "./errors.js";
+import { type SolanaErrorCode, solanaError } from "./errors.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
 import { isSolanaError } from "./isSolanaError.js";
 
@@ -34,8 +34,10 @@ describe("the SolanaErrorCode union", () => {
     expect(raised.sort()).toEqual(UNION);
   });
 
-  it("every error goes through the typed constructor (no bare BaseError in src)", () => {
+  it("every error goes through the typed factory (no bare BaseError in src)", () => {
     for (const text of code) expect(text).not.toMatch(/new BaseError\b/);
+    const thrown = code.join("\n").match(/solanaError\(/g) ?? [];
+    expect(thrown.length).toBeGreaterThan(25);
   });
 
   it("the README's table lists exactly the union, each once", () => {
@@ -70,9 +72,9 @@ describe("isSolanaError", () => {
 
   it("accepts every code of the union, each only under its own code", () => {
     for (const name of UNION) {
-      const error = new SolanaError(name as keyof typeof SOLANA_ERROR_CODES, "x");
+      const error = solanaError(name as SolanaErrorCode, "x", {} as never);
       expect(isSolanaError(error)).toBe(true);
-      expect(isSolanaError(error, name as keyof typeof SOLANA_ERROR_CODES)).toBe(true);
+      expect(isSolanaError(error, name as SolanaErrorCode)).toBe(true);
       expect(
         isSolanaError(error, name === "SOL_MEMO_MISMATCH" ? "SOL_MINT_MISMATCH" : "SOL_MEMO_MISMATCH"),
       ).toBe(false);
@@ -106,10 +108,23 @@ describe("isSolanaError", () => {
     expect(isSolanaError(new BaseError("__proto__", "x"))).toBe(false);
   });
 
-  it("recognizes a SOL_ code of another copy of this package (a newer version's code) only without a code to match", () => {
+  it("goes by the exact list, not the SOL_ prefix: a code this copy does not know is not a Solana error", () => {
     const newer = new BaseError("SOL_A_CODE_ADDED_LATER", "x");
-    expect(isSolanaError(newer)).toBe(true);
+    expect(isSwapIntentError(newer)).toBe(true);
+    expect(isSolanaError(newer)).toBe(false);
     expect(isSolanaError(newer, "SOL_MEMO_MISMATCH")).toBe(false);
+    expect(isSolanaError(newer, "SOL_A_CODE_ADDED_LATER" as SolanaErrorCode)).toBe(false);
+  });
+
+  it("the factory keeps code, message, details and cause, and the details reach the message", () => {
+    const cause = new Error("inner");
+    const error = solanaError("SOL_AMOUNT_MISMATCH", "Amount differs.", { expected: 5n, actual: 6n }, cause);
+    expect(error).toBeInstanceOf(BaseError);
+    expect(error.code).toBe("SOL_AMOUNT_MISMATCH");
+    expect(error.details).toEqual({ expected: 5n, actual: 6n });
+    expect(error.cause).toBe(cause);
+    expect(error.message).toContain("expected: 5n");
+    expect(solanaError("SOL_ESCROW_NOT_SPECIFIED", "x", {}).cause).toBeUndefined();
   });
 
   it("accepts an error of a duplicated copy of the client, shaped like a swapintent error", () => {

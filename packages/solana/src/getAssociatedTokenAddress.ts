@@ -1,7 +1,6 @@
-import { PublicKey } from "@solana/web3.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "./constants.js";
 import type { SolanaError } from "./errors.js";
-import { parsePublicKey } from "./internal/parsePublicKey.js";
+import { addressOf, findProgramAddress, parseAddress } from "./internal/address.js";
 
 /** Parameters of {@link getAssociatedTokenAddress}. */
 export interface GetAssociatedTokenAddressParameters {
@@ -41,15 +40,16 @@ export function getAssociatedTokenAddress(
   const key = `${parameters.owner}:${parameters.mint}:${tokenProgram}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const [address] = PublicKey.findProgramAddressSync(
-    [
-      parsePublicKey(parameters.owner, "owner").toBytes(),
-      parsePublicKey(tokenProgram, "tokenProgram").toBytes(),
-      parsePublicKey(parameters.mint, "mint").toBytes(),
-    ],
-    new PublicKey(ASSOCIATED_TOKEN_PROGRAM_ADDRESS),
+  const result = addressOf(
+    findProgramAddress(
+      [
+        parseAddress(parameters.owner, "owner").bytes,
+        parseAddress(tokenProgram, "tokenProgram").bytes,
+        parseAddress(parameters.mint, "mint").bytes,
+      ],
+      parseAddress(ASSOCIATED_TOKEN_PROGRAM_ADDRESS, "program").bytes,
+    ),
   );
-  const result = address.toBase58();
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, result);
   return result;

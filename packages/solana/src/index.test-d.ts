@@ -21,6 +21,7 @@ import {
   type SignCosignTransactionReturnType,
   type SolanaError,
   type SolanaErrorCode,
+  type SolanaErrorDetails,
   signCosignTransaction,
   type VerifyCosignTransactionErrorType,
   type VerifyCosignTransactionParameters,
@@ -152,7 +153,10 @@ describe("the viem convention: Parameters, ReturnType and ErrorType per function
     expectTypeOf<VerifyCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
     expectTypeOf<SignCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
     expectTypeOf<GetAssociatedTokenAddressErrorType>().toEqualTypeOf<SolanaError>();
-    expectTypeOf<SolanaError>().toEqualTypeOf<BaseError<SolanaErrorCode>>();
+    expectTypeOf<SolanaError>().toExtend<BaseError<SolanaErrorCode>>();
+    expectTypeOf<SolanaError<"SOL_AMOUNT_MISMATCH">>().toEqualTypeOf<
+      BaseError<"SOL_AMOUNT_MISMATCH", SolanaErrorDetails["SOL_AMOUNT_MISMATCH"]>
+    >();
   });
 });
 
@@ -170,6 +174,49 @@ describe("isSolanaError narrows", () => {
     if (isSolanaError(error, "SOL_MECHANISM_MISMATCH")) {
       expectTypeOf(error.code).toEqualTypeOf<"SOL_MECHANISM_MISMATCH">();
     }
+  });
+
+  it("narrowing the code narrows details to that code's facts", () => {
+    const error: unknown = new Error("x");
+    if (isSolanaError(error, "SOL_AMOUNT_MISMATCH")) {
+      expectTypeOf(error.details.expected).toEqualTypeOf<bigint>();
+      expectTypeOf(error.details.actual).toEqualTypeOf<bigint>();
+      // @ts-expect-error: the amount failure carries no memo
+      error.details.memos;
+    }
+    if (isSolanaError(error, "SOL_MINT_MISMATCH")) {
+      expectTypeOf(error.details.actual).toEqualTypeOf<string | null>();
+      expectTypeOf(error.details.instruction).toEqualTypeOf<number>();
+    }
+    if (isSolanaError(error, "SOL_INVALID_ADDRESS")) {
+      expectTypeOf(error.details).toEqualTypeOf<Readonly<{ parameter: string; value: string }>>();
+    }
+    if (isSolanaError(error, "SOL_ESCROW_NOT_SPECIFIED")) {
+      expectTypeOf(error.details).toEqualTypeOf<Readonly<Record<string, never>>>();
+    }
+  });
+
+  it("a switch over the code of the whole union narrows details per case", () => {
+    const error: unknown = new Error("x");
+    if (!isSolanaError(error)) return;
+    switch (error.code) {
+      case "SOL_NATIVE_OUTFLOW_TOO_HIGH":
+        expectTypeOf(error.details).toEqualTypeOf<Readonly<{ lamports: bigint; cap: bigint }>>();
+        break;
+      case "SOL_MEMO_MISMATCH":
+        expectTypeOf(error.details.memos).toEqualTypeOf<readonly string[]>();
+        break;
+      case "SOL_SIGNATURE_INVALID":
+        expectTypeOf(error.details.source).toEqualTypeOf<string>();
+        break;
+      default:
+        expectTypeOf(error.details).toExtend<Readonly<Record<string, unknown>>>();
+    }
+  });
+
+  it("the details map has one entry per code and each entry is an object", () => {
+    expectTypeOf<keyof SolanaErrorDetails>().toEqualTypeOf<SolanaErrorCode>();
+    expectTypeOf<SolanaErrorDetails[SolanaErrorCode]>().toExtend<Readonly<Record<string, unknown>>>();
   });
 
   it("refuses a code outside the union at compile time", () => {

@@ -1,9 +1,9 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
-import type { Approval } from "@swapintent/client";
-import { SolanaError } from "./errors.js";
-import { bytesEqual, bytesToHex } from "./internal/hex.js";
-import { parsePublicKey } from "./internal/parsePublicKey.js";
+import { type SolanaError, solanaError } from "./errors.js";
+import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
+import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
+import { bytesEqual } from "./internal/hex.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
 /** A wallet-adapter style signer: signs a whole transaction and returns it (possibly a new object). */
@@ -30,18 +30,7 @@ export interface SignCosignTransactionParameters
 }
 
 /** The signed transaction and the approval body to submit. */
-export interface SignCosignTransactionReturnType {
-  /** Hex of the transaction with the user's signature added and every other signature kept. */
-  transaction: string;
-  /** The user's address, base58. */
-  userAddress: string;
-  /** The user's 64-byte signature, hex. */
-  signature: string;
-  /** How many other signatures a wallet had changed and were restored from the original. */
-  restoredSignatures: number;
-  /** Body of `POST /intents/{id}/approvals`. */
-  approval: Extract<Approval, { type: "cosign" }>;
-}
+export interface SignCosignTransactionReturnType extends CosignResult {}
 
 /** The error {@link signCosignTransaction} throws (rejects with): a `BaseError` whose code is a `SolanaErrorCode`. */
 export type SignCosignTransactionErrorType = SolanaError;
@@ -69,18 +58,17 @@ export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
 ): Promise<SignCosignTransactionReturnType> {
   const { signer } = parameters;
-  const userKey = signerPublicKey(signer);
-  const verified = verifyAndDecode({ ...parameters, userAddress: userKey });
-  const { transaction, messageBytes, bytes, signaturesOffset } = verified.decoded;
-  const index = verified.userSignerIndex;
-  let signature: Uint8Array;
-  let restoredSignatures = 0;
+  const user = signerAddress(signer);
+  const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
+  const { messageBytes } = verified;
 
   if (isKeypair(signer)) {
     // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses).
-    signature = ed25519.sign(messageBytes, signer.secretKey.subarray(0, 32));
-  } else if (isWalletSigner(signer)) {
-    const returned = await signer.signTransaction(VersionedTransaction.deserialize(bytes));
+    return assembleCosign(verified, ed25519.sign(messageBytes, signer.secretKey.subarray(0, 32)));
+  }
+  if (isWalletSigner(signer)) {
+    const index = verified.userSignerIndex;
+    const returned = await signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes));
     let returnedMessage: Uint8Array | undefined;
     try {
       returnedMessage = returned.message.serialize();
@@ -88,33 +76,23 @@ export async function signCosignTransaction(
       returnedMessage = undefined;
     }
     if (returnedMessage === undefined || !bytesEqual(returnedMessage, messageBytes)) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_WALLET_MESSAGE_CHANGED",
         "The wallet returned a transaction with a different message.",
+        {
+          source: "wallet",
+        },
       );
     }
-    signature = assertSignature(returned.signatures[index], messageBytes, userKey, "wallet");
-    transaction.signatures.forEach((original, i) => {
-      if (i !== index && !bytesEqual(original, returned.signatures[i] ?? new Uint8Array()))
-        restoredSignatures++;
-    });
-  } else {
-    const returned = await signer.signMessage(messageBytes.slice());
-    signature = assertSignature(returned, messageBytes, userKey, "external signer");
+    const signature = checkUserSignature(returned.signatures[index], verified, "wallet");
+    // Other slots are restored from the original (some wallets zero them); they are counted, not refused.
+    const restored = verified.decoded.signatures.filter(
+      (original, i) => i !== index && !bytesEqual(original, returned.signatures[i] ?? new Uint8Array()),
+    ).length;
+    return assembleCosign(verified, signature, restored);
   }
-
-  // The received bytes with only the user's slot replaced: every other signature and the message stay as they were.
-  const out = bytes.slice();
-  out.set(signature, signaturesOffset + 64 * index);
-  const hex = bytesToHex(out);
-  const userAddress = userKey.toBase58();
-  return {
-    transaction: hex,
-    userAddress,
-    signature: bytesToHex(signature),
-    restoredSignatures,
-    approval: { type: "cosign", signedData: { transaction: hex, userAddress } },
-  };
+  const returned = await signer.signMessage(messageBytes.slice());
+  return assembleCosign(verified, checkUserSignature(returned, verified, "external signer"));
 }
 
 function isKeypair(signer: CosignSigner): signer is Keypair {
@@ -125,7 +103,7 @@ function isWalletSigner(signer: CosignSigner): signer is WalletTransactionSigner
   return typeof (signer as WalletTransactionSigner).signTransaction === "function";
 }
 
-function signerPublicKey(signer: CosignSigner | undefined): PublicKey {
+function signerAddress(signer: CosignSigner | undefined): ParsedAddress {
   const valid =
     signer !== null &&
     typeof signer === "object" &&
@@ -133,42 +111,11 @@ function signerPublicKey(signer: CosignSigner | undefined): PublicKey {
       isWalletSigner(signer) ||
       typeof (signer as Ed25519MessageSigner).signMessage === "function");
   if (!valid || signer.publicKey === null || signer.publicKey === undefined) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_SIGNER_INVALID",
       "The signer must be a Keypair, a connected wallet with signTransaction, or an ed25519 signMessage signer.",
+      { reason: "not a signer or no public key" },
     );
   }
-  try {
-    return parsePublicKey(signer.publicKey, "signer.publicKey");
-  } catch (cause) {
-    throw new SolanaError("SOL_SIGNER_INVALID", "The signer's public key is not a Solana address.", {
-      cause,
-    });
-  }
-}
-
-function assertSignature(
-  signature: Uint8Array | undefined,
-  message: Uint8Array,
-  publicKey: PublicKey,
-  source: string,
-): Uint8Array {
-  let valid = false;
-  if (signature instanceof Uint8Array && signature.length === 64) {
-    try {
-      valid = ed25519.verify(signature, message, publicKey.toBytes());
-    } catch {
-      valid = false;
-    }
-  }
-  if (!valid) {
-    throw new SolanaError(
-      "SOL_SIGNATURE_INVALID",
-      `The ${source} returned a signature that does not verify.`,
-      {
-        details: { source, userAddress: publicKey.toBase58() },
-      },
-    );
-  }
-  return Uint8Array.from(signature!);
+  return parseSignerAddress(signer.publicKey, "signer.publicKey");
 }

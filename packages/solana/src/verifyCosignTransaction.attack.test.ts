@@ -44,9 +44,9 @@ import {
   getThawAccountInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
-import { type Intent, isSwapIntentError } from "@swapintent/client";
+import type { Intent } from "@swapintent/client";
 import { FailedTransactionMetadata } from "litesvm";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AMOUNT,
   type Chain,
@@ -63,6 +63,7 @@ import {
   userSigner,
   verifyParams,
 } from "../test/fixture.js";
+import { everyPathRefusal } from "../test/paths.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
 import {
@@ -111,17 +112,15 @@ function signBlindly(hex: string): string {
   return bytesToHex(tx.serialize());
 }
 
-/** The code `signCosignTransaction` refuses with, and how often the user's signer was asked. */
+/**
+ * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
+ * wallet-standard) runs the case and must agree, so each case of these tables runs through all three.
+ */
 async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const signMessage = vi.fn(async (_message: Uint8Array) => new Uint8Array(64));
-  const { userAddress: _user, ...rest } = params(hex, extra);
-  let code: string | undefined;
-  try {
-    await signCosignTransaction({ ...rest, signer: { publicKey: chain.userAddress, signMessage } });
-  } catch (error) {
-    code = isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
-  }
-  return { code, signerCalls: signMessage.mock.calls.length };
+  const outcomes = await everyPathRefusal(params(hex, extra));
+  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
+  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
+  return outcomes.web3;
 }
 
 /** The honest instructions with `extra` after the transfer, before the memo. */
@@ -497,8 +496,8 @@ describe("tried and refused already (each with its code, the key never asked)", 
       },
     },
     {
-      name: "a version byte for v1 (0x81)",
-      code: "SOL_TX_DECODE_FAILED",
+      name: "a version byte for v1 (0x81): its own code, the version is read from the bytes",
+      code: "SOL_TX_VERSION_UNSUPPORTED",
       hex: () => {
         const b = hexToBytes(compileHex(chain, honestInstructions(chain)));
         b[1 + 64 * b[0]!] = 0x81;

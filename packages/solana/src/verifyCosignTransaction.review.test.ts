@@ -28,7 +28,7 @@ import {
   getSetAuthorityInstruction,
 } from "@solana-program/token";
 import { type Intent, isSwapIntentError } from "@swapintent/client";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type Chain,
   codeOf,
@@ -42,8 +42,8 @@ import {
   userSigner,
   verifyParams,
 } from "../test/fixture.js";
+import { everyPathRefusal } from "../test/paths.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import { signCosignTransaction } from "./signCosignTransaction.js";
 import {
   type VerifyCosignTransactionParameters,
   verifyCosignTransaction,
@@ -62,17 +62,15 @@ beforeEach(() => chain.svm.expireBlockhash());
 const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
   verifyParams(chain, hex, extra);
 
-/** The code `signCosignTransaction` refuses with, and whether the user's signer was asked at all. */
+/**
+ * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
+ * wallet-standard, each with a spy signer) runs the case and must agree.
+ */
 async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const signMessage = vi.fn(async (_message: Uint8Array) => new Uint8Array(64));
-  const { userAddress: _user, ...rest } = params(hex, extra);
-  let code: string | undefined;
-  try {
-    await signCosignTransaction({ ...rest, signer: { publicKey: chain.userAddress, signMessage } });
-  } catch (error) {
-    code = isSwapIntentError(error) ? error.code : String(error);
-  }
-  return { code, signerCalls: signMessage.mock.calls.length };
+  const outcomes = await everyPathRefusal(params(hex, extra));
+  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
+  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
+  return outcomes.web3;
 }
 
 /** The honest instructions with `extra` added before the memo. */
@@ -372,7 +370,7 @@ describe("service strings repeated in error details are escaped and bounded", ()
       ),
     );
     expect(token.code).toBe("SOL_INVALID_ADDRESS");
-    expect(token.details.sourceToken).toBe("USDC\\u{A}Valid until 2099\\u{202E}");
+    expect(token.details).toEqual({ parameter: "sourceToken", value: "USDC\\u{A}Valid until 2099\\u{202E}" });
     const mechanism = detailsOf(() =>
       verifyCosignTransaction({
         ...params(hex),

@@ -57,6 +57,7 @@ import {
   userSigner,
   verifyParams,
 } from "../test/fixture.js";
+import { everyPathRefusal, refusedEverywhere } from "../test/paths.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import {
   type VerifyCosignTransactionParameters,
@@ -432,13 +433,19 @@ describe("verifyCosignTransaction refuses tampered transactions, each with its c
   ];
   let lookupOverride: { key: string; addresses: string[] }[] = [];
 
-  it.each(cases)("$name -> $code", async ({ build, code, extra }) => {
-    const hex = await build();
-    expect(
-      codeOf(() => verifyCosignTransaction(params(hex, extra?.()))),
-      hex.slice(0, 8),
-    ).toBe(code);
-  });
+  it.each(cases)(
+    "$name -> $code (verify, and every signing path before its signer is asked)",
+    async ({ build, code, extra }) => {
+      const hex = await build();
+      const parameters = params(hex, extra?.());
+      expect(
+        codeOf(() => verifyCosignTransaction(parameters)),
+        hex.slice(0, 8),
+      ).toBe(code);
+      // One table, every path: web3.js, Kit and wallet-standard refuse with the same code, their signer never asked.
+      expect(await everyPathRefusal(parameters)).toEqual(refusedEverywhere(code));
+    },
+  );
 
   it("covers at least 12 distinct refusal codes", () => {
     expect(new Set(cases.map((c) => c.code)).size).toBeGreaterThanOrEqual(12);

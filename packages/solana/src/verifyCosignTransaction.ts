@@ -1,4 +1,3 @@
-import type { PublicKey } from "@solana/web3.js";
 import type { Intent, Quote } from "@swapintent/client";
 import {
   DEFAULT_ALLOWED_PROGRAMS,
@@ -7,11 +6,15 @@ import {
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
-import { SolanaError } from "./errors.js";
+import { type SolanaError, solanaError } from "./errors.js";
 import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
-import { type DecodedTransaction, decodeTransaction } from "./internal/decodeTransaction.js";
+import { type AddressLike, normalizeAddress, parseAddress } from "./internal/address.js";
+import {
+  type AddressTableLookup,
+  type DecodedTransaction,
+  decodeTransaction,
+} from "./internal/decodeTransaction.js";
 import type { ResolvedInstruction } from "./internal/effects.js";
-import { normalizeAddress, parsePublicKey } from "./internal/parsePublicKey.js";
 import {
   type InstructionContext,
   type InstructionTally,
@@ -29,8 +32,8 @@ export type ExpectedEscrow = { owner: string } | { tokenAccount: string } | { un
 
 /** The contents of an address lookup table (for a web3.js `AddressLookupTableAccount` `a`: `{ key: a.key, addresses: a.state.addresses }`). */
 export interface LookupTableContents {
-  key: PublicKey | string;
-  addresses: ReadonlyArray<PublicKey | string>;
+  key: AddressLike;
+  addresses: ReadonlyArray<AddressLike>;
 }
 
 /** Parameters of {@link verifyCosignTransaction}. */
@@ -44,8 +47,8 @@ export interface VerifyCosignTransactionParameters {
   quote: Pick<Quote, "sourceToken" | "sourceAmountLots"> & {
     sourceAmountDecimals?: Quote["sourceAmountDecimals"] | undefined;
   };
-  /** The user's address (base58 or `PublicKey`). */
-  userAddress: string | PublicKey;
+  /** The user's address (base58, e.g. a Kit `Address`, or a web3.js `PublicKey`). */
+  userAddress: AddressLike;
   /** Where the user's tokens must go (required; see {@link ExpectedEscrow}). */
   escrow: ExpectedEscrow;
   /** Programs allowed beyond the defaults (System, SPL Token, Token-2022, Associated Token, Compute Budget, Memo). */
@@ -140,16 +143,16 @@ interface CheckedParameters {
 export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): VerifiedTransaction {
   const checked = checkParameters(parameters);
   const decoded = decodeTransaction(checked.intent.paramsToSign?.transaction);
-  const message = decoded.transaction.message;
-  const staticKeys = message.staticAccountKeys.map((key) => key.toBase58());
-  const userSignerIndex = userSignerIndexOf(staticKeys, checked.user, message.header.numRequiredSignatures);
-  const keys = accountKeysOf(staticKeys, message.addressTableLookups, parameters.lookupTables ?? []);
-  const tally = tallyInstructions(keys, message.compiledInstructions, checked);
+  const staticKeys = decoded.staticAccountKeys;
+  const userSignerIndex = userSignerIndexOf(staticKeys, checked.user, decoded.header.numRequiredSignatures);
+  const keys = accountKeysOf(staticKeys, decoded.addressTableLookups, parameters.lookupTables ?? []);
+  const tally = tallyInstructions(keys, decoded.instructions, checked);
   checkOtherAuthority(tally, checked.user, checked.expectedMint);
   checkTokenOutflow(tally, checked.expectedAmount, parameters.escrow);
   if (tally.nativeOutflow > checked.cap) {
-    throw new SolanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
-      details: { lamports: tally.nativeOutflow, cap: checked.cap },
+    throw solanaError("SOL_NATIVE_OUTFLOW_TOO_HIGH", "More SOL would leave the user than allowed.", {
+      lamports: tally.nativeOutflow,
+      cap: checked.cap,
     });
   }
   if (parameters.checkMemo !== false) checkMemo(checked.intent, tally.memos);
@@ -172,8 +175,8 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
 function checkParameters(parameters: VerifyCosignTransactionParameters): CheckedParameters {
   const { intent, quote } = parameters;
   if (intent?.approvalMechanism !== "cosign") {
-    throw new SolanaError("SOL_MECHANISM_MISMATCH", "The intent is not a cosign (Solana) intent.", {
-      details: { approvalMechanism: escapeUnsafe(intent?.approvalMechanism) },
+    throw solanaError("SOL_MECHANISM_MISMATCH", "The intent is not a cosign (Solana) intent.", {
+      approvalMechanism: escapeUnsafe(intent?.approvalMechanism),
     });
   }
   const { expectedAmount, expectedDecimals } = checkQuoteAmount(quote);
@@ -186,10 +189,9 @@ function checkParameters(parameters: VerifyCosignTransactionParameters): Checked
   const allowed = allowedProgramSet(parameters.allowedPrograms);
   const cap = parameters.maxNativeOutflowLamports ?? 0n;
   if (typeof cap !== "bigint" || cap < 0n) {
-    throw new SolanaError(
-      "SOL_INVALID_PARAMETERS",
-      "maxNativeOutflowLamports must be a non-negative bigint.",
-    );
+    throw solanaError("SOL_INVALID_PARAMETERS", "maxNativeOutflowLamports must be a non-negative bigint.", {
+      parameter: "maxNativeOutflowLamports",
+    });
   }
   return { intent, expectedAmount, expectedDecimals, user, expectedMint, escrowOf, allowed, cap };
 }
@@ -201,19 +203,19 @@ function checkQuoteAmount(quote: VerifyCosignTransactionParameters["quote"] | un
 } {
   const expectedAmount = quote?.sourceAmountLots;
   if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
-    throw new SolanaError(
-      "SOL_INVALID_PARAMETERS",
-      "The quote's sourceAmountLots must be a positive bigint.",
-    );
+    throw solanaError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.", {
+      parameter: "quote.sourceAmountLots",
+    });
   }
   const expectedDecimals = quote?.sourceAmountDecimals;
   if (
     expectedDecimals !== undefined &&
     !(Number.isInteger(expectedDecimals) && expectedDecimals >= 0 && expectedDecimals <= 255)
   ) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_INVALID_PARAMETERS",
       "The quote's sourceAmountDecimals must be an integer 0..255.",
+      { parameter: "quote.sourceAmountDecimals" },
     );
   }
   return { expectedAmount, expectedDecimals };
@@ -231,22 +233,17 @@ function allowedProgramSet(extra: readonly string[] | undefined): ReadonlySet<st
 function userSignerIndexOf(staticKeys: readonly string[], user: string, requiredSignatures: number): number {
   const userSignerIndex = staticKeys.indexOf(user);
   if (userSignerIndex === 0) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_USER_IS_FEE_PAYER",
       "The user would pay the fee; the resolver must be the fee payer.",
-      {
-        details: { userAddress: user },
-      },
+      { userAddress: user },
     );
   }
   if (userSignerIndex < 0 || userSignerIndex >= requiredSignatures) {
-    throw new SolanaError(
-      "SOL_USER_NOT_SIGNER",
-      "The user's key is not a required signer of the transaction.",
-      {
-        details: { userAddress: user, requiredSignatures },
-      },
-    );
+    throw solanaError("SOL_USER_NOT_SIGNER", "The user's key is not a required signer of the transaction.", {
+      userAddress: user,
+      requiredSignatures,
+    });
   }
   return userSignerIndex;
 }
@@ -259,12 +256,10 @@ function accountKeysOf(
 ): string[] {
   const keys = [...staticKeys, ...resolveLookups(lookups, tables)];
   if (new Set(keys).size !== keys.length) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_TX_DECODE_FAILED",
       "The transaction loads an account twice (through a lookup table).",
-      {
-        details: { accounts: keys.length },
-      },
+      { reason: "account loaded twice", accounts: keys.length },
     );
   }
   return keys;
@@ -288,7 +283,7 @@ function tallyInstructions(
   };
   const context: InstructionContext = {
     user: checked.user,
-    userBytes: parsePublicKey(checked.user, "userAddress").toBytes(),
+    userBytes: parseAddress(checked.user, "userAddress").bytes,
     allowed: checked.allowed,
     expectedMint: checked.expectedMint,
     expectedDecimals: checked.expectedDecimals,
@@ -312,24 +307,23 @@ function checkTokenOutflow(
   const stranger = tally.strangers[0];
   if (stranger !== undefined) {
     const extra = tally.destination !== undefined;
-    throw new SolanaError(
+    throw solanaError(
       extra ? "SOL_EXTRA_OUTFLOW" : "SOL_DESTINATION_NOT_ALLOWED",
       extra
         ? "Besides the escrow transfer, the user's tokens go to another account."
         : "The user's tokens go to an account that is not the escrow.",
       {
-        details: {
-          instruction: stranger.instruction,
-          destination: stranger.destination,
-          amount: stranger.amount,
-          ...(escrow && "owner" in escrow ? { escrowOwner: escrow.owner } : {}),
-        },
+        instruction: stranger.instruction,
+        destination: stranger.destination,
+        amount: stranger.amount,
+        ...(escrow && "owner" in escrow ? { escrowOwner: escrow.owner } : {}),
       },
     );
   }
   if (tally.toEscrow !== expectedAmount) {
-    throw new SolanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
-      details: { expected: expectedAmount, actual: tally.toEscrow },
+    throw solanaError("SOL_AMOUNT_MISMATCH", "The amount sent to the escrow differs from the quote.", {
+      expected: expectedAmount,
+      actual: tally.toEscrow,
     });
   }
 }
@@ -342,8 +336,9 @@ function checkTokenOutflow(
 function checkMemo(intent: Intent, memos: readonly string[]): void {
   const expectedMemo = `swapintent:${intent.intentId}:${intent.secretHash}`;
   if (!memos.includes(expectedMemo)) {
-    throw new SolanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
-      details: { expected: escapeUnsafe(expectedMemo), memos },
+    throw solanaError("SOL_MEMO_MISMATCH", "The transaction's memo does not name this intent.", {
+      expected: escapeUnsafe(expectedMemo),
+      memos,
     });
   }
 }
@@ -367,12 +362,10 @@ function checkOtherAuthority(tally: InstructionTally, user: string, expectedMint
         action.account ===
           getAssociatedTokenAddress({ owner: user, mint: action.mint, tokenProgram: action.programAddress }));
     if (own) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_OTHER_AUTHORITY",
         "An instruction lets another authority (a delegate, a close or freeze authority) act on the user's token account.",
-        {
-          details: { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
-        },
+        { instruction: action.instruction, account: action.account, tokenInstruction: action.tag },
       );
     }
   }
@@ -389,9 +382,10 @@ function expectedEscrowResolver(
     // Exactly one way to say where the tokens go: `{ ...defaults, owner }` over a default `unchecked: true` (or an
     // owner and a token account at once) must not silently pick one of them.
     if ([owner !== undefined, tokenAccount !== undefined, unchecked === true].filter(Boolean).length > 1) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_INVALID_PARAMETERS",
         "escrow must be exactly one of { owner }, { tokenAccount } or { unchecked: true }.",
+        { parameter: "escrow" },
       );
     }
     if (unchecked === true) return () => undefined;
@@ -407,14 +401,15 @@ function expectedEscrowResolver(
           : "";
     }
   }
-  throw new SolanaError(
+  throw solanaError(
     "SOL_ESCROW_NOT_SPECIFIED",
     "Say where the user's tokens must go: escrow { owner } or { tokenAccount }, or opt out with { unchecked: true }.",
+    {},
   );
 }
 
 function resolveLookups(
-  lookups: ReadonlyArray<{ accountKey: PublicKey; writableIndexes: number[]; readonlyIndexes: number[] }>,
+  lookups: readonly AddressTableLookup[],
   tables: readonly LookupTableContents[],
 ): string[] {
   if (lookups.length === 0) return [];
@@ -427,17 +422,17 @@ function resolveLookups(
   }
   const pick = (kind: "writableIndexes" | "readonlyIndexes"): string[] =>
     lookups.flatMap((lookup) => {
-      const table = lookup.accountKey.toBase58();
+      const table = lookup.accountKey;
       const addresses = contents.get(table);
       return lookup[kind].map((i) => {
         const address = addresses?.[i];
         if (address === undefined) {
-          throw new SolanaError(
+          throw solanaError(
             "SOL_LOOKUP_TABLE_UNRESOLVED",
             addresses === undefined
               ? "The transaction uses an address lookup table whose contents were not supplied."
               : "The transaction uses an index beyond the supplied lookup table.",
-            { details: { table, index: i } },
+            { table, index: i },
           );
         }
         return address;
@@ -454,12 +449,10 @@ function resolveInstruction(
   const at = (i: number): string => {
     const key = keys[i];
     if (key === undefined) {
-      throw new SolanaError(
+      throw solanaError(
         "SOL_TX_DECODE_FAILED",
         "An instruction refers to an account index that does not exist.",
-        {
-          details: { instruction: index, accountIndex: i },
-        },
+        { reason: "account index out of range", instruction: index, accountIndex: i },
       );
     }
     return key;

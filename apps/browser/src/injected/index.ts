@@ -31,7 +31,7 @@ export async function createInjectedWallets(params: {
     // signer package's wallets names them; the other chains' ends need only an address).
     if (params.names.length > 0 && !named) continue;
     const entry = named ?? ofType[0];
-    if (!entry) throw new Error(`no injected wallet adapter for ${chain.type}`);
+    if (!entry) continue; // no adapter for this chain type: it keeps the page's own key
     wallets.set(chain.type, await entry.create({ chain }));
   }
   return wallets;

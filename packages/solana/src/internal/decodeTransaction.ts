@@ -1,10 +1,42 @@
-import { VersionedTransaction } from "@solana/web3.js";
-import { SolanaError } from "../errors.js";
-import { bytesEqual, hexToBytes } from "./hex.js";
+import { solanaError } from "../errors.js";
+import { addressOf } from "./address.js";
+import { hexToBytes } from "./hex.js";
 
-/** A decoded cosign transaction and the exact message bytes every signature covers. */
+/** One instruction as the message compiles it: indexes into the account list, and the data. */
+export interface CompiledInstruction {
+  programIdIndex: number;
+  accountKeyIndexes: number[];
+  data: Uint8Array;
+}
+
+/** One address-table lookup of a v0 message. */
+export interface AddressTableLookup {
+  /** The table's address, base58. */
+  accountKey: string;
+  writableIndexes: number[];
+  readonlyIndexes: number[];
+}
+
+/**
+ * A decoded cosign transaction, read from its bytes alone (no SDK): the one form every check and every signing path
+ * (web3.js, Kit, wallet-standard) works on.
+ */
 export interface DecodedTransaction {
-  transaction: VersionedTransaction;
+  version: "legacy" | 0;
+  header: {
+    numRequiredSignatures: number;
+    numReadonlySignedAccounts: number;
+    numReadonlyUnsignedAccounts: number;
+  };
+  /** The message's static account keys, base58, in order (the first `numRequiredSignatures` sign). */
+  staticAccountKeys: string[];
+  /** The recent blockhash (or nonce), base58. */
+  recentBlockhash: string;
+  instructions: CompiledInstruction[];
+  addressTableLookups: AddressTableLookup[];
+  /** The signature slots, 64 bytes each, one per required signer (all zero when unsigned). */
+  signatures: Uint8Array[];
+  /** The exact message bytes every signature covers. */
   messageBytes: Uint8Array;
   /** The serialized transaction, exactly as received. */
   bytes: Uint8Array;
@@ -12,96 +44,148 @@ export interface DecodedTransaction {
   signaturesOffset: number;
 }
 
-/**
- * The compact-u16 ("shortvec") at the start of `bytes`: its value and length. Undefined when malformed or not in
- * its one minimal form (a last byte of 0 after a continuation, e.g. `0x82 0x00` for 2, or more than 16 bits).
- */
-function readShortVec(bytes: Uint8Array): { value: number; length: number } | undefined {
-  let value = 0;
-  for (let i = 0; i < 3; i++) {
-    const byte = bytes[i];
-    if (byte === undefined) return undefined;
-    value |= (byte & 0x7f) << (7 * i);
-    if ((byte & 0x80) === 0) {
-      if (i > 0 && byte === 0) return undefined;
-      return value > 0xffff ? undefined : { value, length: i + 1 };
-    }
+/** Thrown inside the reader when the bytes end early or a length is not minimal; turned into one coded error. */
+class Malformed extends Error {}
+
+/** A cursor over the bytes that refuses anything but the one canonical encoding. */
+class Reader {
+  offset = 0;
+  constructor(readonly bytes: Uint8Array) {}
+
+  u8(): number {
+    const byte = this.bytes[this.offset];
+    if (byte === undefined) throw new Malformed("end of bytes");
+    this.offset++;
+    return byte;
   }
-  return undefined;
+
+  take(length: number): Uint8Array {
+    if (this.offset + length > this.bytes.length) throw new Malformed("end of bytes");
+    const out = this.bytes.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return out;
+  }
+
+  /** A compact-u16 ("shortvec") in its one minimal form (no trailing zero group, at most 16 bits). */
+  shortVec(): number {
+    let value = 0;
+    for (let i = 0; i < 3; i++) {
+      const byte = this.u8();
+      value |= (byte & 0x7f) << (7 * i);
+      if ((byte & 0x80) === 0) {
+        if ((i > 0 && byte === 0) || value > 0xffff) throw new Malformed("non-minimal length");
+        return value;
+      }
+    }
+    throw new Malformed("length too long");
+  }
+
+  /** A shortvec-prefixed list of u8 values. */
+  u8List(): number[] {
+    return [...this.take(this.shortVec())];
+  }
 }
 
 /**
  * Decode the hex of a serialized legacy or v0 transaction. The bytes must be the one canonical serialization:
- * re-serializing the decoded transaction reproduces them exactly (every length in its minimal shortvec form, one
- * signature slot per required signer, no trailing bytes), so the message that is checked is the message that gets
- * signed and no two encodings of one transaction exist.
+ * every length in its minimal shortvec form, one signature slot per required signer, no trailing bytes, each
+ * static key once. So the message that is checked is the message that gets signed, and no two encodings of one
+ * transaction exist.
  */
 export function decodeTransaction(hex: unknown): DecodedTransaction {
   if (typeof hex !== "string" || hex.length === 0) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction is missing or not a hex string.");
-  }
-  const bytes = hexToBytes(hex);
-  let transaction: VersionedTransaction;
-  let messageBytes: Uint8Array;
-  try {
-    transaction = VersionedTransaction.deserialize(bytes);
-    messageBytes = transaction.message.serialize();
-  } catch (cause) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
-      details: { bytes: bytes.length },
-      cause,
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction is missing or not a hex string.", {
+      reason: "not a hex string",
     });
   }
-  const version = transaction.version;
-  if (version !== "legacy" && version !== 0) {
-    throw new SolanaError("SOL_TX_VERSION_UNSUPPORTED", "Only legacy and v0 transactions are supported.", {
-      details: { version },
-    });
-  }
-  const required = transaction.message.header.numRequiredSignatures;
-  const count = readShortVec(bytes);
-  const signaturesOffset = count?.length ?? 0;
-  const messageOffset = signaturesOffset + 64 * required;
-  let reserialized: Uint8Array | undefined;
-  try {
-    reserialized = transaction.serialize();
-  } catch {
-    reserialized = undefined;
-  }
-  if (
-    count === undefined ||
-    count.value !== required ||
-    transaction.signatures.length !== required ||
-    bytes.length !== messageOffset + messageBytes.length ||
-    !bytesEqual(bytes.subarray(messageOffset), messageBytes) ||
-    reserialized === undefined ||
-    !bytesEqual(reserialized, bytes)
-  ) {
-    throw new SolanaError(
-      "SOL_TX_DECODE_FAILED",
-      "The transaction bytes are not a canonical serialization.",
-      {
-        details: {
-          bytes: bytes.length,
-          signatures: transaction.signatures.length,
-          requiredSignatures: required,
-        },
-      },
-    );
-  }
-  assertUniqueKeys(transaction);
-  return { transaction, messageBytes, bytes, signaturesOffset };
+  return decodeTransactionBytes(hexToBytes(hex));
 }
 
-/**
- * Every static account key appears once (the runtime refuses a transaction that loads an account twice; refusing
- * it here keeps "the user's slot" unambiguous).
- */
-function assertUniqueKeys(transaction: VersionedTransaction): void {
-  const keys = transaction.message.staticAccountKeys.map((key) => key.toBase58());
-  if (new Set(keys).size !== keys.length) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction lists an account key twice.", {
-      details: { accounts: keys.length },
+/** {@link decodeTransaction} of the bytes themselves (what a wallet returns). */
+export function decodeTransactionBytes(received: Uint8Array): DecodedTransaction {
+  const bytes = Uint8Array.from(received); // a copy: what is checked cannot change afterwards
+  const reader = new Reader(bytes);
+  let decoded: DecodedTransaction;
+  try {
+    decoded = readTransaction(reader);
+  } catch (error) {
+    if (!(error instanceof Malformed)) throw error;
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
+      reason: error.message,
+      bytes: bytes.length,
     });
   }
+  const required = decoded.header.numRequiredSignatures;
+  if (
+    reader.offset !== bytes.length ||
+    decoded.signatures.length !== required ||
+    required > decoded.staticAccountKeys.length
+  ) {
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction bytes are not a canonical serialization.", {
+      reason: "not canonical",
+      bytes: bytes.length,
+      signatures: decoded.signatures.length,
+      requiredSignatures: required,
+    });
+  }
+  // The runtime refuses a transaction that loads an account twice; refusing it here keeps "the user's slot" unambiguous.
+  if (new Set(decoded.staticAccountKeys).size !== decoded.staticAccountKeys.length) {
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction lists an account key twice.", {
+      reason: "account listed twice",
+      accounts: decoded.staticAccountKeys.length,
+    });
+  }
+  return decoded;
+}
+
+function readTransaction(reader: Reader): DecodedTransaction {
+  const count = reader.shortVec();
+  const signaturesOffset = reader.offset;
+  const signatures = Array.from({ length: count }, () => reader.take(64).slice());
+  const messageOffset = reader.offset;
+  const first = reader.u8();
+  let version: "legacy" | 0 = "legacy";
+  let numRequiredSignatures = first;
+  if (first & 0x80) {
+    const stated = first & 0x7f;
+    if (stated !== 0) {
+      throw solanaError("SOL_TX_VERSION_UNSUPPORTED", "Only legacy and v0 transactions are supported.", {
+        version: stated,
+      });
+    }
+    version = 0;
+    numRequiredSignatures = reader.u8();
+  }
+  const header = {
+    numRequiredSignatures,
+    numReadonlySignedAccounts: reader.u8(),
+    numReadonlyUnsignedAccounts: reader.u8(),
+  };
+  const staticAccountKeys = Array.from({ length: reader.shortVec() }, () => addressOf(reader.take(32)));
+  const recentBlockhash = addressOf(reader.take(32));
+  const instructions = Array.from({ length: reader.shortVec() }, () => ({
+    programIdIndex: reader.u8(),
+    accountKeyIndexes: reader.u8List(),
+    data: reader.take(reader.shortVec()).slice(),
+  }));
+  const addressTableLookups =
+    version === 0
+      ? Array.from({ length: reader.shortVec() }, () => ({
+          accountKey: addressOf(reader.take(32)),
+          writableIndexes: reader.u8List(),
+          readonlyIndexes: reader.u8List(),
+        }))
+      : [];
+  return {
+    version,
+    header,
+    staticAccountKeys,
+    recentBlockhash,
+    instructions,
+    addressTableLookups,
+    signatures,
+    messageBytes: reader.bytes.slice(messageOffset, reader.offset),
+    bytes: reader.bytes,
+    signaturesOffset,
+  };
 }

@@ -1,4 +1,4 @@
-import { SolanaError } from "../errors.js";
+import { solanaError } from "../errors.js";
 
 const HEX_CHARS = "0123456789abcdef";
 
@@ -13,9 +13,7 @@ export function bytesToHex(bytes: Uint8Array): string {
 export function hexToBytes(hex: string): Uint8Array {
   const body = hex.startsWith("0x") || hex.startsWith("0X") ? hex.slice(2) : hex;
   if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) {
-    throw new SolanaError("SOL_TX_DECODE_FAILED", "The transaction is not valid hex.", {
-      details: { length: hex.length },
-    });
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction is not valid hex.", { reason: "not hex" });
   }
   const out = new Uint8Array(body.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(body.slice(i * 2, i * 2 + 2), 16);

@@ -8,7 +8,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
 } from "../constants.js";
-import { SolanaError } from "../errors.js";
+import { solanaError } from "../errors.js";
 import {
   associatedTokenInvokedPrograms,
   decodeAssociatedTokenInstruction,
@@ -66,27 +66,21 @@ export function tallyInstruction(
 ): void {
   for (const program of [ix.programAddress, ...invokedPrograms(ix)]) {
     if (!context.allowed.has(program)) {
-      throw new SolanaError(
-        "SOL_PROGRAM_NOT_ALLOWED",
-        "The transaction calls a program that is not allowed.",
-        {
-          details: {
-            program,
-            instruction: index,
-            ...(program === ix.programAddress ? {} : { via: ix.programAddress }),
-          },
-        },
-      );
+      throw solanaError("SOL_PROGRAM_NOT_ALLOWED", "The transaction calls a program that is not allowed.", {
+        program,
+        instruction: index,
+        ...(program === ix.programAddress ? {} : { via: ix.programAddress }),
+      });
     }
     if (!tally.programs.includes(program)) tally.programs.push(program);
   }
   // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
   // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
   if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_DURABLE_NONCE",
       "The transaction uses a durable nonce: it would stay valid indefinitely.",
-      { details: { instruction: index } },
+      { instruction: index },
     );
   }
   if (
@@ -134,28 +128,28 @@ function refusal(
 ): BaseError {
   switch (effect.kind) {
     case "unknown":
-      return new SolanaError(
+      return solanaError(
         "SOL_INSTRUCTION_UNKNOWN",
         "An instruction involving the user could not be verified.",
-        {
-          details: { instruction: index, reason: effect.reason },
-        },
+        { instruction: index, reason: effect.reason },
       );
     case "authorityGrant":
-      return new SolanaError(
+      return solanaError(
         "SOL_AUTHORITY_GRANT",
         "An instruction grants, changes or ends authority over the user's account.",
-        { details: { instruction: index, kind: effect.instruction } },
+        { instruction: index, kind: effect.instruction },
       );
     case "userRole":
-      return new SolanaError(
+      return solanaError(
         "SOL_USER_ROLE_NOT_ALLOWED",
         "An instruction names the user in a role the user did not agree to.",
-        { details: { instruction: index, kind: effect.instruction, role: effect.role } },
+        { instruction: index, kind: effect.instruction, role: effect.role },
       );
     case "tokenBurn":
-      return new SolanaError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
-        details: { instruction: index, mint: effect.mint, amount: effect.amount },
+      return solanaError("SOL_EXTRA_OUTFLOW", "An instruction burns the user's tokens.", {
+        instruction: index,
+        mint: effect.mint,
+        amount: effect.amount,
       });
   }
 }
@@ -167,19 +161,21 @@ function applyTransfer(
   { expectedMint, expectedDecimals, escrowOf }: InstructionContext,
 ): void {
   if (effect.mint !== null && effect.mint !== expectedMint) {
-    throw new SolanaError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
-      details: { instruction: index, expected: expectedMint, actual: effect.mint },
+    throw solanaError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
+      instruction: index,
+      expected: expectedMint,
+      actual: effect.mint,
     });
   }
   // The quote's lots and decimals both come from the service; inflated together they still display the
   // typed amount. TransferChecked's decimals are checked on chain against the mint, so they must agree.
   if (expectedDecimals !== undefined && effect.decimals !== expectedDecimals) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_DECIMALS_MISMATCH",
       effect.decimals === null
         ? "A Transfer states no decimals; the quote's decimals cannot be checked against the mint."
         : "The transfer's decimals (checked on chain against the mint) are not the quote's.",
-      { details: { instruction: index, expected: expectedDecimals, actual: effect.decimals } },
+      { instruction: index, expected: expectedDecimals, actual: effect.decimals },
     );
   }
   if (!tally.userSources.includes(effect.source)) tally.userSources.push(effect.source);
@@ -187,10 +183,10 @@ function applyTransfer(
   // A plain `Transfer` names no mint; only a known escrow account (whose mint the token program matches
   // against the source's) ties it to the quote's mint. With the escrow unchecked it could move any token.
   if (effect.mint === null && escrow === undefined) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_MINT_MISMATCH",
       "A Transfer without a mint cannot be tied to the quote's source mint when the escrow is unchecked.",
-      { details: { instruction: index, expected: expectedMint, actual: null } },
+      { instruction: index, expected: expectedMint, actual: null },
     );
   }
   if (escrow === undefined || effect.destination === escrow) {
@@ -245,16 +241,14 @@ function describeInstruction(ix: ResolvedInstruction, context: InstructionContex
 function describeMemo(data: Uint8Array): InstructionEffect {
   const text = decodeUtf8Exact(data);
   if (text === undefined) {
-    throw new SolanaError("SOL_MEMO_NOT_UTF8", "A memo is not valid UTF-8.", {
-      details: { bytes: data.length },
-    });
+    throw solanaError("SOL_MEMO_NOT_UTF8", "A memo is not valid UTF-8.", { bytes: data.length });
   }
   const unsafe = firstUnsafeCodePoint(text);
   if (unsafe !== undefined) {
-    throw new SolanaError(
+    throw solanaError(
       "SOL_MEMO_UNSAFE_TEXT",
       "A memo contains a control, bidi or zero-width character that could change what is displayed.",
-      { details: { character: unsafe } },
+      { character: unsafe },
     );
   }
   return { kind: "memo", text };

@@ -1,0 +1,126 @@
+import { ed25519 } from "@noble/curves/ed25519";
+import type { Approval } from "@swapintent/client";
+import { solanaError } from "../errors.js";
+import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
+import { parseAddress } from "./address.js";
+import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
+import { bytesEqual, bytesToHex } from "./hex.js";
+
+/** The signed transaction and the approval body to submit (what every signing path returns). */
+export interface CosignResult {
+  /** Hex of the transaction with the user's signature added and every other signature kept. */
+  transaction: string;
+  /** The user's address, base58. */
+  userAddress: string;
+  /** The user's 64-byte signature, hex. */
+  signature: string;
+  /** How many other signatures a wallet had changed and were restored from the original (web3.js wallet adapters only; 0 elsewhere). */
+  restoredSignatures: number;
+  /** Body of `POST /intents/{id}/approvals`. */
+  approval: Extract<Approval, { type: "cosign" }>;
+}
+
+/**
+ * The user's signature as `source` returned it, checked: 64 bytes that verify over the verified message under the
+ * user's key (ed25519, checked here, whoever signed). Throws `SOL_SIGNATURE_INVALID` for a missing, malformed or
+ * wrong signature. Returns a copy.
+ */
+export function checkUserSignature(
+  signature: unknown,
+  verified: VerifiedTransaction,
+  source: string,
+): Uint8Array {
+  let valid = false;
+  if (signature instanceof Uint8Array && signature.length === 64) {
+    try {
+      valid = ed25519.verify(
+        signature,
+        verified.messageBytes,
+        parseAddress(verified.userAddress, "userAddress").bytes,
+      );
+    } catch {
+      valid = false;
+    }
+  }
+  if (!valid) {
+    throw solanaError(
+      "SOL_SIGNATURE_INVALID",
+      signature === undefined || signature === null
+        ? `The ${source} returned no signature for the user.`
+        : `The ${source} returned a signature that does not verify.`,
+      { source, userAddress: verified.userAddress },
+    );
+  }
+  return Uint8Array.from(signature as Uint8Array);
+}
+
+/**
+ * Re-parse a transaction a wallet returned and take the user's signature from it, refusing anything else that
+ * changed: bytes that are not a transaction (`SOL_WALLET_RESPONSE_INVALID`), other message bytes
+ * (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot (`SOL_WALLET_SIGNATURES_CHANGED`), a missing or invalid
+ * user signature (`SOL_SIGNATURE_INVALID`).
+ */
+export function checkReturnedTransaction(
+  returned: unknown,
+  verified: VerifiedTransaction,
+  source: string,
+): Uint8Array {
+  if (!(returned instanceof Uint8Array)) {
+    throw solanaError("SOL_WALLET_RESPONSE_INVALID", `The ${source} did not return transaction bytes.`, {
+      source,
+      reason: "signed transaction is not a Uint8Array",
+    });
+  }
+  let decoded: DecodedTransaction;
+  try {
+    decoded = decodeTransactionBytes(returned);
+  } catch (cause) {
+    throw solanaError(
+      "SOL_WALLET_RESPONSE_INVALID",
+      `The ${source} returned bytes that are not a transaction.`,
+      { source, reason: "signed transaction does not decode" },
+      cause,
+    );
+  }
+  if (!bytesEqual(decoded.messageBytes, verified.messageBytes)) {
+    throw solanaError(
+      "SOL_WALLET_MESSAGE_CHANGED",
+      `The ${source} returned a transaction with a different message.`,
+      {
+        source,
+      },
+    );
+  }
+  const index = verified.userSignerIndex;
+  const slots = verified.decoded.signatures.flatMap((original, i) =>
+    i !== index && !bytesEqual(original, decoded.signatures[i]!) ? [i] : [],
+  );
+  if (slots.length > 0) {
+    throw solanaError(
+      "SOL_WALLET_SIGNATURES_CHANGED",
+      `The ${source} changed a signature other than the user's.`,
+      { source, slots },
+    );
+  }
+  return checkUserSignature(decoded.signatures[index], verified, source);
+}
+
+/** The received bytes with only the user's slot replaced (every other signature and the message as they were), and the approval. */
+export function assembleCosign(
+  verified: VerifiedTransaction,
+  signature: Uint8Array,
+  restoredSignatures = 0,
+): CosignResult {
+  const { bytes, signaturesOffset } = verified.decoded;
+  const out = bytes.slice();
+  out.set(signature, signaturesOffset + 64 * verified.userSignerIndex);
+  const hex = bytesToHex(out);
+  const userAddress = verified.userAddress;
+  return {
+    transaction: hex,
+    userAddress,
+    signature: bytesToHex(signature),
+    restoredSignatures,
+    approval: { type: "cosign", signedData: { transaction: hex, userAddress } },
+  };
+}

@@ -1,0 +1,136 @@
+import { type SolanaError, solanaError } from "./errors.js";
+import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
+import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
+import {
+  type VerifiedTransaction,
+  type VerifyCosignTransactionParameters,
+  verifyAndDecode,
+} from "./verifyCosignTransaction.js";
+
+/** Bytes the signer may read but not change (Kit's `ReadonlyUint8Array`); at run time a `Uint8Array`. */
+export type ReadonlyBytes = Omit<Uint8Array, "copyWithin" | "fill" | "reverse" | "set" | "sort">;
+
+/**
+ * The transaction a Kit signer is handed: Kit's `Transaction` shape (message bytes and a map of signer address to
+ * signature, null where none yet) with its blockhash lifetime. Built from the verified bytes, never from a decoder
+ * of Kit.
+ */
+export interface KitCosignTransaction {
+  readonly messageBytes: ReadonlyBytes;
+  readonly signatures: Readonly<Record<string, ReadonlyBytes | null>>;
+  /** Kit's `TransactionWithLifetime`: always the blockhash here (a durable nonce is refused before any signer is asked). */
+  readonly lifetimeConstraint:
+    | { readonly blockhash: string; readonly lastValidBlockHeight: bigint }
+    | { readonly nonce: string };
+}
+
+/**
+ * A `@solana/kit` signer that can add the user's signature: a `TransactionPartialSigner`, which a `KeyPairSigner`
+ * is. Only its `address` and `signTransactions` are used (declared structurally, so this package needs no Kit at
+ * run time).
+ */
+export interface KitCosignSigner {
+  readonly address: string;
+  /** Kit's `TransactionPartialSigner.signTransactions`: one signature dictionary (address to signature) per transaction. */
+  signTransactions(
+    transactions: readonly KitCosignTransaction[],
+  ): Promise<readonly Readonly<Record<string, Uint8Array>>[]>;
+}
+
+/** Parameters of {@link signCosignTransactionWithKit}: everything {@link verifyCosignTransaction} takes, plus the Kit signer. */
+export interface SignCosignTransactionWithKitParameters
+  extends Omit<VerifyCosignTransactionParameters, "userAddress"> {
+  /** The user's Kit signer. Its `address` is the user address that is verified. */
+  signer: KitCosignSigner;
+}
+
+/** The signed transaction and the approval body to submit. */
+export interface SignCosignTransactionWithKitReturnType extends CosignResult {}
+
+/** The error {@link signCosignTransactionWithKit} rejects with: a `BaseError` whose code is a `SolanaErrorCode`. */
+export type SignCosignTransactionWithKitErrorType = SolanaError;
+
+const SOURCE = "kit signer";
+
+/**
+ * Verify the intent's cosign transaction (the same checks as {@link verifyCosignTransaction}, over the bytes, with
+ * no `@solana/web3.js`) and add the user's signature from a `@solana/kit` signer (a `KeyPairSigner` or any
+ * `TransactionPartialSigner`). The signer is asked only after every check passed, and is handed the verified message
+ * bytes; the signature it returns for the user's address must verify over them (ed25519, checked here), and only
+ * the user's slot of the received bytes is replaced.
+ *
+ * @example
+ * ```ts
+ * import { generateKeyPairSigner } from "@solana/kit";
+ * import { signCosignTransactionWithKit } from "@swapintent/solana/kit";
+ *
+ * const signer = await generateKeyPairSigner(); // or the wallet's TransactionPartialSigner
+ * const { approval } = await signCosignTransactionWithKit({ intent, quote, escrow: { owner: escrowOwner }, signer });
+ * await client.submitApproval({ intentId: intent.intentId, approval });
+ * ```
+ */
+export async function signCosignTransactionWithKit(
+  parameters: SignCosignTransactionWithKitParameters,
+): Promise<SignCosignTransactionWithKitReturnType> {
+  const user = kitSignerAddress(parameters.signer);
+  const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
+  const dictionaries = await parameters.signer.signTransactions([kitTransactionOf(verified)]);
+  if (!Array.isArray(dictionaries) || dictionaries.length !== 1) {
+    throw solanaError(
+      "SOL_WALLET_RESPONSE_INVALID",
+      "The Kit signer did not return one signature dictionary.",
+      {
+        source: SOURCE,
+        reason: "not one dictionary per transaction",
+      },
+    );
+  }
+  const dictionary: unknown = dictionaries[0];
+  if (typeof dictionary !== "object" || dictionary === null) {
+    throw solanaError("SOL_WALLET_RESPONSE_INVALID", "The Kit signer returned no signature dictionary.", {
+      source: SOURCE,
+      reason: "dictionary is not an object",
+    });
+  }
+  const signature = Object.hasOwn(dictionary, user.address)
+    ? (dictionary as Record<string, unknown>)[user.address]
+    : undefined;
+  return assembleCosign(verified, checkUserSignature(signature, verified, SOURCE));
+}
+
+/** Kit's transaction shape of the verified bytes: the user's slot null, every other signer's signature as received. */
+function kitTransactionOf(verified: VerifiedTransaction): KitCosignTransaction {
+  const { decoded, userSignerIndex } = verified;
+  const signatures: Record<string, Uint8Array | null> = {};
+  decoded.signatures.forEach((signature, i) => {
+    const present = i !== userSignerIndex && signature.some((byte) => byte !== 0);
+    signatures[decoded.staticAccountKeys[i]!] = present ? signature.slice() : null;
+  });
+  return Object.freeze({
+    messageBytes: verified.messageBytes.slice(),
+    signatures: Object.freeze(signatures),
+    // Durable nonces are refused, so the lifetime is the blockhash; its last valid height is not in the bytes
+    // (Kit states the same maximum when it decodes a compiled message).
+    lifetimeConstraint: Object.freeze({
+      blockhash: decoded.recentBlockhash,
+      lastValidBlockHeight: 0xffff_ffff_ffff_ffffn,
+    }),
+  });
+}
+
+function kitSignerAddress(signer: KitCosignSigner | undefined): ParsedAddress {
+  if (
+    typeof signer !== "object" ||
+    signer === null ||
+    typeof (signer as { signTransactions?: unknown }).signTransactions !== "function"
+  ) {
+    throw solanaError(
+      "SOL_SIGNER_INVALID",
+      "The signer must be a Kit TransactionPartialSigner (signTransactions).",
+      {
+        reason: "not a Kit partial signer",
+      },
+    );
+  }
+  return parseSignerAddress(signer.address, "signer.address");
+}
