@@ -7,6 +7,14 @@ export const USAGE = `Usage: pnpm sandbox [options]
 
   --port <n>                 TCP port on 127.0.0.1 (default 8787; 0 picks a free one)
   --data-dir <dir>           keep the database and engine state in <dir> (default: in memory)
+  --database-url <url>       keep the service's state in a PostgreSQL server instead of PGlite:
+                             postgres://user:password@host:port/database (or set SANDBOX_DATABASE_URL,
+                             which keeps the password out of the process list); engine state stays
+                             in --data-dir. One sandbox resolves per database: a second one waits
+  --no-wait                  with --database-url: refuse to start while another sandbox holds the
+                             database, instead of waiting for it
+  --database-timeout <secs>  with --database-url: retry an unreachable server this long at start
+                             (default 60)
   --api-key <key>            accept only this X-Api-Key (repeatable; default: any key)
   --public-key <file>        require requests signed with this RSA public key, PEM (repeatable)
   --key-id <id>              the key id issued for the preceding --public-key (default: base64
@@ -33,11 +41,15 @@ export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
 export function parseCliArgs({
   argv,
   cwd = process.env.INIT_CWD ?? process.cwd(),
+  env = process.env,
 }: {
   argv: readonly string[];
   cwd?: string;
+  /** Environment: `SANDBOX_DATABASE_URL` is the default of `--database-url`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }): CliArgs {
   const options: SandboxOptions = { port: 8787 };
+  if (env.SANDBOX_DATABASE_URL) options.databaseUrl = env.SANDBOX_DATABASE_URL;
   let rateLimit: number | undefined;
   let rateWindow = 1;
   for (let i = 0; i < argv.length; i++) {
@@ -65,6 +77,15 @@ export function parseCliArgs({
         break;
       case "--data-dir":
         options.dataDir = resolve(cwd, value());
+        break;
+      case "--database-url":
+        options.databaseUrl = value();
+        break;
+      case "--no-wait":
+        options.waitForDatabaseLock = false;
+        break;
+      case "--database-timeout":
+        options.databaseStartTimeoutSecs = integer(1);
         break;
       case "--api-key":
         options.apiKeys = [...(options.apiKeys ?? []), value()];
@@ -98,7 +119,8 @@ export function parseCliArgs({
         options.dev = true;
         break;
       default:
-        throw new Error(`unknown argument ${arg}`);
+        // The flag only: a mistyped `--database-urll=postgres://user:password@…` must not print the password.
+        throw new Error(`unknown argument ${flag}`);
     }
   }
   if (rateLimit !== undefined) options.rateLimit = { requests: rateLimit, windowSecs: rateWindow };

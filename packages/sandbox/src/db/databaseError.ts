@@ -47,7 +47,10 @@ export interface DatabaseErrorDetails {
 export type DatabaseErrorCode = keyof DatabaseErrorDetails;
 
 /** A sandbox database error; narrowing `code` narrows `details`. */
-export type DatabaseError<C extends DatabaseErrorCode = DatabaseErrorCode> = CodedError<DatabaseErrorDetails, C>;
+export type DatabaseError<C extends DatabaseErrorCode = DatabaseErrorCode> = CodedError<
+  DatabaseErrorDetails,
+  C
+>;
 
 /** Every code, kept equal to {@link DatabaseErrorCode} by the compiler. */
 const DATABASE_ERROR_CODES: Record<DatabaseErrorCode, true> = {

@@ -1,5 +1,11 @@
 import type { Store } from "./createStore.js";
-import { INTENT_COLUMNS, type IntentRow, readIntentRow, STATUS_COLUMNS_SQL, type StatusRow } from "./intentRow.js";
+import {
+  INTENT_COLUMNS,
+  type IntentRow,
+  readIntentRow,
+  STATUS_COLUMNS_SQL,
+  type StatusRow,
+} from "./intentRow.js";
 import { partnerScope } from "./quoteQueries.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
 import { pickStatus, type StatusCache } from "./statusCache.js";
@@ -11,7 +17,11 @@ const JSONB_FIELDS = new Set<keyof IntentRow>(["paramsToSign", "legData"]);
  * A value as a query parameter, with its placeholder. A jsonb value is sent as JSON text and cast in SQL
  * (`$n::text::jsonb`): PGlite's own jsonb parameter path costs about seven times more per insert.
  */
-export function toParam(field: keyof IntentRow, value: unknown, index: number): { value: unknown; sql: string } {
+export function toParam(
+  field: keyof IntentRow,
+  value: unknown,
+  index: number,
+): { value: unknown; sql: string } {
   if (JSONB_FIELDS.has(field))
     return {
       value: value === null || value === undefined ? null : JSON.stringify(value),
@@ -42,7 +52,12 @@ const insertIntent = (db: SqlDatabase, row: IntentRow, partnerId: string) =>
   });
 
 /** The compare-and-set UPDATE of {@link Store.updateIntent}: its SQL and parameters. */
-function compareAndSet({ id, expectedStatus, expectedPendingStep, changes }: Parameters<Store["updateIntent"]>[0]) {
+function compareAndSet({
+  id,
+  expectedStatus,
+  expectedPendingStep,
+  changes,
+}: Parameters<Store["updateIntent"]>[0]) {
   const fields = Object.keys(changes).filter((f) => f in INTENT_COLUMNS) as (keyof IntentRow)[];
   const params: unknown[] = [id, expectedStatus];
   const sets = fields.map((f) => {

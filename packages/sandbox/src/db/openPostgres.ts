@@ -1,6 +1,12 @@
 import pg from "pg";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { checkDatabaseUrl, connectWithRetry, driverCode, isConnectionLost, poolConfig } from "./postgresConnection.js";
+import {
+  checkDatabaseUrl,
+  connectWithRetry,
+  driverCode,
+  isConnectionLost,
+  poolConfig,
+} from "./postgresConnection.js";
 import type { SqlDatabase, SqlQueryable, SqlResult } from "./sqlDatabase.js";
 
 /** Reader connections at most (reads run beside the single writer). */
@@ -119,20 +125,21 @@ export async function openPostgres({
     throw error;
   }
   let closed = false;
-  const open = () => {
+  /** Run `statement` unless the database was closed (then fail as unavailable, as a lost connection would). */
+  const ifOpen = async <T>(statement: () => Promise<T>): Promise<T> => {
     if (closed)
       throw createDatabaseError("SANDBOX_DATABASE_UNAVAILABLE", "The database was closed.", {
         driverCode: "closed",
       });
+    return watch(statement());
   };
   return {
-    query: (sql, params) => (open(), watch(run(writer, sql, params))),
-    read: (sql, params) => (open(), watch(run(readers, sql, params))),
+    query: (sql, params) => ifOpen(() => run(writer, sql, params)),
+    read: (sql, params) => ifOpen(() => run(readers, sql, params)),
     exec: async (sql) => {
-      open();
-      await watch(run(writer, sql, undefined));
+      await ifOpen(() => run(writer, sql, undefined));
     },
-    transaction: (work) => (open(), watch(inTransaction(writer, work))),
+    transaction: (work) => ifOpen(() => inTransaction(writer, work)),
     async close() {
       if (closed) return;
       closed = true;

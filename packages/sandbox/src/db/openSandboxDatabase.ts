@@ -46,9 +46,15 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
     return { db, gate: { held: () => true, generation: () => 1 }, close: () => db.close() };
   }
   const url = options.databaseUrl;
-  const db = await openPostgres({ url, startTimeoutMs: options.startTimeoutMs ?? 60_000, log: options.log });
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const db = await openPostgres({ url, startTimeoutMs, log: options.log });
   try {
-    const lock = await acquireResolverLock({ url, wait: options.waitForLock ?? true, log: options.log });
+    const lock = await acquireResolverLock({
+      url,
+      wait: options.waitForLock ?? true,
+      log: options.log,
+      startTimeoutMs,
+    });
     try {
       await applyMigrations(db, migrations);
     } catch (error) {

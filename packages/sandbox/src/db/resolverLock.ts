@@ -1,6 +1,6 @@
 import pg from "pg";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { APPLICATION_NAME, driverCode, PG_TYPES } from "./postgresConnection.js";
+import { APPLICATION_NAME, connectWithRetry, driverCode, PG_TYPES } from "./postgresConnection.js";
 
 /**
  * The advisory lock key (two int4s: "SWAP" in ASCII, then 1 for "resolver") every sandbox takes on its database.
@@ -44,6 +44,42 @@ async function tryLock(client: pg.Client): Promise<boolean> {
   return r.rows[0]?.ok === true;
 }
 
+/** Poll until `client` holds the lock; without `wait`, throw `SANDBOX_DATABASE_LOCKED` (closing it) instead. */
+async function waitForLock({
+  client,
+  url,
+  wait,
+  log,
+  pollMs,
+}: {
+  client: pg.Client;
+  url: string;
+  wait: boolean;
+  log: (message: string) => void;
+  pollMs: number;
+}): Promise<void> {
+  const shownUrl = redactDatabaseUrl(url);
+  let lastLogMs = 0;
+  while (!(await tryLock(client))) {
+    const holder = await findHolder(client);
+    if (!wait) {
+      await client.end().catch(() => {});
+      throw createDatabaseError(
+        "SANDBOX_DATABASE_LOCKED",
+        "Another sandbox resolves on this database (its lock is held); refusing to start.",
+        { url: shownUrl, holder },
+      );
+    }
+    if (Date.now() - lastLogMs >= 60_000) {
+      lastLogMs = Date.now();
+      log(
+        `another sandbox (${holder ?? "unknown"}) resolves on ${shownUrl}; waiting for it to stop (--no-wait refuses instead)`,
+      );
+    }
+    await sleep(pollMs);
+  }
+}
+
 async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client({
     connectionString: url,
@@ -72,33 +108,27 @@ export async function acquireResolverLock({
   wait,
   log,
   pollMs = 1_000,
+  startTimeoutMs = 60_000,
 }: {
   url: string;
   wait: boolean;
   log: (message: string) => void;
   pollMs?: number;
+  /** How long to retry the lock's first connection while the server is unreachable. */
+  startTimeoutMs?: number;
 }): Promise<ResolverLock> {
-  const shownUrl = redactDatabaseUrl(url);
-  let client = await connect(url);
-  let lastLogMs = 0;
-  while (!(await tryLock(client))) {
-    const holder = await findHolder(client);
-    if (!wait) {
-      await client.end().catch(() => {});
-      throw createDatabaseError(
-        "SANDBOX_DATABASE_LOCKED",
-        "Another sandbox resolves on this database (its lock is held); refusing to start.",
-        { url: shownUrl, holder },
-      );
-    }
-    if (Date.now() - lastLogMs >= 60_000) {
-      lastLogMs = Date.now();
-      log(
-        `another sandbox (${holder ?? "unknown"}) resolves on ${shownUrl}; waiting for it to stop (--no-wait refuses instead)`,
-      );
-    }
-    await sleep(pollMs);
-  }
+  let first: pg.Client | undefined;
+  await connectWithRetry({
+    url,
+    timeoutMs: startTimeoutMs,
+    log,
+    connect: async () => {
+      first = await connect(url);
+    },
+  });
+  if (!first) throw new Error("unreachable: connectWithRetry resolved without a connection");
+  let client: pg.Client = first;
+  await waitForLock({ client, url, wait, log, pollMs });
   let held = true;
   let generation = 1;
   let released = false;
@@ -110,8 +140,9 @@ export async function acquireResolverLock({
     while (!released) {
       await sleep(delayMs);
       delayMs = Math.min(delayMs * 2, 5_000);
+      let next: pg.Client | undefined;
       try {
-        const next = await connect(url);
+        next = await connect(url);
         if (released) return void (await next.end().catch(() => {}));
         if (await tryLock(next)) {
           client = next;
@@ -123,11 +154,14 @@ export async function acquireResolverLock({
         }
         if (!toldTaken) {
           toldTaken = true;
-          log(`another sandbox (${(await findHolder(next)) ?? "unknown"}) took the resolver lock; this one stays paused`);
+          log(
+            `another sandbox (${(await findHolder(next)) ?? "unknown"}) took the resolver lock; this one stays paused`,
+          );
         }
         await next.end().catch(() => {});
         delayMs = pollMs;
       } catch (error) {
+        await next?.end().catch(() => {});
         if (delayMs >= 5_000) log(`resolver lock: database still unreachable (${driverCode(error)})`);
       }
     }
