@@ -9,6 +9,8 @@ export interface TestPostgres {
   /** `postgres://postgres:…@127.0.0.1:<port>/postgres` */
   url: string;
   port: number;
+  /** The superuser's password (tests check it never shows in errors or logs). */
+  password: string;
   /** A URL of a fresh, empty database on this server (one per store under test). */
   createDatabase(name: string): Promise<string>;
   /** Stop the server (data kept), as a crash or a restart of the host would. */
@@ -21,7 +23,8 @@ export interface TestPostgres {
 
 const PASSWORD = "sandbox-test-password";
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 nothing listens on (just now). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -57,6 +60,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url,
     port,
+    password: PASSWORD,
     async createDatabase(name) {
       await server.createDatabase(name);
       return `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${name}`;
