@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isDatabaseError } from "../src/db/databaseError.js";
+import { openSandboxDatabase } from "../src/db/openSandboxDatabase.js";
+import { acquireResolverLock } from "../src/db/resolverLock.js";
 import { startSandbox } from "../src/index.js";
 import { createTestLegFactory, createTestWallet, signTestApproval } from "./support/createTestLeg.js";
 import { startTestSandbox, type Wire } from "./support/harness.js";
@@ -147,6 +149,59 @@ describe("one sandbox resolves per database", () => {
       expect((await t.status(intent.intent_id)).status).toBe("Initiated");
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("a connection that dies", () => {
+  test("mid-transaction: the transaction fails as SANDBOX_DATABASE_UNAVAILABLE, none of it is written, the next one works", async () => {
+    const opened = await openSandboxDatabase({ databaseUrl: await freshDatabase(), log: () => {} });
+    const { db } = opened;
+    try {
+      const outcome = await db
+        .transaction(async (tx) => {
+          await tx.query("INSERT INTO meta (key, value) VALUES ('half', 'written')");
+          const pid = (await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+          await db.read("SELECT pg_terminate_backend($1)", [pid]); // from a reader connection
+          await tx.query("INSERT INTO meta (key, value) VALUES ('other', 'half')");
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      if (!isDatabaseError(outcome, "SANDBOX_DATABASE_UNAVAILABLE")) throw outcome;
+      expect((await db.read("SELECT key FROM meta WHERE key IN ('half', 'other')")).rows).toEqual([]);
+      await db.transaction((tx) => tx.query("INSERT INTO meta (key, value) VALUES ('whole', 'written')"));
+      expect((await db.read("SELECT value FROM meta WHERE key = 'whole'")).rows).toEqual([
+        { value: "written" },
+      ]);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test("the lock's own connection: the lock is released, then taken again (a new generation)", async () => {
+    const url = await freshDatabase();
+    const record = recordLog();
+    const lock = await acquireResolverLock({ url, wait: false, log: record.log });
+    const opened = await openSandboxDatabase({ databaseUrl: pg.url, log: () => {} }); // an admin connection
+    try {
+      expect([lock.held(), lock.generation()]).toEqual([true, 1]);
+      const holder = await opened.db.read<{ pid: number }>(
+        `SELECT l.pid FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+         WHERE l.locktype = 'advisory' AND l.classid = 1398227280 AND l.objid = 1 AND l.granted AND d.datname = $1`,
+        [new URL(url).pathname.slice(1)],
+      );
+      expect(holder.rows).toHaveLength(1);
+      await opened.db.read("SELECT pg_terminate_backend($1)", [holder.rows[0]!.pid]);
+      while (lock.held()) await sleep(10);
+      while (!lock.held()) await sleep(20);
+      expect(lock.generation()).toBe(2);
+      expect(record.text()).toContain("the resolver pauses");
+      expect(record.text()).toContain("resolver lock taken again");
+    } finally {
+      await lock.release();
+      await opened.close();
     }
   });
 });

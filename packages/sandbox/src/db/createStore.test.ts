@@ -295,6 +295,30 @@ describe.each<Backend>(["PGlite", "PostgreSQL server"])("store on %s", (backend)
       expect((await store.getStatus(row.id, PARTNER))?.status).toBe("Fulfilled");
     });
 
+    test("while the resolver lock is not held the cache answers nothing; a new lock generation drops it", async () => {
+      let held = true;
+      let generation = 1;
+      const gated = createStore({ db, gate: { held: () => held, generation: () => generation } });
+      const q = quote();
+      await gated.insertQuote(q);
+      const row = intentRow(q.id);
+      await gated.insertIntentFromQuote(row, { partnerId: PARTNER });
+      // another writer (another sandbox, while this one had lost the lock) changes the row behind the cache
+      await db.query("UPDATE intents SET status = 'Declined' WHERE id = $1", [row.id]);
+      expect((await gated.getStatus(row.id, PARTNER))?.status).toBe("Initiated"); // cached, lock held
+      held = false;
+      expect((await gated.getStatus(row.id, PARTNER))?.status).toBe("Declined");
+      expect(await gated.listWork(10)).toEqual([]); // the resolver pauses
+      expect(await gated.expireOverdue(Number.MAX_SAFE_INTEGER)).toBe(0);
+      held = true;
+      await db.query("UPDATE intents SET status = 'Expired' WHERE id = $1", [row.id]);
+      expect((await gated.getStatus(row.id, PARTNER))?.status).toBe("Expired"); // dropped while not held
+      await db.query("UPDATE intents SET status = 'Refunded' WHERE id = $1", [row.id]);
+      expect((await gated.getStatus(row.id, PARTNER))?.status).toBe("Expired"); // cached again
+      generation = 2;
+      expect((await gated.getStatus(row.id, PARTNER))?.status).toBe("Refunded");
+    });
+
     test("an unknown id is not cached as missing: it is found once inserted", async () => {
       const q = quote();
       await store.insertQuote(q);

@@ -99,7 +99,7 @@ const ALWAYS: ResolverGate = { held: () => true, generation: () => 1 };
  * it is the database's only writer, which the resolver lock (`gate`) guarantees on a shared server.
  */
 export function createStore({ db, gate = ALWAYS }: { db: SqlDatabase; gate?: ResolverGate }): Store {
-  const cache = createStatusCache({ generation: gate.generation });
+  const cache = createStatusCache({ generation: gate.generation, held: gate.held });
   return {
     ...createMetaQueries(db),
     ...createQuoteQueries(db),

@@ -43,13 +43,19 @@ async function inTransaction<T>(writer: pg.Pool, work: (tx: SqlQueryable) => Pro
   } catch (error) {
     throw translate(error);
   }
+  // A checked-out client has no pool listener: without ours, a connection dying mid-transaction would be an
+  // unhandled 'error' event (the end of the process). The statement in flight fails on its own.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on("error", onError);
   const tx: SqlQueryable = {
     query: (sql, params) => run(client, sql, params),
     exec: async (sql) => {
       await run(client, sql, undefined);
     },
   };
-  let broken: Error | undefined;
   try {
     await tx.exec("BEGIN");
     const result = await work(tx);
@@ -58,10 +64,11 @@ async function inTransaction<T>(writer: pg.Pool, work: (tx: SqlQueryable) => Pro
   } catch (error) {
     // A failed ROLLBACK means the connection is gone: the server rolls back on its own, the pool drops the client.
     await client.query("ROLLBACK").catch((rollbackError: Error) => {
-      broken = rollbackError;
+      broken ??= rollbackError;
     });
     throw error;
   } finally {
+    client.removeListener("error", onError);
     client.release(broken);
   }
 }

@@ -110,6 +110,7 @@ export function poolConfig(url: string, max: number): pg.PoolConfig {
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   };
 }
 

@@ -87,6 +87,7 @@ async function connect(url: string): Promise<pg.Client> {
     application_name: APPLICATION_NAME,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   client.on("error", () => {}); // reported through "end", below
   await client.connect();

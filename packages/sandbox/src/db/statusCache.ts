@@ -31,15 +31,26 @@ export interface StatusCache {
 
 /**
  * The status cache of one store. Correct while the store is the database's only writer: writes that change
- * status fields refresh it with the row the database returned. `generation` (the resolver lock's) changes when
- * another sandbox may have written in between: the cache is then dropped.
+ * status fields refresh it with the row the database returned. While the resolver lock is not `held` (its
+ * connection was lost: another sandbox may take it and write) the cache answers nothing and is dropped; so it is
+ * when `generation` changes (the lock was taken again: another sandbox may have written in between).
  */
-export function createStatusCache({ generation }: { generation: () => number }): StatusCache {
+export function createStatusCache({
+  generation,
+  held,
+}: {
+  generation: () => number;
+  held: () => boolean;
+}): StatusCache {
   const entries = new Map<string, CachedStatus>();
   let seenGeneration = generation();
   let writesStarted = 0;
   let writesFinished = 0;
   const checkGeneration = () => {
+    if (!held()) {
+      entries.clear();
+      return;
+    }
     const now = generation();
     if (now === seenGeneration) return;
     seenGeneration = now;
@@ -51,6 +62,7 @@ export function createStatusCache({ generation }: { generation: () => number }):
       return entries.get(id);
     },
     set(id, entry) {
+      if (!held()) return;
       entries.delete(id);
       entries.set(id, entry);
       if (entries.size > STATUS_CACHE_SIZE) {
