@@ -29,6 +29,33 @@ export const USAGE = `Usage: pnpm sandbox [options]
   --help                     this text
 `;
 
+/** Read `--database-url`, `--no-wait` or `--database-timeout` into `options`; false when `flag` is none of them. */
+function readDatabaseFlag({
+  flag,
+  options,
+  value,
+  integer,
+}: {
+  flag: string;
+  options: SandboxOptions;
+  value: () => string;
+  integer: (min: number) => number;
+}): boolean {
+  switch (flag) {
+    case "--database-url":
+      options.databaseUrl = value();
+      return true;
+    case "--no-wait":
+      options.waitForDatabaseLock = false;
+      return true;
+    case "--database-timeout":
+      options.databaseStartTimeoutSecs = integer(1);
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Parsed command line: sandbox options, or a request for help. */
 export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
 
@@ -68,6 +95,7 @@ export function parseCliArgs({
       if (!/^\d+$/.test(v) || Number(v) < min) throw new Error(`${flag} must be an integer >= ${min}`);
       return Number(v);
     };
+    if (readDatabaseFlag({ flag, options, value, integer })) continue;
     switch (flag) {
       case "--help":
       case "-h":
@@ -77,15 +105,6 @@ export function parseCliArgs({
         break;
       case "--data-dir":
         options.dataDir = resolve(cwd, value());
-        break;
-      case "--database-url":
-        options.databaseUrl = value();
-        break;
-      case "--no-wait":
-        options.waitForDatabaseLock = false;
-        break;
-      case "--database-timeout":
-        options.databaseStartTimeoutSecs = integer(1);
         break;
       case "--api-key":
         options.apiKeys = [...(options.apiKeys ?? []), value()];

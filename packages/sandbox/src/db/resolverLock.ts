@@ -44,6 +44,25 @@ async function tryLock(client: pg.Client): Promise<boolean> {
   return r.rows[0]?.ok === true;
 }
 
+/** The lock's first connection, retried with backoff while the server is unreachable (see `connectWithRetry`). */
+async function firstConnection(
+  url: string,
+  timeoutMs: number,
+  log: (message: string) => void,
+): Promise<pg.Client> {
+  let client: pg.Client | undefined;
+  await connectWithRetry({
+    url,
+    timeoutMs,
+    log,
+    connect: async () => {
+      client = await connect(url);
+    },
+  });
+  if (!client) throw new Error("unreachable: connectWithRetry resolved without a connection");
+  return client;
+}
+
 /** Poll until `client` holds the lock; without `wait`, throw `SANDBOX_DATABASE_LOCKED` (closing it) instead. */
 async function waitForLock({
   client,
@@ -118,17 +137,7 @@ export async function acquireResolverLock({
   /** How long to retry the lock's first connection while the server is unreachable. */
   startTimeoutMs?: number;
 }): Promise<ResolverLock> {
-  let first: pg.Client | undefined;
-  await connectWithRetry({
-    url,
-    timeoutMs: startTimeoutMs,
-    log,
-    connect: async () => {
-      first = await connect(url);
-    },
-  });
-  if (!first) throw new Error("unreachable: connectWithRetry resolved without a connection");
-  let client: pg.Client = first;
+  let client = await firstConnection(url, startTimeoutMs, log);
   await waitForLock({ client, url, wait, log, pollMs });
   let held = true;
   let generation = 1;
