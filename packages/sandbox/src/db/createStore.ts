@@ -1,11 +1,12 @@
 import type { Json } from "../legs/types.js";
-import { createIntentQueries } from "./intentQueries.js";
+import { createIntentQueries } from "./createIntentQueries.js";
+import { createMetaQueries } from "./createMetaQueries.js";
+import { createQuoteQueries } from "./createQuoteQueries.js";
+import { createStatusCache } from "./createStatusCache.js";
+import { createWorkQueries } from "./createWorkQueries.js";
 import type { IntentRow, IntentStatusName, StatusRow } from "./intentRow.js";
-import { createMetaQueries } from "./metaQueries.js";
-import { createQuoteQueries } from "./quoteQueries.js";
+import { listHistory } from "./listHistory.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
-import { createStatusCache } from "./statusCache.js";
-import { createWorkQueries, listHistory } from "./workQueries.js";
 
 /** A stored quote. */
 export interface QuoteRecord {

@@ -1,7 +1,8 @@
 import { BaseError } from "@swapintent/client";
 import { describe, expect, test } from "vitest";
+import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
 import { createDatabaseError, isDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { checkDatabaseUrl, isConnectionLost, isRefused, PG_TYPES } from "./postgresConnection.js";
+import { isConnectionLost, isRefused, PG_TYPES } from "./postgresConnection.js";
 
 describe("isDatabaseError", () => {
   test("accepts exactly the database codes, and the one asked for", () => {

@@ -1,12 +1,8 @@
 import pg from "pg";
+import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
+import { connectWithRetry } from "./connectWithRetry.js";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import {
-  checkDatabaseUrl,
-  connectWithRetry,
-  driverCode,
-  isConnectionLost,
-  poolConfig,
-} from "./postgresConnection.js";
+import { driverCode, isConnectionLost, poolConfig } from "./postgresConnection.js";
 import type { SqlDatabase, SqlQueryable, SqlResult } from "./sqlDatabase.js";
 
 /** Reader connections at most (reads run beside the single writer). */

@@ -1,10 +1,10 @@
 import { join } from "node:path";
+import { acquireResolverLock } from "./acquireResolverLock.js";
 import { applyMigrations } from "./applyMigrations.js";
 import type { ResolverGate } from "./createStore.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./openDatabase.js";
 import { openPostgres } from "./openPostgres.js";
-import { acquireResolverLock } from "./resolverLock.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
 
 /** The sandbox's open database, with the gate its resolver follows. */

@@ -1,6 +1,5 @@
 import { hostname } from "node:os";
 import pg from "pg";
-import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
 
 const INT8 = 20;
 const INT8_ARRAY = 1016;
@@ -72,34 +71,6 @@ export function isRefused(error: unknown): boolean {
   return REFUSED_SQLSTATES.has(driverCode(error));
 }
 
-/**
- * Check `url` before any connection: a `postgres://` or `postgresql://` URL. Throws `SANDBOX_DATABASE_URL_INVALID`
- * (whose message never repeats the URL: it may hold a password).
- */
-export function checkDatabaseUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // No cause: URL's own error repeats the input, password included.
-    throw createDatabaseError("SANDBOX_DATABASE_URL_INVALID", "The database URL is not a URL.", {
-      reason: "not a URL: expected postgres://user:password@host:port/database",
-    });
-  }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:")
-    throw createDatabaseError("SANDBOX_DATABASE_URL_INVALID", "The database URL is not a postgres:// URL.", {
-      reason: `scheme ${parsed.protocol} is not postgres: or postgresql:`,
-    });
-  if (parsed.hostname === "" && !parsed.searchParams.has("host"))
-    throw createDatabaseError("SANDBOX_DATABASE_URL_INVALID", "The database URL names no host.", {
-      reason: "no host: expected postgres://user:password@host:port/database",
-    });
-  if (parsed.port !== "" && Number(parsed.port) === 0)
-    throw createDatabaseError("SANDBOX_DATABASE_URL_INVALID", "The database URL's port is 0.", {
-      reason: "port 0",
-    });
-}
-
 /** Pool options shared by the writer and the readers. */
 export function poolConfig(url: string, max: number): pg.PoolConfig {
   return {
@@ -112,52 +83,4 @@ export function poolConfig(url: string, max: number): pg.PoolConfig {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Connect once through `connect` (which resolves when a connection works), retrying with backoff (200 ms doubling,
- * at most 5 s apart) while the server is unreachable, for at most `timeoutMs`; each retry is logged with the
- * redacted URL. Throws `SANDBOX_DATABASE_REFUSED` at once when the server refuses us, `SANDBOX_DATABASE_UNREACHABLE`
- * when the time is up.
- */
-export async function connectWithRetry({
-  url,
-  connect,
-  timeoutMs,
-  log,
-}: {
-  url: string;
-  connect: () => Promise<void>;
-  timeoutMs: number;
-  log: (message: string) => void;
-}): Promise<void> {
-  const shownUrl = redactDatabaseUrl(url);
-  const deadline = Date.now() + timeoutMs;
-  let delayMs = 200;
-  for (let attempts = 1; ; attempts++) {
-    try {
-      await connect();
-      if (attempts > 1) log(`database ${shownUrl} reachable after ${attempts} attempts`);
-      return;
-    } catch (error) {
-      const code = driverCode(error);
-      if (isRefused(error))
-        throw createDatabaseError(
-          "SANDBOX_DATABASE_REFUSED",
-          "The database server refused the connection (check the user, password and database name).",
-          { url: shownUrl, sqlState: code },
-        );
-      if (Date.now() + delayMs > deadline)
-        throw createDatabaseError(
-          "SANDBOX_DATABASE_UNREACHABLE",
-          `The database server was not reachable within ${Math.round(timeoutMs / 1000)} s.`,
-          { url: shownUrl, attempts, lastErrorCode: code },
-        );
-      log(`database ${shownUrl} not reachable (${code}); retrying in ${delayMs} ms`);
-      await sleep(delayMs);
-      delayMs = Math.min(delayMs * 2, 5_000);
-    }
-  }
 }

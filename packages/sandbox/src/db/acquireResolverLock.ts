@@ -1,6 +1,7 @@
 import pg from "pg";
+import { connectWithRetry } from "./connectWithRetry.js";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { APPLICATION_NAME, connectWithRetry, driverCode, PG_TYPES } from "./postgresConnection.js";
+import { APPLICATION_NAME, driverCode, PG_TYPES } from "./postgresConnection.js";
 
 /**
  * The advisory lock key (two int4s: "SWAP" in ASCII, then 1 for "resolver") every sandbox takes on its database.

@@ -1,3 +1,5 @@
+import { partnerScope } from "./createQuoteQueries.js";
+import { pickStatus, type StatusCache } from "./createStatusCache.js";
 import type { Store } from "./createStore.js";
 import {
   INTENT_COLUMNS,
@@ -6,9 +8,7 @@ import {
   STATUS_COLUMNS_SQL,
   type StatusRow,
 } from "./intentRow.js";
-import { partnerScope } from "./quoteQueries.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
-import { pickStatus, type StatusCache } from "./statusCache.js";
 
 /** Intent fields stored as jsonb. */
 const JSONB_FIELDS = new Set<keyof IntentRow>(["paramsToSign", "legData"]);
