@@ -46,6 +46,10 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
     return { db, gate: { held: () => true, generation: () => 1 }, close: () => db.close() };
   }
   const url = options.databaseUrl;
+  if (options.dataDir === undefined)
+    options.log(
+      "database on a server but no data dir: engine state is in memory, so after a restart the stored intents refer to chains that are gone",
+    );
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const db = await openPostgres({ url, startTimeoutMs, log: options.log });
   try {
