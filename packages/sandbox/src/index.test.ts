@@ -8,6 +8,8 @@ test("exports", async () => {
       "LegRejection",
       "SANDBOX_NETWORKS",
       "createOpenApiDocument",
+      "isDatabaseError",
+      "redactDatabaseUrl",
       "startSandbox",
     ]
   `);

