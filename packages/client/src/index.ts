@@ -99,6 +99,7 @@ export {
   type ClientErrorDetails,
   type HttpErrorDetails,
   isClientError,
+  type RequestDetails,
   type ResponseIssue,
 } from "./errors/codes.js";
 export {

@@ -22,6 +22,7 @@ export {
   type GetAssociatedTokenAddressReturnType,
   getAssociatedTokenAddress,
 } from "./getAssociatedTokenAddress.js";
+export type { AddressLike } from "./internal/address.js";
 export { isSolanaError } from "./isSolanaError.js";
 export {
   type KitCosignSigner,

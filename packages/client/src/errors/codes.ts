@@ -29,7 +29,7 @@ export type ResponseIssue = {
 };
 
 /** Facts of a request: what was asked. */
-type RequestDetails = {
+export type RequestDetails = {
   /** `GET` or `POST`. */
   method: string;
   /** The request path, without the query. */
