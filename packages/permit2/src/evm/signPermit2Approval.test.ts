@@ -196,7 +196,7 @@ describe("signPermit2Approval", () => {
       signTypedData: (t: Permit2TypedData) => other.signTypedData(asViem(t)),
     };
     expect(await codeOf(() => signPermit2Approval({ ...parameters, signer: lying }))).toBe(
-      "PERMIT2_SIGNATURE_INVALID",
+      "PERMIT2_SIGNER_MISMATCH",
     );
   });
 

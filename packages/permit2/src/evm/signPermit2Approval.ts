@@ -101,7 +101,7 @@ export async function signPermit2Approval(
   const owner20 = typeof ownerAddress === "string" ? anyAddressTo20(ownerAddress) : null;
   if (owner20 === null)
     throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid EVM address.", {
-      address: ownerAddress,
+      actual: ownerAddress,
     });
   // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
   const expectedOwner = verified.summary.owner;
@@ -171,7 +171,12 @@ async function firstAddress(walletClient: WalletClient): Promise<string | undefi
   try {
     return (await walletClient.getAddresses())[0];
   } catch (cause) {
-    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The wallet did not share an address.", {}, cause);
+    throw createPermit2Error(
+      "PERMIT2_SIGNING_FAILED",
+      "The wallet did not share an address.",
+      { step: "accounts" },
+      cause,
+    );
   }
 }
 
@@ -182,7 +187,7 @@ async function callSigner(sign: () => Promise<unknown>): Promise<unknown> {
     throw createPermit2Error(
       "PERMIT2_SIGNING_FAILED",
       "The wallet refused or failed to sign the permit.",
-      {},
+      { step: "sign" },
       cause,
     );
   }

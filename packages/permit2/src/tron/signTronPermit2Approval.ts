@@ -109,7 +109,7 @@ export async function signTronPermit2Approval(
   }
   if (owner20 === null)
     throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid Tron address.", {
-      address: owner,
+      actual: owner,
     });
   // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
   const expectedOwner = verified.summary.owner;
@@ -132,7 +132,7 @@ export async function signTronPermit2Approval(
     throw createPermit2Error(
       "PERMIT2_SIGNING_FAILED",
       "The wallet refused or failed to sign the permit.",
-      {},
+      { step: "sign" },
       cause,
     );
   }
@@ -149,12 +149,16 @@ export async function signTronPermit2Approval(
 function addressOfPrivateKey(privateKey: string): Hex {
   const body = typeof privateKey === "string" ? privateKey.replace(/^0x/, "") : "";
   if (!/^[0-9a-fA-F]{64}$/.test(body))
-    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not 32 bytes of hex.");
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not 32 bytes of hex.", {
+      step: "privateKey",
+    });
   try {
     return Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey: `0x${body}` })).toLowerCase() as Hex;
   } catch {
     // Never echo the key.
-    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not a valid secp256k1 key.");
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not a valid secp256k1 key.", {
+      step: "privateKey",
+    });
   }
 }
 
@@ -168,7 +172,7 @@ async function loadTronWeb(): Promise<TronWebModule> {
     throw createPermit2Error(
       "PERMIT2_TRONWEB_UNAVAILABLE",
       "tronweb (an optional peer dependency) could not be loaded; install it or pass a signer.",
-      {},
+      { module: "tronweb" },
       cause,
     );
   }
