@@ -104,6 +104,11 @@ export interface Permit2ErrorDetails {
   PERMIT2_SIGNER_MISMATCH: { expected: string; recovered: string };
   /** The wallet or signer refused or failed to sign (its error is the `cause`); `step` says which request failed. */
   PERMIT2_SIGNING_FAILED: { step: "accounts" | "chainId" | "sign" | "privateKey" };
+  /**
+   * An EIP-1193 provider answered `eth_chainId` with something other than a hex quantity, or `eth_accounts` with no
+   * account (`method`; `value`: what it returned).
+   */
+  PERMIT2_WALLET_RESPONSE_INVALID: { method: "eth_accounts" | "eth_chainId"; value: unknown };
   /** The ERC-20 allowance to Permit2 is below the amount to transfer (`approveTransaction`: the fix to send first). */
   PERMIT2_ALLOWANCE_INSUFFICIENT: {
     allowance: bigint;
@@ -168,6 +173,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_SIGNATURE_INVALID: true,
   PERMIT2_SIGNER_MISMATCH: true,
   PERMIT2_SIGNING_FAILED: true,
+  PERMIT2_WALLET_RESPONSE_INVALID: true,
   PERMIT2_ALLOWANCE_INSUFFICIENT: true,
   PERMIT2_ALLOWANCE_READ_FAILED: true,
   PERMIT2_TRON_ADDRESS_INVALID: true,

@@ -4,6 +4,7 @@
  * `process.env.X`-like values would.
  */
 import type { BaseError, Hex, Intent, Quote } from "@swapintent/client";
+import type { EIP1193Provider } from "viem";
 import { describe, expectTypeOf, it } from "vitest";
 import type { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
 import {
@@ -14,6 +15,8 @@ import {
   type GetPermit2AllowanceErrorType,
   type GetPermit2AllowanceReturnType,
   getPermit2Allowance,
+  type Permit2Eip1193Provider,
+  type Permit2EvmSigner,
   type SignPermit2ApprovalErrorType,
   type SignPermit2ApprovalReturnType,
   signPermit2Approval,
@@ -47,6 +50,7 @@ import {
   type SignTronPermit2ApprovalErrorType,
   type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
+  type TronLinkTronWeb,
   type TronTypedDataSigner,
   isPermit2Error as tronIsPermit2Error,
 } from "./tron.js";
@@ -264,6 +268,26 @@ describe("isPermit2Error and the error types", () => {
       }
     };
     expectTypeOf(describe).returns.toEqualTypeOf<string>();
+  });
+
+  it("signPermit2Approval takes a bare EIP-1193 provider (viem's EIP1193Provider type fits), or a signer, not both", () => {
+    expectTypeOf<{
+      request: (args: { method: string; params?: unknown[] | object }) => Promise<unknown>;
+    }>().toExtend<Permit2Eip1193Provider>();
+    const provider = {} as EIP1193Provider;
+    expectTypeOf(
+      signPermit2Approval({ intent, quote, expected, provider }),
+    ).resolves.toEqualTypeOf<SignPermit2ApprovalReturnType>();
+    const both = { intent, quote, expected, provider, signer: {} as Permit2EvmSigner };
+    // @ts-expect-error a signer and a provider at once
+    void signPermit2Approval(both);
+  });
+
+  it("signTronPermit2Approval takes TronLink's injected tronWeb", () => {
+    const tronLink: TronLinkTronWeb = { defaultAddress: { base58: false }, trx: {} };
+    expectTypeOf(
+      signTronPermit2Approval({ intent, quote, expected, tronLink }),
+    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalReturnType>();
   });
 
   it("a Tron signer's signTypedData takes one typed-data object", () => {

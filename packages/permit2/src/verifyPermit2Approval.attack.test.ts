@@ -159,10 +159,13 @@ describe("inputs that answer each read differently are verified on one copy", ()
 describe("the owner the summary shows is the owner checked", () => {
   it("an expected.owner that reads as another address for the summary and as the signer later: PERMIT2_OWNER_MISMATCH, no key used", async () => {
     for (const chain of ["evm", "tron"] as const) {
-      const parameters = parametersOf({ chain });
       const signer = chain === "evm" ? USER_ADDRESS : "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY";
       const other = chain === "evm" ? EVM.resolver : TRON.resolver;
-      answerInTurn(parameters.expected, "owner", [other, signer]);
+      const parameters = () => {
+        const fresh = parametersOf({ chain });
+        answerInTurn(fresh.expected, "owner", [other, signer]);
+        return fresh;
+      };
       expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_OWNER_MISMATCH", calls: 0 });
     }
   });

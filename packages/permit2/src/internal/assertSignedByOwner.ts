@@ -2,7 +2,10 @@ import type { Hex } from "@swapintent/client";
 import { normalizeSignature } from "../normalizeSignature.js";
 import { createPermit2Error } from "./fail.js";
 
-/** Recovers the signer's 20-byte address from a digest and a 65-byte signature (ox or viem, whichever the entry has). */
+/**
+ * Recovers the signer's 20-byte address from a digest and a 65-byte signature: viem's in `./evm`, ox's in `./tron`,
+ * whichever the entry already bundles (so neither entry carries a second secp256k1 implementation).
+ */
 export type RecoverAddress = (input: { hash: Hex; signature: Hex }) => Promise<string> | string;
 
 /**
