@@ -6,6 +6,7 @@ import { createBitcoinWallet } from "./wallets/createBitcoinWallet.js";
 import { createPermit2Wallet } from "./wallets/createPermit2Wallet.js";
 import { createSolanaWallet } from "./wallets/createSolanaWallet.js";
 import type { BrowserWallet } from "./wallets/types.js";
+import "./injected/permit2.js";
 
 /** The routes of the page: one per approval mechanism as a source (key = the source chain). */
 const ROUTES = [
@@ -43,6 +44,29 @@ const setup = document.querySelector<HTMLDivElement>("#setup")!;
 const tbody = document.querySelector<HTMLTableSectionElement>("#routes")!;
 const runAll = document.querySelector<HTMLButtonElement>("#run-all")!;
 
+/**
+ * The page's wallets: a key made in the page per chain type; with `?wallets=injected`, the wallets injected into the
+ * page (window.unisat, window.ethereum, a wallet-standard wallet, …) replace them, each through its signer package's
+ * adapter (`?injected=<name>` picks one; when names are given, the chain types they do not name keep the page's key).
+ */
+async function createWallets(params: {
+  facts: (type: string) => ChainFacts;
+  chains: ChainFacts[];
+}): Promise<Map<string, BrowserWallet>> {
+  const { facts } = params;
+  const wallets = new Map<string, BrowserWallet>([
+    ["EVM", createPermit2Wallet({ info: facts("EVM").info, tron: false })],
+    ["TRON", createPermit2Wallet({ info: facts("TRON").info, tron: true })],
+    ["BITCOIN", createBitcoinWallet({ info: facts("BITCOIN").info })],
+    ["SOLANA", createSolanaWallet({ info: facts("SOLANA").info })],
+  ]);
+  if (query.get("wallets") === "injected") {
+    const injected = await createInjectedWallets({ chains: params.chains, names: query.getAll("injected") });
+    for (const [type, wallet] of injected) wallets.set(type, wallet);
+  }
+  return wallets;
+}
+
 async function main(): Promise<void> {
   const chains = await dev.chains();
   // The first network of each type (the sandbox lists Ethereum before the L2).
@@ -53,17 +77,7 @@ async function main(): Promise<void> {
     if (!chain) throw new Error(`the sandbox has no ${type} network`);
     return chain;
   };
-  // `?wallets=injected`: sign through the wallets injected into the page (window.unisat, window.ethereum, a
-  // wallet-standard wallet, …), each through its signer package's adapter; otherwise keys made in the page.
-  const wallets =
-    query.get("wallets") === "injected"
-      ? await createInjectedWallets({ chains: [...byType.values()], names: query.getAll("injected") })
-      : new Map<string, BrowserWallet>([
-          ["EVM", createPermit2Wallet({ info: facts("EVM").info, tron: false })],
-          ["TRON", createPermit2Wallet({ info: facts("TRON").info, tron: true })],
-          ["BITCOIN", createBitcoinWallet({ info: facts("BITCOIN").info })],
-          ["SOLANA", createSolanaWallet({ info: facts("SOLANA").info })],
-        ]);
+  const wallets = await createWallets({ facts, chains: [...byType.values()] });
   const end = ([type, symbol]: readonly [string, string]): RouteEnd => {
     const chain = facts(type);
     const token = (chain.info.tokens as Record<string, string> | undefined)?.[symbol];

@@ -14,7 +14,10 @@ export type InjectedWalletFactory = (params: { chain: ChainFacts }) => Promise<B
  */
 export const injectedWallets: { name: string; type: string; create: InjectedWalletFactory }[] = [];
 
-/** The wallets of `?wallets=injected`: for each chain type, the named injected wallet or the type's first one. */
+/**
+ * The wallets of `?wallets=injected`: for each chain type, the named injected wallet or the type's first one; when
+ * names are given, only the chain types they name (the page keeps its own key for the others).
+ */
 export async function createInjectedWallets(params: {
   chains: ChainFacts[];
   names: string[];
@@ -23,7 +26,11 @@ export async function createInjectedWallets(params: {
   for (const chain of params.chains) {
     if (wallets.has(chain.type)) continue;
     const ofType = injectedWallets.filter((w) => w.type === chain.type);
-    const entry = ofType.find((w) => params.names.includes(w.name)) ?? ofType[0];
+    const named = ofType.find((w) => params.names.includes(w.name));
+    // Names given, none of this chain type: the chain keeps the page's own key (a test that injects only one
+    // signer package's wallets names them; the other chains' ends need only an address).
+    if (params.names.length > 0 && !named) continue;
+    const entry = named ?? ofType[0];
     if (!entry) throw new Error(`no injected wallet adapter for ${chain.type}`);
     wallets.set(chain.type, await entry.create({ chain }));
   }
