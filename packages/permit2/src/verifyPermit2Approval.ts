@@ -578,25 +578,12 @@ function assertWitnessContents(input: {
       "additional_data.secretHash is not the intent's secret hash.",
       { expected: intent.secretHash, actual: additional.secretHash, field: "additional_data.secretHash" },
     );
-  if (!Number.isSafeInteger(quote.destChain) || witness.destChain !== BigInt(quote.destChain))
-    throw createPermit2Error(
-      "PERMIT2_DEST_CHAIN_MISMATCH",
-      "The witness destination chain is not the quote's.",
-      {
-        expected: quote.destChain,
-        actual: witness.destChain,
-      },
-    );
-  if (typeof quote.destToken === "string") assertDisplayText(quote.destToken, "quote.destToken");
-  if (!sameDestinationString(witness.destToken as string, quote.destToken))
-    throw createPermit2Error(
-      "PERMIT2_DEST_TOKEN_MISMATCH",
-      "The witness destination token is not the quote's.",
-      {
-        expected: quote.destToken,
-        actual: witness.destToken,
-      },
-    );
+  assertSameDestination({
+    actual: { chain: witness.destChain, token: witness.destToken, of: "The witness" },
+    expected: { chain: quote.destChain, token: quote.destToken, of: "the quote's" },
+    // The quote's token is shown and signed as text: it must be safe to show before it is compared.
+    checkExpectedToken: true,
+  });
   if (!sameDestinationString(witness.recipient as string, recipient))
     throw createPermit2Error(
       "PERMIT2_RECIPIENT_MISMATCH",
@@ -976,18 +963,10 @@ function assertDestination(input: {
   quote: VerifyPermit2ApprovalParameters["quote"];
 }): void {
   const { destination, quote } = input;
-  if (quote.destChain !== destination.network)
-    throw createPermit2Error(
-      "PERMIT2_DEST_CHAIN_MISMATCH",
-      "The destination network is not the one the wallet expects.",
-      { expected: destination.network, actual: quote.destChain },
-    );
-  if (!sameDestinationString(quote.destToken, destination.token))
-    throw createPermit2Error(
-      "PERMIT2_DEST_TOKEN_MISMATCH",
-      "The destination token is not the one the wallet expects.",
-      { expected: destination.token, actual: quote.destToken },
-    );
+  assertSameDestination({
+    actual: { chain: quote.destChain, token: quote.destToken, of: "The quote's" },
+    expected: { chain: destination.network, token: destination.token, of: "the one the wallet expects" },
+  });
   if (quote.destAmountDecimals !== destination.decimals)
     throw createPermit2Error(
       "PERMIT2_DEST_DECIMALS_MISMATCH",
@@ -999,6 +978,43 @@ function assertDestination(input: {
       "PERMIT2_MIN_AMOUNT_TOO_LOW",
       "The signed minimum destination amount is below the least the user accepts.",
       { expected: destination.minAmountLots, actual: quote.minDestAmountLots },
+    );
+}
+
+/** One end's destination chain and token, and how a message names it. */
+interface DestinationEnd {
+  chain: unknown;
+  token: unknown;
+  of: string;
+}
+
+/**
+ * A destination (chain, then token) equals the one it is checked against: the witness against the quote, the
+ * quote against the wallet's own `expected.destination`. Chains compare as integers (the witness holds a uint256).
+ */
+function assertSameDestination(input: {
+  actual: DestinationEnd;
+  expected: DestinationEnd;
+  checkExpectedToken?: boolean;
+}): void {
+  const { actual, expected } = input;
+  const chainOf = (value: unknown) =>
+    typeof value === "bigint" ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
+  // The side checked against is a network id (a JSON number); the checked side may be the witness's uint256.
+  const chain = Number.isSafeInteger(expected.chain) ? BigInt(expected.chain as number) : null;
+  if (chain === null || chainOf(actual.chain) !== chain)
+    throw createPermit2Error(
+      "PERMIT2_DEST_CHAIN_MISMATCH",
+      `${actual.of} destination chain is not ${expected.of}.`,
+      { expected: expected.chain, actual: actual.chain },
+    );
+  if (input.checkExpectedToken && typeof expected.token === "string")
+    assertDisplayText(expected.token, "quote.destToken");
+  if (typeof actual.token !== "string" || !sameDestinationString(actual.token, expected.token))
+    throw createPermit2Error(
+      "PERMIT2_DEST_TOKEN_MISMATCH",
+      `${actual.of} destination token is not ${expected.of}.`,
+      { expected: expected.token, actual: actual.token },
     );
 }
 

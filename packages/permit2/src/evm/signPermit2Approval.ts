@@ -2,13 +2,16 @@ import type { Hex } from "@swapintent/client";
 import { type LocalAccount, recoverAddress, type TypedDataDefinition, type WalletClient } from "viem";
 import type { Permit2Error } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
-import { type SignedPermit2Approval, signVerified, type VerifiedSigning } from "../internal/signVerified.js";
+import {
+  type SignedPermit2Approval,
+  type VerifiedSigning,
+  verifyThenSign,
+} from "../internal/signVerified.js";
 import type {
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
-import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 import {
   assertProviderChain,
   type Permit2Eip1193Provider,
@@ -89,22 +92,20 @@ export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,
 ): Promise<SignPermit2ApprovalReturnType> {
   const { signer, provider, account, ...verifyParameters } = parameters;
-  const verified = verifyPermit2Approval({
-    ...verifyParameters,
-    expected: { ...verifyParameters.expected, chainType: "evm" },
+  return verifyThenSign<Hex>({
+    parameters: verifyParameters,
+    family: "evm",
+    recoverAddress,
+    signing: (verified) => {
+      if (provider !== undefined) return providerSigning(provider, account, verified);
+      if (isWalletClient(signer)) return walletClientSigning(signer, account, verified);
+      // An in-process key signs exactly the digest we verified (no second typed-data hashing).
+      if (isLocalKeyAccount(signer))
+        return { owner: signer.address, sign: () => signer.sign({ hash: verified.digest }) };
+      const custom = signer as Permit2EvmSigner;
+      return { owner: custom.address, sign: () => custom.signTypedData(verified.typedData) };
+    },
   });
-  // Nothing below runs for a permit that failed verification: no wallet request, no key.
-  let signing: VerifiedSigning;
-  if (provider !== undefined) signing = await providerSigning(provider, account, verified);
-  else if (isWalletClient(signer)) signing = await walletClientSigning(signer, account, verified);
-  else if (isLocalKeyAccount(signer))
-    // An in-process key signs exactly the digest we verified (no second typed-data hashing).
-    signing = { owner: signer.address, family: "evm", sign: () => signer.sign({ hash: verified.digest }) };
-  else {
-    const custom = signer as Permit2EvmSigner;
-    signing = { owner: custom.address, family: "evm", sign: () => custom.signTypedData(verified.typedData) };
-  }
-  return signVerified<Hex>(verified, signing, recoverAddress);
 }
 
 function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is WalletClient {
@@ -135,7 +136,6 @@ async function providerSigning(
   const owner = await readProviderAccount(provider, account);
   return {
     owner,
-    family: "evm",
     beforeSigning: () => assertProviderChain(provider, verified.typedData.domain.chainId),
     sign: () => requestTypedDataSignature(provider, owner as string, verified.typedData),
   };
@@ -154,7 +154,6 @@ async function walletClientSigning(
   const typedData = verified.typedData;
   return {
     owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
-    family: "evm",
     beforeSigning: async () => {
       const walletChainId = await walletClient.getChainId();
       if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))

@@ -1,6 +1,7 @@
 import type { Approval, Hex } from "@swapintent/client";
 import { isPermit2Error } from "../errors.js";
-import type { VerifyPermit2ApprovalReturnType } from "../types.js";
+import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
+import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
 import { createPermit2Error } from "./fail.js";
@@ -21,8 +22,6 @@ export interface SignedPermit2Approval<TOwner extends string> {
 export interface VerifiedSigning {
   /** The signing address as the wallet spells it (0x hex, or base58 on Tron); anything else is refused. */
   owner: unknown;
-  /** The address family the owner must belong to. */
-  family: "evm" | "tron";
   /** Checks of the wallet's state (its chain) that run after the owner check and before it is asked to sign. */
   beforeSigning?: (() => Promise<void>) | undefined;
   /** Asks the wallet; its refusal becomes `PERMIT2_SIGNING_FAILED` (a permit2 error passes through as is). */
@@ -30,22 +29,31 @@ export interface VerifiedSigning {
 }
 
 /**
- * The part every signer shares after verification: the owner is an address of the family and the owner the
- * summary shows (when `expected.owner` was given), the wallet's state passes, the wallet signs, and the signature
- * recovers to the owner over the verified digest (`assertSignedByOwner`).
+ * What every signer of the package does: verify the permit for the chain family (nothing else runs when it fails:
+ * no wallet request, no key), then let `signing` say how the wallet signs the verified permit, check that the owner
+ * is an address of the family and the owner the summary shows (when `expected.owner` was given), let the wallet's
+ * state pass, ask the wallet, and check the signature recovers to the owner over the verified digest
+ * (`assertSignedByOwner`).
  */
-export async function signVerified<TOwner extends string>(
-  verified: VerifyPermit2ApprovalReturnType,
-  signing: VerifiedSigning,
+export async function verifyThenSign<TOwner extends string>(input: {
+  parameters: VerifyPermit2ApprovalParameters;
+  family: "evm" | "tron";
+  signing: (verified: VerifyPermit2ApprovalReturnType) => Promise<VerifiedSigning> | VerifiedSigning;
   /** The entry's secp256k1 recovery (see {@link RecoverAddress}). */
-  recoverAddress: RecoverAddress,
-): Promise<SignedPermit2Approval<TOwner>> {
+  recoverAddress: RecoverAddress;
+}): Promise<SignedPermit2Approval<TOwner>> {
+  const { parameters, family } = input;
+  const verified = verifyPermit2Approval({
+    ...parameters,
+    expected: { ...parameters.expected, chainType: family },
+  });
+  const signing = await input.signing(verified);
   const { owner } = signing;
-  const owner20 = detectChainKind(owner) === signing.family ? anyAddressTo20(owner as string) : null;
+  const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
   if (owner20 === null)
     throw createPermit2Error(
       "PERMIT2_OWNER_MISMATCH",
-      `The signer has no valid ${familyName[signing.family]} address.`,
+      `The signer has no valid ${familyName[family]} address.`,
       {
         actual: owner,
       },
@@ -58,9 +66,23 @@ export async function signVerified<TOwner extends string>(
       actual: owner,
     });
   await signing.beforeSigning?.();
-  let raw: unknown;
+  const signature = await assertSignedByOwner({
+    signature: await askWallet(signing.sign),
+    digest: verified.digest,
+    owner20,
+    recoverAddress: input.recoverAddress,
+  });
+  return {
+    signature,
+    approval: { type: "permit2", signedData: signature },
+    owner: owner as TOwner,
+    verified,
+  };
+}
+
+async function askWallet(sign: () => Promise<unknown> | unknown): Promise<unknown> {
   try {
-    raw = await signing.sign();
+    return await sign();
   } catch (cause) {
     if (isPermit2Error(cause)) throw cause;
     throw createPermit2Error(
@@ -70,18 +92,6 @@ export async function signVerified<TOwner extends string>(
       cause,
     );
   }
-  const signature = await assertSignedByOwner({
-    signature: raw,
-    digest: verified.digest,
-    owner20,
-    recoverAddress,
-  });
-  return {
-    signature,
-    approval: { type: "permit2", signedData: signature },
-    owner: owner as TOwner,
-    verified,
-  };
 }
 
 const familyName = { evm: "EVM", tron: "Tron" } as const;

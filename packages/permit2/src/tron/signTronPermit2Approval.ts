@@ -4,13 +4,16 @@ import * as Signature from "ox/Signature";
 import type { Permit2Error } from "../errors.js";
 import { formatTronAddress } from "../formatTronAddress.js";
 import { createPermit2Error } from "../internal/fail.js";
-import { type SignedPermit2Approval, signVerified, type VerifiedSigning } from "../internal/signVerified.js";
+import {
+  type SignedPermit2Approval,
+  type VerifiedSigning,
+  verifyThenSign,
+} from "../internal/signVerified.js";
 import type {
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
-import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 
 /**
  * A TronLink-style signer: the wallet's base58 address and a `signTypedData(typedData)` that takes one object
@@ -107,19 +110,18 @@ export async function signTronPermit2Approval(
   parameters: SignTronPermit2ApprovalParameters,
 ): Promise<SignTronPermit2ApprovalReturnType> {
   const { signer, privateKey, tronWeb, tronLink, ...verifyParameters } = parameters;
-  const verified = verifyPermit2Approval({
-    ...verifyParameters,
-    expected: { ...verifyParameters.expected, chainType: "tron" },
+  return verifyThenSign<string>({
+    parameters: verifyParameters,
+    family: "tron",
+    recoverAddress: ({ hash, signature }) =>
+      Secp256k1.recoverAddress({ payload: hash, signature: Signature.fromHex(signature) }),
+    signing: (verified) => {
+      if (tronLink !== undefined) return tronLinkSigning(tronLink, verified);
+      if (signer !== undefined)
+        return { owner: signer.address, sign: () => signer.signTypedData(verified.typedData) };
+      return privateKeySigning(privateKey, tronWeb, verified);
+    },
   });
-  // Nothing below runs for a permit that failed verification: no wallet request, no key.
-  let signing: VerifiedSigning;
-  if (tronLink !== undefined) signing = tronLinkSigning(tronLink, verified);
-  else if (signer !== undefined)
-    signing = { owner: signer.address, family: "tron", sign: () => signer.signTypedData(verified.typedData) };
-  else signing = privateKeySigning(privateKey, tronWeb, verified);
-  return signVerified<string>(verified, signing, ({ hash, signature }) =>
-    Secp256k1.recoverAddress({ payload: hash, signature: Signature.fromHex(signature) }),
-  );
 }
 
 /** TronLink's injected `tronWeb`: its connected account, and `trx.signTypedData` (or `_signTypedData`) with no key. */
@@ -130,7 +132,6 @@ function tronLinkSigning(
   const { domain, types, message } = verified.typedData;
   return {
     owner: tronLink.defaultAddress?.base58,
-    family: "tron",
     sign: () => {
       const trx = tronLink.trx;
       if (typeof trx.signTypedData === "function") return trx.signTypedData(domain, types, message);
@@ -149,7 +150,6 @@ function privateKeySigning(
   const { domain, types, message } = verified.typedData;
   return {
     owner: formatTronAddress({ address: addressOfPrivateKey(privateKey) }),
-    family: "tron",
     sign: async () =>
       (tronWeb ?? (await loadTronWeb())).Trx.signTypedData(domain, types, message, privateKey),
   };
