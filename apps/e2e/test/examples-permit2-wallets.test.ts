@@ -6,15 +6,9 @@
  * key, sit on another chain or return junk are refused before anything is submitted; a permit that fails
  * verification never reaches the wallet at all.
  */
-import { createClient } from "@swapintent/client";
-import {
-  isPermit2Error,
-  type Permit2DestinationExpectation,
-  type Permit2TypedData,
-} from "@swapintent/permit2";
+import { isPermit2Error, type Permit2TypedData } from "@swapintent/permit2";
 import type { TronLinkTronWeb } from "@swapintent/permit2/tron";
 import { startSandbox } from "@swapintent/sandbox";
-import { createDevApi } from "@swapintent/testing/devApi";
 import { connect, createConfig, http, injected } from "@wagmi/core";
 import * as tronweb from "tronweb";
 import { TronWeb } from "tronweb";
@@ -24,13 +18,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signWithInjectedWallet } from "../examples/permit2-eip1193.js";
 import { signWithTronLink } from "../examples/permit2-tronlink.js";
 import { signWithWagmi } from "../examples/permit2-wagmi.js";
-import { Redactor } from "../src/redact.js";
-import { createPermit2Wallet } from "../src/wallets/evm.js";
-import { readFact } from "../src/wallets/types.js";
+import { type OpenPermit2Intent, openPermit2Intent } from "./permit2Intent.js";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
-const apiKey = "readme-permit2-wallets";
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, dev: true, resolverIntervalMs: 50, log: () => {} });
@@ -40,68 +31,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** A funded user with an open intent from `sourceNetwork` (1: EVM USDC, 3: Tron USDT) to network 2's USDC. */
-async function openIntent(sourceNetwork: 1 | 3) {
-  const tron = sourceNetwork === 3;
-  const dev = createDevApi({ baseUrl: sandbox.url, apiKey });
-  const chains = await dev.chains();
-  const source = chains.find((c) => c.network_id === sourceNetwork)!;
-  const dest = chains.find((c) => c.network_id === 2)!;
-  const sourceToken = (source.info.tokens as Record<string, string>)[tron ? "USDT" : "USDC"]!;
-  const destUsdc = (dest.info.tokens as Record<string, string>).USDC!;
-  const privateKey = generatePrivateKey();
-  const wallet = createPermit2Wallet({ info: source.info, tron, redactor: new Redactor(), privateKey });
-  const recipient = privateKeyToAccount(generatePrivateKey()).address;
-  await dev.faucet({
-    networkId: sourceNetwork,
-    address: wallet.address,
-    token: tron ? "TRX" : "ETH",
-    amount: "1",
-  });
-  await dev.faucet({ networkId: sourceNetwork, address: wallet.address, token: sourceToken, amount: "10" });
-  const client = createClient({ baseUrl: sandbox.url, apiKey });
-  const quote = await client.getBestQuote({
-    sourceChain: sourceNetwork,
-    sourceToken,
-    destChain: 2,
-    destToken: destUsdc,
-    amount: "5",
-    slippageBps: 50,
-  });
-  const intent = await client.createIntent({
-    quote,
-    refundAddress: wallet.address,
-    userSourceAddress: wallet.address,
-    userDestinationAddress: recipient,
-  });
-  await wallet.prepare({ token: sourceToken, amountLots: quote.sourceAmountLots });
-  const chain = {
-    chainId: Number(readFact(source.info, "chainId")),
-    permit2: readFact(source.info, "permit2Address"),
-    escrow: readFact(source.info, "escrowAddress"),
-  };
-  const destination: Permit2DestinationExpectation = {
-    network: 2,
-    token: destUsdc,
-    decimals: 6,
-    minAmountLots: quote.minDestAmountLots,
-  };
-  const args = [intent, quote, recipient, chain, destination] as const;
-  return {
-    dev,
-    client,
-    privateKey: privateKey as Hex,
-    address: wallet.address,
-    intent,
-    quote,
-    args,
-    recipient,
-    destUsdc,
-  };
-}
-
 /** Submits and waits: the real Permit2 executes the signature and the intent is fulfilled. */
-async function fulfil(opened: Awaited<ReturnType<typeof openIntent>>, approval: unknown) {
+async function fulfil(opened: OpenPermit2Intent, approval: unknown) {
   await opened.client.submitApproval({ intentId: opened.intent.intentId, approval: approval as never });
   const final = await opened.client.waitForIntent({ intentId: opened.intent.intentId, timeoutMs: 60_000 });
   expect(final.status).toBe("Fulfilled");
@@ -152,7 +83,7 @@ const methods = (provider: ReturnType<typeof standInEthereum>) =>
 
 describe("examples/permit2-eip1193.ts: a bare EIP-1193 provider", () => {
   it("a stand-in window.ethereum signs; the real Permit2 accepts it and the intent is fulfilled", async () => {
-    const opened = await openIntent(1);
+    const opened = await openPermit2Intent(sandbox.url, 1);
     const provider = standInEthereum({ privateKey: opened.privateKey, chainId: opened.args[3].chainId });
     const approval = await signWithInjectedWallet(provider, ...opened.args);
     expect(methods(provider)).toEqual(["eth_accounts", "eth_chainId", "eth_signTypedData_v4"]);
@@ -160,7 +91,7 @@ describe("examples/permit2-eip1193.ts: a bare EIP-1193 provider", () => {
   });
 
   it("another key, another chain or junk: refused before submission; a tampered permit never reaches the wallet", async () => {
-    const opened = await openIntent(1);
+    const opened = await openPermit2Intent(sandbox.url, 1);
     const { chainId } = opened.args[3];
     const cases = [
       {
@@ -223,7 +154,7 @@ describe("examples/permit2-eip1193.ts: a bare EIP-1193 provider", () => {
 
 describe("examples/permit2-wagmi.ts: wagmi's getWalletClient", () => {
   it("the stand-in behind wagmi's injected connector signs through the WalletClient path; the intent is fulfilled", async () => {
-    const opened = await openIntent(1);
+    const opened = await openPermit2Intent(sandbox.url, 1);
     const { chainId } = opened.args[3];
     const provider = standInEthereum({ privateKey: opened.privateKey, chainId });
     const chain = defineChain({
@@ -274,7 +205,7 @@ describe("examples/permit2-tronlink.ts: TronLink's injected tronWeb", () => {
   }
 
   it("a stand-in TronLink signs the TIP-712 permit; the real Permit2 (Tron chain id) accepts it", async () => {
-    const opened = await openIntent(3);
+    const opened = await openPermit2Intent(sandbox.url, 3);
     const { tronWeb, signTypedData } = standInTronWeb(opened.privateKey);
     expect(tronWeb.defaultAddress.base58).toBe(opened.address);
     const approval = await signWithTronLink(tronWeb, ...opened.args);
@@ -283,7 +214,7 @@ describe("examples/permit2-tronlink.ts: TronLink's injected tronWeb", () => {
   });
 
   it("a TronLink that signs with another key is refused (PERMIT2_SIGNER_MISMATCH); a tampered permit never reaches it", async () => {
-    const opened = await openIntent(3);
+    const opened = await openPermit2Intent(sandbox.url, 3);
     const lying = standInTronWeb(generatePrivateKey(), opened.address);
     const error = await signWithTronLink(lying.tronWeb, ...opened.args).catch((e: unknown) => e);
     expect(isPermit2Error(error) && error.code).toBe("PERMIT2_SIGNER_MISMATCH");
