@@ -8,6 +8,7 @@ import { createBitcoinWallet } from "./wallets/createBitcoinWallet.js";
 import { createPermit2Wallet } from "./wallets/createPermit2Wallet.js";
 import { createSolanaWallet } from "./wallets/createSolanaWallet.js";
 import type { BrowserWallet } from "./wallets/types.js";
+import "./injected/permit2.js";
 
 /** The routes of the page: one per approval mechanism as a source (key = the source chain). */
 const ROUTES = [

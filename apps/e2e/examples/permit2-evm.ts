@@ -34,7 +34,7 @@ export async function signOnEvm(
       destination,
     },
     allowedPermit2Addresses: [chain.permit2],
-    signer: account, // or a viem WalletClient over window.ethereum, or any { address, signTypedData }
+    signer: account, // or a viem WalletClient, any { address, signTypedData }; or provider: window.ethereum
   });
   console.log(verified.summary.lines.join("\n")); // what the user approves
   return approval;

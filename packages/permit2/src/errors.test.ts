@@ -79,6 +79,23 @@ describe("isPermit2Error", () => {
       expect(isPermit2Error(value)).toBe(false);
   });
 
+  it("follows the exact code list, not the PERMIT2_ prefix: a prefixed code this copy does not know is no permit2 error", () => {
+    // A newer copy of the package may add a code; this copy's guard must not narrow it to its own union.
+    expect(isPermit2Error(new BaseError("PERMIT2_FUTURE_CODE", "newer"))).toBe(false);
+    expect(isPermit2Error(new BaseError("PERMIT2_", "bare prefix"))).toBe(false);
+    expect(isPermit2Error(new BaseError("permit2_spender_mismatch", "lower case"))).toBe(false);
+    // A code named like an Object.prototype member is not in the list either.
+    expect(isPermit2Error(new BaseError("toString", "prototype"))).toBe(false);
+    expect(isPermit2Error(new BaseError("__proto__", "prototype"))).toBe(false);
+    for (const code of permit2ErrorCodes) expect(isPermit2Error(new BaseError(code, "x"), code)).toBe(true);
+  });
+
+  it("narrows details to the code's facts at runtime too (the thrown error carries them)", () => {
+    expect(isPermit2Error(thrown, "PERMIT2_TRON_ADDRESS_INVALID") && thrown.details.address).toBe(
+      "not base58!",
+    );
+  });
+
   it("accepts a permit2 error from a duplicated copy of the client (shaped like one, not an instance)", () => {
     const copy = { name: "SwapIntentError", code: "PERMIT2_AMOUNT_MISMATCH", shortMessage: "x", details: {} };
     expect(isPermit2Error(copy)).toBe(true);

@@ -1,104 +1,190 @@
-import { type BaseError, isSwapIntentError } from "@swapintent/client";
+import { type CodedError, hasErrorCode } from "@swapintent/client";
+import type { Permit2ApproveTransaction } from "./evm/getPermit2Allowance.js";
 
 /**
- * Every code a `BaseError` thrown by `@swapintent/permit2` can carry. Each check has its own code so a
- * wallet can say exactly what differs from what the user was quoted.
+ * Why a signature a wallet returned is refused (`details.reason` of `PERMIT2_SIGNATURE_INVALID`): not a string,
+ * not 65 bytes of hex, a `v` other than 0/1/27/28, `r` or `s` out of range, a high `s` from a wallet (EIP-2), or
+ * no address recovers from it.
  */
-export type Permit2ErrorCode =
+export type Permit2SignatureProblem = "not-a-string" | "length" | "v" | "range" | "high-s" | "unrecoverable";
+
+/**
+ * Every code a `@swapintent/permit2` error can carry, with the facts its `details` hold. Each check has its own code
+ * so a wallet can say exactly what differs from what the user was quoted. Values the service sent are kept as sent
+ * (typed `unknown`, with control, bidi and invisible characters escaped); nothing here ever holds a key.
+ */
+export interface Permit2ErrorDetails {
   /** The intent's approval mechanism is not `permit2`. */
-  | "PERMIT2_MECHANISM_MISMATCH"
+  PERMIT2_MECHANISM_MISMATCH: { approvalMechanism: unknown };
   /**
    * What the service sent is malformed: `params_to_sign` is structurally broken (missing fields, wrong JSON types),
-   * the quote is not an object or has impossible decimals, or the input is not plain data.
+   * the quote is not an object or has impossible decimals, or the input is not plain data. `field` names the part.
    */
-  | "PERMIT2_PARAMS_INVALID"
+  PERMIT2_PARAMS_INVALID: { field: string; value?: unknown };
   /**
    * The wallet's own input is wrong or missing (a caller bug, not the service): `expected` (its `spender`,
    * `chainId`, `recipient`, `destination`, …) or an option (`nowMs`, `maxDeadlineSecs`, `allowedPermit2Addresses`).
+   * `field` names the parameter.
    */
-  | "PERMIT2_EXPECTED_INVALID"
+  PERMIT2_EXPECTED_INVALID: { field: string; value?: unknown };
   /** An address is not a valid EVM (checksummed when mixed case) or Tron (base58check, 0x41 prefix) address. */
-  | "PERMIT2_ADDRESS_INVALID"
+  PERMIT2_ADDRESS_INVALID: { field: string; value: unknown };
   /** The addresses are not all of the chain family the caller expects (EVM hex vs Tron base58). */
-  | "PERMIT2_CHAIN_TYPE_MISMATCH"
-  /** `types` has unexpected struct fields, or unknown or extra types. */
-  | "PERMIT2_TYPES_INVALID"
-  /** The domain has fields other than `name`, `chainId`, `verifyingContract`. */
-  | "PERMIT2_DOMAIN_INVALID"
+  PERMIT2_CHAIN_TYPE_MISMATCH: { expected: "evm" | "tron"; actual: "evm" | "tron" };
+  /** `types` has unexpected struct fields, or unknown or extra types (`name`: the type at fault). */
+  PERMIT2_TYPES_INVALID: { name?: string; fields?: unknown; extraTypes?: string[]; encodeType?: string };
+  /** The domain has fields other than `name`, `chainId`, `verifyingContract`, or an invalid chain id. */
+  PERMIT2_DOMAIN_INVALID: { keys?: string[]; chainId?: unknown };
   /** The domain name is not `Permit2`. */
-  | "PERMIT2_DOMAIN_NAME_MISMATCH"
-  /** The domain chain id is not the wallet's chain. */
-  | "PERMIT2_CHAIN_ID_MISMATCH"
+  PERMIT2_DOMAIN_NAME_MISMATCH: { expected: "Permit2"; actual: unknown };
+  /**
+   * The domain chain id is not the wallet's chain (`expected`: the wallet's, from `expected.chainId` or the wallet
+   * client's or provider's chain; `actual`: the chain id signed for).
+   */
+  PERMIT2_CHAIN_ID_MISMATCH: { expected: unknown; actual: unknown };
   /** `domain.verifyingContract` differs from `permit2_contract_address`. */
-  | "PERMIT2_VERIFYING_CONTRACT_MISMATCH"
+  PERMIT2_VERIFYING_CONTRACT_MISMATCH: { verifyingContract: unknown; permit2ContractAddress: unknown };
   /** The Permit2 contract is neither the canonical deployment nor in the caller's allow list. */
-  | "PERMIT2_CONTRACT_NOT_ALLOWED"
-  /** A witness value cannot be encoded as its declared type. */
-  | "PERMIT2_WITNESS_INVALID"
-  /** `witness_hash` is not the hash of `witness` under `types`. */
-  | "PERMIT2_WITNESS_HASH_MISMATCH"
-  /** `witness_type_string` is not what Permit2 needs for `types`. */
-  | "PERMIT2_WITNESS_TYPE_STRING_MISMATCH"
-  /** The spender differs from the escrow, or is the zero address or the Permit2 contract. */
-  | "PERMIT2_SPENDER_MISMATCH"
+  PERMIT2_CONTRACT_NOT_ALLOWED: { permit2ContractAddress: unknown };
+  /** A witness value cannot be encoded as its declared type (`field`: `witness.<name>`), or holds undeclared keys. */
+  PERMIT2_WITNESS_INVALID: { field?: string; value?: unknown; extraKeys?: string[] };
+  /** `witness_hash` is not the hash of `witness` under `types` (`expected`: the recomputed hash). */
+  PERMIT2_WITNESS_HASH_MISMATCH: { expected: string; actual: unknown };
+  /** `witness_type_string` is not what Permit2 needs for `types` (`expected`: the string built from `types`). */
+  PERMIT2_WITNESS_TYPE_STRING_MISMATCH: { expected: string; actual: unknown };
+  /** The spender differs from the escrow the wallet expects (`expected`), or is the zero address or the Permit2 contract. */
+  PERMIT2_SPENDER_MISMATCH: { expected?: string; actual: unknown };
   /** The permitted token differs from the quote's source token or `expected.sourceToken` (or is the native-token placeholder). */
-  | "PERMIT2_TOKEN_MISMATCH"
-  /** The permitted amount differs from the quote's source amount, or from `expected.sourceAmountLots`. */
-  | "PERMIT2_AMOUNT_MISMATCH"
+  PERMIT2_TOKEN_MISMATCH: { expected?: string; actual: unknown };
+  /** The permitted amount differs from the quote's source amount, or from `expected.sourceAmountLots`, or is no uint256. */
+  PERMIT2_AMOUNT_MISMATCH: { expected?: bigint; actual: unknown };
   /** The quote's source decimals differ from the decimals the wallet knows for the token (`expected.sourceDecimals`). */
-  | "PERMIT2_DECIMALS_MISMATCH"
+  PERMIT2_DECIMALS_MISMATCH: { expected: number; actual: unknown };
   /** A nonce sent with the message differs from `params_to_sign.nonce`, or the nonce is out of range. */
-  | "PERMIT2_NONCE_MISMATCH"
-  /** The deadline differs from the intent's `deadline_secs`. */
-  | "PERMIT2_DEADLINE_MISMATCH"
+  PERMIT2_NONCE_MISMATCH: { expected?: bigint; actual: unknown };
+  /** The deadline differs from the intent's `deadline_secs`, or is no positive integer. */
+  PERMIT2_DEADLINE_MISMATCH: { expected?: bigint; actual: unknown };
   /** The deadline has passed. */
-  | "PERMIT2_DEADLINE_PASSED"
+  PERMIT2_DEADLINE_PASSED: { deadlineSecs: number; nowMs: number };
   /** The deadline lies further in the future than the caller allows. */
-  | "PERMIT2_DEADLINE_TOO_FAR"
+  PERMIT2_DEADLINE_TOO_FAR: { deadlineSecs: number; nowMs: number; maxDeadlineSecs: number };
   /** The witness minimum destination amount differs from the quote. */
-  | "PERMIT2_MIN_AMOUNT_MISMATCH"
-  /** The witness maximum destination amount differs from the quote, or lies below the minimum. */
-  | "PERMIT2_MAX_AMOUNT_MISMATCH"
+  PERMIT2_MIN_AMOUNT_MISMATCH: { expected: unknown; actual: unknown };
+  /**
+   * The witness maximum destination amount differs from the quote (`expected`), or lies below the minimum (`min`).
+   */
+  PERMIT2_MAX_AMOUNT_MISMATCH: { expected?: unknown; min?: unknown; actual: unknown };
   /** The witness recipient differs from the destination address the user entered. */
-  | "PERMIT2_RECIPIENT_MISMATCH"
-  /** The witness (or `additional_data.secretHash`) secret hash differs from the intent's. */
-  | "PERMIT2_SECRET_HASH_MISMATCH"
+  PERMIT2_RECIPIENT_MISMATCH: { expected: string; actual: unknown };
+  /** The witness (or `additional_data.secretHash`, then `field` says so) secret hash differs from the intent's. */
+  PERMIT2_SECRET_HASH_MISMATCH: { expected: unknown; actual: unknown; field?: string };
   /** The witness intent id differs from the intent's id (UUID left-padded to bytes32). */
-  | "PERMIT2_INTENT_ID_MISMATCH"
+  PERMIT2_INTENT_ID_MISMATCH: { expected: unknown; actual: unknown };
   /** The witness destination chain differs from the quote's, or the quote's from `expected.destination.network`. */
-  | "PERMIT2_DEST_CHAIN_MISMATCH"
+  PERMIT2_DEST_CHAIN_MISMATCH: { expected: unknown; actual: unknown };
   /** The witness destination token differs from the quote's, or the quote's from `expected.destination.token`. */
-  | "PERMIT2_DEST_TOKEN_MISMATCH"
+  PERMIT2_DEST_TOKEN_MISMATCH: { expected: unknown; actual: unknown };
   /** The quote's destination decimals differ from the decimals the wallet knows (`expected.destination.decimals`). */
-  | "PERMIT2_DEST_DECIMALS_MISMATCH"
+  PERMIT2_DEST_DECIMALS_MISMATCH: { expected: number; actual: unknown };
   /** The signed minimum destination amount is below the least the user accepts (`expected.destination.minAmountLots`). */
-  | "PERMIT2_MIN_AMOUNT_TOO_LOW"
+  PERMIT2_MIN_AMOUNT_TOO_LOW: { expected: bigint; actual: unknown };
   /**
    * A service string that would reach the signed data or the confirmation screen holds a control, bidi,
-   * zero-width or other invisible/format character, or is too long to show.
+   * zero-width or other invisible/format character, or is too long to show (`value`: escaped, cut to the limit).
    */
-  | "PERMIT2_TEXT_UNSAFE"
-  /** The signing account is not the expected owner. */
-  | "PERMIT2_OWNER_MISMATCH"
-  /** The wallet returned a malformed signature, or one that does not recover to the owner. */
-  | "PERMIT2_SIGNATURE_INVALID"
-  /** The wallet or signer refused or failed to sign. */
-  | "PERMIT2_SIGNING_FAILED"
-  /** The ERC-20 allowance to Permit2 is below the amount to transfer. */
-  | "PERMIT2_ALLOWANCE_INSUFFICIENT"
-  /** The ERC-20 allowance could not be read from the chain. */
-  | "PERMIT2_ALLOWANCE_READ_FAILED"
+  PERMIT2_TEXT_UNSAFE: { field: string; value: string };
+  /** The signing account is not the expected owner (`expected`), or has no valid address. */
+  PERMIT2_OWNER_MISMATCH: { expected?: string; actual: unknown };
+  /** The wallet returned a malformed signature: `reason` says how (see {@link Permit2SignatureProblem}). */
+  PERMIT2_SIGNATURE_INVALID: { reason: Permit2SignatureProblem; length?: number | null; v?: number };
+  /**
+   * The signature is well formed but recovers to another address than the owner (`expected`, 20-byte hex; for Tron
+   * the owner's hex form): the wallet signed with another account, or signed other data.
+   */
+  PERMIT2_SIGNER_MISMATCH: { expected: string; recovered: string };
+  /** The wallet or signer refused or failed to sign (its error is the `cause`); `step` says which request failed. */
+  PERMIT2_SIGNING_FAILED: { step: "accounts" | "chainId" | "sign" | "privateKey" };
+  /**
+   * An EIP-1193 provider answered `eth_chainId` with something other than a hex quantity, or `eth_accounts` with no
+   * account (`method`; `value`: what it returned).
+   */
+  PERMIT2_WALLET_RESPONSE_INVALID: { method: "eth_accounts" | "eth_chainId"; value: unknown };
+  /** The ERC-20 allowance to Permit2 is below the amount to transfer (`approveTransaction`: the fix to send first). */
+  PERMIT2_ALLOWANCE_INSUFFICIENT: {
+    allowance: bigint;
+    required: bigint;
+    approveTransaction: Permit2ApproveTransaction;
+  };
+  /** The ERC-20 allowance could not be read from the chain (the read's error is the `cause`). */
+  PERMIT2_ALLOWANCE_READ_FAILED: { token: string; owner: string; permit2Address: string };
   /** A Tron address failed base58check decoding (alphabet, length, checksum or 0x41 prefix). */
-  | "PERMIT2_TRON_ADDRESS_INVALID"
-  /** tronweb could not be loaded (it is an optional peer dependency). */
-  | "PERMIT2_TRONWEB_UNAVAILABLE";
+  PERMIT2_TRON_ADDRESS_INVALID: { address: unknown; length?: number; prefix?: number };
+  /** tronweb could not be loaded (it is an optional peer dependency; the import's error is the `cause`). */
+  PERMIT2_TRONWEB_UNAVAILABLE: { module: "tronweb" };
+}
 
-/** The error every function of `@swapintent/permit2` throws: a swapintent `BaseError` with a permit2 code. */
-export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = BaseError<TCode>;
+/** Every code a `@swapintent/permit2` error can carry (see {@link Permit2ErrorDetails} for what each means). */
+export type Permit2ErrorCode = keyof Permit2ErrorDetails;
 
 /**
- * True when `error` is a `@swapintent/permit2` error, optionally with the given code; narrows `error.code` to it.
- * An error of another package (a client or bitcoin code) is not a permit2 error.
+ * The error every function of `@swapintent/permit2` throws: a swapintent `BaseError` with a permit2 code, one per
+ * code, so narrowing `code` (a `switch`, or {@link isPermit2Error} with a code) narrows `details` to that code's facts.
+ */
+export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = CodedError<
+  Permit2ErrorDetails,
+  TCode
+>;
+
+/** The package's exact code list at runtime; the compiler keeps it equal to {@link Permit2ErrorCode}. */
+export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
+  PERMIT2_MECHANISM_MISMATCH: true,
+  PERMIT2_PARAMS_INVALID: true,
+  PERMIT2_EXPECTED_INVALID: true,
+  PERMIT2_ADDRESS_INVALID: true,
+  PERMIT2_CHAIN_TYPE_MISMATCH: true,
+  PERMIT2_TYPES_INVALID: true,
+  PERMIT2_DOMAIN_INVALID: true,
+  PERMIT2_DOMAIN_NAME_MISMATCH: true,
+  PERMIT2_CHAIN_ID_MISMATCH: true,
+  PERMIT2_VERIFYING_CONTRACT_MISMATCH: true,
+  PERMIT2_CONTRACT_NOT_ALLOWED: true,
+  PERMIT2_WITNESS_INVALID: true,
+  PERMIT2_WITNESS_HASH_MISMATCH: true,
+  PERMIT2_WITNESS_TYPE_STRING_MISMATCH: true,
+  PERMIT2_SPENDER_MISMATCH: true,
+  PERMIT2_TOKEN_MISMATCH: true,
+  PERMIT2_AMOUNT_MISMATCH: true,
+  PERMIT2_DECIMALS_MISMATCH: true,
+  PERMIT2_NONCE_MISMATCH: true,
+  PERMIT2_DEADLINE_MISMATCH: true,
+  PERMIT2_DEADLINE_PASSED: true,
+  PERMIT2_DEADLINE_TOO_FAR: true,
+  PERMIT2_MIN_AMOUNT_MISMATCH: true,
+  PERMIT2_MAX_AMOUNT_MISMATCH: true,
+  PERMIT2_RECIPIENT_MISMATCH: true,
+  PERMIT2_SECRET_HASH_MISMATCH: true,
+  PERMIT2_INTENT_ID_MISMATCH: true,
+  PERMIT2_DEST_CHAIN_MISMATCH: true,
+  PERMIT2_DEST_TOKEN_MISMATCH: true,
+  PERMIT2_DEST_DECIMALS_MISMATCH: true,
+  PERMIT2_MIN_AMOUNT_TOO_LOW: true,
+  PERMIT2_TEXT_UNSAFE: true,
+  PERMIT2_OWNER_MISMATCH: true,
+  PERMIT2_SIGNATURE_INVALID: true,
+  PERMIT2_SIGNER_MISMATCH: true,
+  PERMIT2_SIGNING_FAILED: true,
+  PERMIT2_WALLET_RESPONSE_INVALID: true,
+  PERMIT2_ALLOWANCE_INSUFFICIENT: true,
+  PERMIT2_ALLOWANCE_READ_FAILED: true,
+  PERMIT2_TRON_ADDRESS_INVALID: true,
+  PERMIT2_TRONWEB_UNAVAILABLE: true,
+};
+
+/**
+ * True when `error` is a `@swapintent/permit2` error (its code is one of this package's exact list, see
+ * `hasErrorCode` in `@swapintent/client`), optionally with the given code; narrows `error` to that code's error, so
+ * `details` has that code's facts. An error of another package (a client or bitcoin code), or a code this copy of
+ * the package does not know, is not a permit2 error.
  *
  * @example
  * ```ts
@@ -116,8 +202,6 @@ export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = Ba
 export function isPermit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode>(
   error: unknown,
   code?: TCode,
-): error is BaseError<TCode> {
-  if (!isSwapIntentError(error)) return false;
-  // Every code of the package, and no other package's, starts with `PERMIT2_` (a test holds the union to it).
-  return code === undefined ? error.code.startsWith("PERMIT2_") : error.code === code;
+): error is Permit2Error<TCode> {
+  return hasErrorCode(error, permit2ErrorCodes, code);
 }

@@ -6,6 +6,7 @@ export {
   type AssertPermit2AllowanceReturnType,
   assertPermit2Allowance,
 } from "./evm/assertPermit2Allowance.js";
+export type { Permit2Eip1193Provider } from "./evm/eip1193.js";
 export {
   type GetPermit2AllowanceErrorType,
   type GetPermit2AllowanceParameters,

@@ -37,7 +37,9 @@ export function getPermit2WitnessTypeString({
 }: GetPermit2WitnessTypeStringParameters): GetPermit2WitnessTypeStringReturnType {
   const structs = structsOf(types);
   if (!Object.hasOwn(structs, PERMIT2_PRIMARY_TYPE))
-    throw createPermit2Error("PERMIT2_TYPES_INVALID", `types has no ${PERMIT2_PRIMARY_TYPE}.`);
+    throw createPermit2Error("PERMIT2_TYPES_INVALID", `types has no ${PERMIT2_PRIMARY_TYPE}.`, {
+      name: PERMIT2_PRIMARY_TYPE,
+    });
   let encoded: string;
   try {
     encoded = TypedData.encodeType({

@@ -4,6 +4,7 @@
  * `process.env.X`-like values would.
  */
 import type { BaseError, Hex, Intent, Quote } from "@swapintent/client";
+import type { EIP1193Provider } from "viem";
 import { describe, expectTypeOf, it } from "vitest";
 import type { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
 import {
@@ -14,6 +15,8 @@ import {
   type GetPermit2AllowanceErrorType,
   type GetPermit2AllowanceReturnType,
   getPermit2Allowance,
+  type Permit2Eip1193Provider,
+  type Permit2EvmSigner,
   type SignPermit2ApprovalErrorType,
   type SignPermit2ApprovalReturnType,
   signPermit2Approval,
@@ -32,8 +35,10 @@ import {
   type Permit2DestinationExpectation,
   type Permit2Error,
   type Permit2ErrorCode,
+  type Permit2ErrorDetails,
   type Permit2Expectation,
   type Permit2FactSource,
+  type Permit2SignatureProblem,
   type Permit2TypedData,
   parseTronAddress,
   type VerifyPermit2ApprovalErrorType,
@@ -45,6 +50,7 @@ import {
   type SignTronPermit2ApprovalErrorType,
   type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
+  type TronLinkTronWeb,
   type TronTypedDataSigner,
   isPermit2Error as tronIsPermit2Error,
 } from "./tron.js";
@@ -175,6 +181,7 @@ describe("error codes", () => {
     const unknown: Permit2ErrorCode = "PERMIT2_NOT_A_CODE";
     expectTypeOf(unknown).toEqualTypeOf<Permit2ErrorCode>();
     expectTypeOf<BaseError<Permit2ErrorCode>["code"]>().toEqualTypeOf<Permit2ErrorCode>();
+    expectTypeOf<keyof Permit2ErrorDetails>().toEqualTypeOf<Permit2ErrorCode>();
   });
 });
 
@@ -182,12 +189,15 @@ describe("isPermit2Error and the error types", () => {
   it("narrows to a permit2 error, and to the one code asked for", () => {
     const error: unknown = new Error("x");
     if (isPermit2Error(error)) {
-      expectTypeOf(error).toEqualTypeOf<BaseError<Permit2ErrorCode>>();
+      expectTypeOf(error).toEqualTypeOf<Permit2Error>();
       expectTypeOf(error.code).toEqualTypeOf<Permit2ErrorCode>();
     }
     if (isPermit2Error(error, "PERMIT2_SPENDER_MISMATCH")) {
       expectTypeOf(error.code).toEqualTypeOf<"PERMIT2_SPENDER_MISMATCH">();
       expectTypeOf(error).toEqualTypeOf<Permit2Error<"PERMIT2_SPENDER_MISMATCH">>();
+      expectTypeOf(error).toEqualTypeOf<
+        BaseError<"PERMIT2_SPENDER_MISMATCH", Permit2ErrorDetails["PERMIT2_SPENDER_MISMATCH"]>
+      >();
     }
     // @ts-expect-error a misspelt code does not compile
     isPermit2Error(error, "PERMIT2_SPENDER_MISMATCHED");
@@ -200,7 +210,7 @@ describe("isPermit2Error and the error types", () => {
   });
 
   it("every XErrorType is a Permit2Error, and the renamed codes are in the union", () => {
-    expectTypeOf<Permit2Error>().toEqualTypeOf<BaseError<Permit2ErrorCode>>();
+    expectTypeOf<Permit2Error>().toExtend<BaseError<Permit2ErrorCode>>();
     expectTypeOf<VerifyPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
     expectTypeOf<SignPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
     expectTypeOf<SignTronPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
@@ -219,6 +229,65 @@ describe("isPermit2Error and the error types", () => {
     expectTypeOf(normalizeSignature).returns.toEqualTypeOf<NormalizeSignatureReturnType>();
     expectTypeOf(getPermit2WitnessTypeString).returns.toEqualTypeOf<GetPermit2WitnessTypeStringReturnType>();
     expectTypeOf(assertPermit2Allowance).returns.resolves.toEqualTypeOf<AssertPermit2AllowanceReturnType>();
+  });
+
+  it("narrowing by the guard narrows details to that code's facts", () => {
+    const error: unknown = new Error("x");
+    if (isPermit2Error(error, "PERMIT2_ALLOWANCE_INSUFFICIENT")) {
+      expectTypeOf(error.details.allowance).toEqualTypeOf<bigint>();
+      expectTypeOf(error.details.required).toEqualTypeOf<bigint>();
+      expectTypeOf(error.details.approveTransaction.to).toEqualTypeOf<Hex>();
+    }
+    if (isPermit2Error(error, "PERMIT2_SIGNATURE_INVALID")) {
+      expectTypeOf(error.details.reason).toEqualTypeOf<Permit2SignatureProblem>();
+      // @ts-expect-error a fact of another code is not in this code's details
+      expectTypeOf(error.details.allowance);
+    }
+    if (isPermit2Error(error, "PERMIT2_SIGNER_MISMATCH")) {
+      expectTypeOf(error.details).toEqualTypeOf<Readonly<{ expected: string; recovered: string }>>();
+    }
+    if (isPermit2Error(error, "PERMIT2_DEADLINE_TOO_FAR")) {
+      expectTypeOf(error.details.maxDeadlineSecs).toEqualTypeOf<number>();
+    }
+    if (isPermit2Error(error, "PERMIT2_EXPECTED_INVALID")) {
+      expectTypeOf(error.details.field).toEqualTypeOf<string>();
+    }
+  });
+
+  it("narrowing a Permit2Error by its code in a switch narrows details too", () => {
+    const describe = (error: Permit2Error): string => {
+      switch (error.code) {
+        case "PERMIT2_DEADLINE_PASSED":
+          expectTypeOf(error.details).toEqualTypeOf<Readonly<{ deadlineSecs: number; nowMs: number }>>();
+          return `${error.details.deadlineSecs}`;
+        case "PERMIT2_CHAIN_TYPE_MISMATCH":
+          expectTypeOf(error.details.actual).toEqualTypeOf<"evm" | "tron">();
+          return error.details.expected;
+        default:
+          return error.code;
+      }
+    };
+    expectTypeOf(describe).returns.toEqualTypeOf<string>();
+  });
+
+  it("signPermit2Approval takes a bare EIP-1193 provider (viem's EIP1193Provider type fits), or a signer, not both", () => {
+    expectTypeOf<{
+      request: (args: { method: string; params?: unknown[] | object }) => Promise<unknown>;
+    }>().toExtend<Permit2Eip1193Provider>();
+    const provider = {} as EIP1193Provider;
+    expectTypeOf(
+      signPermit2Approval({ intent, quote, expected, provider }),
+    ).resolves.toEqualTypeOf<SignPermit2ApprovalReturnType>();
+    const both = { intent, quote, expected, provider, signer: {} as Permit2EvmSigner };
+    // @ts-expect-error a signer and a provider at once
+    void signPermit2Approval(both);
+  });
+
+  it("signTronPermit2Approval takes TronLink's injected tronWeb", () => {
+    const tronLink: TronLinkTronWeb = { defaultAddress: { base58: false }, trx: {} };
+    expectTypeOf(
+      signTronPermit2Approval({ intent, quote, expected, tronLink }),
+    ).resolves.toEqualTypeOf<SignTronPermit2ApprovalReturnType>();
   });
 
   it("a Tron signer's signTypedData takes one typed-data object", () => {

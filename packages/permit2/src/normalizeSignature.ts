@@ -39,6 +39,7 @@ export function normalizeSignature({
 }: NormalizeSignatureParameters): NormalizeSignatureReturnType {
   if (typeof signature !== "string" || !signaturePattern.test(signature))
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "A signature is 65 bytes of hex.", {
+      reason: "length",
       length: typeof signature === "string" ? signature.replace(/^0x/, "").length / 2 : null,
     });
   const body = signature.replace(/^0x/, "").toLowerCase();
@@ -47,11 +48,16 @@ export function normalizeSignature({
   if (v === 0 || v === 1) normalized = v + 27;
   else if (v === 27 || v === 28) normalized = v;
   else
-    throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's v is not 0, 1, 27 or 28.", { v });
+    throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's v is not 0, 1, 27 or 28.", {
+      reason: "v",
+      v,
+    });
   const r = BigInt(`0x${body.slice(0, 64)}`);
   const s = BigInt(`0x${body.slice(64, 128)}`);
   if (!r || r >= SECP256K1_N || !s || s >= SECP256K1_N)
-    throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's r or s is out of range.");
+    throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The signature's r or s is out of range.", {
+      reason: "range",
+    });
   const high = s > SECP256K1_N / 2n;
   return `0x${body.slice(0, 64)}${(high ? SECP256K1_N - s : s).toString(16).padStart(64, "0")}${(high ? 55 - normalized : normalized).toString(16)}`;
 }

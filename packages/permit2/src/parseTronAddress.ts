@@ -55,7 +55,7 @@ export function parseTronAddress({ address }: ParseTronAddressParameters): Parse
   if (payload[0] !== 0x41)
     throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "A Tron address starts with the byte 0x41.", {
       address,
-      prefix: payload[0],
+      prefix: payload[0]!,
     });
   return OxHex.fromBytes(payload.slice(1));
 }

@@ -6,6 +6,7 @@ export {
   type SignTronPermit2ApprovalParameters,
   type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
+  type TronLinkTronWeb,
   type TronTypedDataSigner,
   type TronWebModule,
 } from "./tron/signTronPermit2Approval.js";

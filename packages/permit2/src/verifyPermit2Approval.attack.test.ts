@@ -16,6 +16,7 @@ import {
   USER_PRIVATE_KEY,
 } from "../test/fixtures/buildPermit2Fixture.js";
 import { signWithSpies } from "../test/signWithSpies.js";
+import { isPermit2Error } from "./errors.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
@@ -158,10 +159,13 @@ describe("inputs that answer each read differently are verified on one copy", ()
 describe("the owner the summary shows is the owner checked", () => {
   it("an expected.owner that reads as another address for the summary and as the signer later: PERMIT2_OWNER_MISMATCH, no key used", async () => {
     for (const chain of ["evm", "tron"] as const) {
-      const parameters = parametersOf({ chain });
       const signer = chain === "evm" ? USER_ADDRESS : "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY";
       const other = chain === "evm" ? EVM.resolver : TRON.resolver;
-      answerInTurn(parameters.expected, "owner", [other, signer]);
+      const parameters = () => {
+        const fresh = parametersOf({ chain });
+        answerInTurn(fresh.expected, "owner", [other, signer]);
+        return fresh;
+      };
       expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_OWNER_MISMATCH", calls: 0 });
     }
   });
@@ -182,7 +186,7 @@ describe("a source token that is a contract of the swap", () => {
 });
 
 describe("what a signer returns", () => {
-  it("a high-s signature over the right digest is returned as its low-s twin, which ethers recovers to the owner", async () => {
+  it("a wallet's high-s signature over the right digest is refused: PERMIT2_SIGNATURE_INVALID, reason high-s", async () => {
     const { privateKeyToAccount } = await import("viem/accounts");
     const account = privateKeyToAccount(USER_PRIVATE_KEY);
     const parameters = parametersOf();
@@ -195,15 +199,15 @@ describe("what a signer returns", () => {
       highS = `0x${sig.slice(0, 64)}${(n - s).toString(16).padStart(64, "0")}${(v === 27 ? 28 : 27).toString(16)}`;
       return highS;
     });
-    const { signature } = await signPermit2Approval({
+    const error = await signPermit2Approval({
       ...parameters,
       signer: { address: USER_ADDRESS, signTypedData: signTypedData as never },
-    });
-    expect(signature).not.toBe(highS);
-    expect(BigInt(`0x${signature.slice(66, 130)}`) <= n / 2n).toBe(true);
+    }).catch((e: unknown) => e);
+    expect(isPermit2Error(error, "PERMIT2_SIGNATURE_INVALID") && error.details.reason).toBe("high-s");
+    // An independent verifier refuses that form too: ethers will not recover a non-canonical (high) s.
     const f = buildPermit2Fixture();
     const { domain, types, message } = f.evmTypedData;
-    expect(verifyTypedData(domain, types, message, signature)).toBe(USER_ADDRESS);
+    expect(() => verifyTypedData(domain, types, message, highS)).toThrow(/non-canonical s/);
   });
 
   it("an EIP-2098 64-byte signature, or one with r = 0: PERMIT2_SIGNATURE_INVALID", async () => {

@@ -12,6 +12,7 @@ import {
   PERMIT2_WITNESS_TYPE_STUB,
   TRON_CHAIN_ID_MASK,
 } from "./constants.js";
+import type { Permit2ErrorDetails } from "./errors.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
 import { anyAddressTo20, type ChainKind, detectChainKind, toAddress20 } from "./internal/addresses.js";
 import { assertDisplayText } from "./internal/assertDisplayText.js";
@@ -201,7 +202,9 @@ function readParameters(input: VerifyPermit2ApprovalParameters) {
   // cannot answer a check one way and the signing (or the summary) another.
   const parameters = snapshotInput(input) as VerifyPermit2ApprovalParameters;
   if (!isObject(parameters))
-    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", "parameters is not an object.");
+    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", "parameters is not an object.", {
+      field: "parameters",
+    });
   const { intent, quote, expected } = parameters;
   const { params, additional } = readIntent(intent);
   readQuote(quote);
@@ -230,40 +233,47 @@ function readIntent(intent: VerifyPermit2ApprovalParameters["intent"]) {
     throw createPermit2Error(
       "PERMIT2_PARAMS_INVALID",
       "params_to_sign lacks domain, types, witness, witness_type_string or witness_hash.",
+      { field: "params_to_sign" },
     );
   return { params, additional };
 }
 
 /** The quote is an object whose decimals the summary can format with (`PERMIT2_PARAMS_INVALID`). */
 function readQuote(quote: unknown): void {
-  if (!isObject(quote)) throw createPermit2Error("PERMIT2_PARAMS_INVALID", "quote is not an object.");
+  if (!isObject(quote))
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "quote is not an object.", {
+      field: "quote",
+    });
   // The summary formats amounts with these: garbage must not pass.
   for (const field of ["sourceAmountDecimals", "destAmountDecimals"] as const) {
     const decimals: unknown = quote[field];
     if (!isDecimals(decimals))
       throw createPermit2Error("PERMIT2_PARAMS_INVALID", `quote.${field} is not an integer 0..255.`, {
-        [field]: typeof decimals === "bigint" ? `${decimals}` : decimals,
+        field: `quote.${field}`,
+        value: typeof decimals === "bigint" ? `${decimals}` : decimals,
       });
   }
 }
 
 /** The caller's options with defaults: clock, deadline bound, allow list (`PERMIT2_EXPECTED_INVALID`). */
 function readOptions(parameters: VerifyPermit2ApprovalParameters) {
-  const invalid = (shortMessage: string) => createPermit2Error("PERMIT2_EXPECTED_INVALID", shortMessage);
+  const invalid = (field: string, shortMessage: string) =>
+    createPermit2Error("PERMIT2_EXPECTED_INVALID", `${field}${shortMessage}`, { field });
   const {
     allowedPermit2Addresses = [],
     maxDeadlineSecs = DEFAULT_MAX_DEADLINE_SECS,
     nowMs = Date.now(),
   } = parameters;
   if (typeof nowMs !== "number" || !Number.isFinite(nowMs))
-    throw invalid("nowMs is not a finite number of milliseconds.");
+    throw invalid("nowMs", " is not a finite number of milliseconds.");
   if (typeof maxDeadlineSecs !== "number" || !Number.isFinite(maxDeadlineSecs) || maxDeadlineSecs < 0)
-    throw invalid("maxDeadlineSecs is not a non-negative number.");
-  if (!Array.isArray(allowedPermit2Addresses)) throw invalid("allowedPermit2Addresses is not an array.");
+    throw invalid("maxDeadlineSecs", " is not a non-negative number.");
+  if (!Array.isArray(allowedPermit2Addresses)) throw invalid("allowedPermit2Addresses", " is not an array.");
   const allowed = new Set<Hex>();
   for (const address of allowedPermit2Addresses as unknown[]) {
     const address20 = typeof address === "string" ? anyAddressTo20(address) : null;
-    if (address20 === null) throw invalid("allowedPermit2Addresses holds a value that is not an address.");
+    if (address20 === null)
+      throw invalid("allowedPermit2Addresses", " holds a value that is not an address.");
     allowed.add(address20);
   }
   return { nowMs, maxDeadlineSecs, allowed };
@@ -277,7 +287,7 @@ function readAddresses(input: ReadParameters) {
     throw createPermit2Error(
       "PERMIT2_ADDRESS_INVALID",
       "permit2_contract_address is neither an EVM nor a Tron address.",
-      { value: params.permit2ContractAddress },
+      { field: "permit2_contract_address", value: params.permit2ContractAddress },
     );
   if (expected.chainType !== undefined && expected.chainType !== kind)
     throw createPermit2Error(
@@ -402,7 +412,7 @@ function assertSourceSide(input: {
     throw createPermit2Error(
       "PERMIT2_SPENDER_MISMATCH",
       "The spender is the zero address or the Permit2 contract itself.",
-      { spender: escrowContractAddress },
+      { actual: escrowContractAddress },
     );
   // Its shape was checked with the rest of `expected` (readExpectation): an address, or `{ unchecked: true }`.
   const expectedSpender: unknown = expected.spender;
@@ -420,14 +430,14 @@ function assertSourceSide(input: {
     throw createPermit2Error(
       "PERMIT2_TOKEN_MISMATCH",
       "Permit2 moves ERC-20 tokens only; the quote's source token is a native-token placeholder.",
-      { token: quote.sourceToken },
+      { actual: quote.sourceToken },
     );
   // No token is the escrow or Permit2 itself: such a permit names a contract of the swap as what it moves.
   if (token === escrow || token === permit2)
     throw createPermit2Error(
       "PERMIT2_TOKEN_MISMATCH",
       "The quote's source token is the escrow or the Permit2 contract, not a token.",
-      { token: quote.sourceToken },
+      { actual: quote.sourceToken },
     );
   if (expected.sourceToken !== undefined && anyAddressTo20(expected.sourceToken) !== token)
     throw createPermit2Error(
@@ -440,9 +450,7 @@ function assertSourceSide(input: {
     throw createPermit2Error(
       "PERMIT2_AMOUNT_MISMATCH",
       "The quote's source amount is not a positive uint256.",
-      {
-        amount,
-      },
+      { actual: amount },
     );
   if (expected.sourceAmountLots !== undefined && expected.sourceAmountLots !== amount)
     throw createPermit2Error(
@@ -468,14 +476,12 @@ function assertNonceAndDeadline(input: {
 }): { nonce: bigint; deadlineSecs: number } {
   const { nonce, deadlineSecs, nowMs, maxDeadlineSecs } = input;
   if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT256)
-    throw createPermit2Error("PERMIT2_NONCE_MISMATCH", "The nonce is not a uint256.", { nonce });
+    throw createPermit2Error("PERMIT2_NONCE_MISMATCH", "The nonce is not a uint256.", { actual: nonce });
   if (typeof deadlineSecs !== "number" || !Number.isSafeInteger(deadlineSecs) || deadlineSecs <= 0)
     throw createPermit2Error(
       "PERMIT2_DEADLINE_MISMATCH",
       "The intent's deadline is not a positive integer.",
-      {
-        deadlineSecs,
-      },
+      { actual: deadlineSecs },
     );
   if (deadlineSecs * 1000 <= nowMs)
     throw createPermit2Error("PERMIT2_DEADLINE_PASSED", "The permit deadline has passed.", {
@@ -570,27 +576,14 @@ function assertWitnessContents(input: {
     throw createPermit2Error(
       "PERMIT2_SECRET_HASH_MISMATCH",
       "additional_data.secretHash is not the intent's secret hash.",
-      { expected: intent.secretHash, actual: additional.secretHash },
+      { expected: intent.secretHash, actual: additional.secretHash, field: "additional_data.secretHash" },
     );
-  if (!Number.isSafeInteger(quote.destChain) || witness.destChain !== BigInt(quote.destChain))
-    throw createPermit2Error(
-      "PERMIT2_DEST_CHAIN_MISMATCH",
-      "The witness destination chain is not the quote's.",
-      {
-        expected: quote.destChain,
-        actual: witness.destChain,
-      },
-    );
-  if (typeof quote.destToken === "string") assertDisplayText(quote.destToken, "quote.destToken");
-  if (!sameDestinationString(witness.destToken as string, quote.destToken))
-    throw createPermit2Error(
-      "PERMIT2_DEST_TOKEN_MISMATCH",
-      "The witness destination token is not the quote's.",
-      {
-        expected: quote.destToken,
-        actual: witness.destToken,
-      },
-    );
+  assertSameDestination({
+    actual: { chain: witness.destChain, token: witness.destToken, of: "The witness" },
+    expected: { chain: quote.destChain, token: quote.destToken, of: "the quote's" },
+    // The quote's token is shown and signed as text: it must be safe to show before it is compared.
+    checkExpectedToken: true,
+  });
   if (!sameDestinationString(witness.recipient as string, recipient))
     throw createPermit2Error(
       "PERMIT2_RECIPIENT_MISMATCH",
@@ -613,7 +606,7 @@ function assertWitnessContents(input: {
     throw createPermit2Error(
       "PERMIT2_MAX_AMOUNT_MISMATCH",
       "The maximum destination amount is below the minimum: no delivery can satisfy the permit.",
-      { min: quote.minDestAmountLots, max: quote.maxDestAmountLots },
+      { min: quote.minDestAmountLots, actual: quote.maxDestAmountLots },
     );
 }
 
@@ -689,7 +682,7 @@ function sameFields(actual: unknown, expected: readonly { name: string; type: st
 
 /** Checks the shape of `types` and returns the witness type's name. */
 function assertTypes(types: Record<string, unknown>): string {
-  const invalid = (shortMessage: string, details: Record<string, unknown> = {}) =>
+  const invalid = (shortMessage: string, details: Permit2ErrorDetails["PERMIT2_TYPES_INVALID"]) =>
     createPermit2Error("PERMIT2_TYPES_INVALID", shortMessage, details);
   const primary = types[PERMIT2_PRIMARY_TYPE];
   if (!Array.isArray(primary) || primary.length !== 5)
@@ -714,7 +707,7 @@ function assertTypes(types: Record<string, unknown>): string {
     witnessTypeName in Object.prototype ||
     [PERMIT2_PRIMARY_TYPE, "TokenPermissions", "EIP712Domain"].includes(witnessTypeName)
   )
-    throw invalid("The witness type name is not a valid struct name.", { witnessType: witnessTypeName });
+    throw invalid("The witness type name is not a valid struct name.", { name: witnessTypeName });
   if (!sameFields(types.TokenPermissions, TOKEN_PERMISSIONS_FIELDS))
     throw invalid("TokenPermissions must be (address token,uint256 amount).", {
       fields: types.TokenPermissions,
@@ -809,7 +802,14 @@ function hashWitness(
       data: witness,
     }).toLowerCase() as Hex;
   } catch (cause) {
-    throw createPermit2Error("PERMIT2_WITNESS_INVALID", "The witness cannot be EIP-712 encoded.", {}, cause);
+    throw createPermit2Error(
+      "PERMIT2_WITNESS_INVALID",
+      "The witness cannot be EIP-712 encoded.",
+      {
+        field: "witness",
+      },
+      cause,
+    );
   }
 }
 
@@ -822,7 +822,9 @@ function assertSentMessage(
   const sent = additional.message;
   if (sent === undefined) return;
   if (!isObject(sent) || !isObject(sent.permitted))
-    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "additional_data.message is not a permit message.");
+    throw createPermit2Error("PERMIT2_PARAMS_INVALID", "additional_data.message is not a permit message.", {
+      field: "additional_data.message",
+    });
   const tokenMatches = (() => {
     try {
       return toAddress20(kind, sent.permitted.token, "message.permitted.token") === built.token;
@@ -894,46 +896,52 @@ function sameDestinationString(actual: string, expected: unknown): boolean {
  * the wallet gave none).
  */
 function readExpectation(expected: unknown): { destination: Permit2DestinationExpectation | null } {
-  const invalid = (shortMessage: string, details: Record<string, unknown> = {}) =>
-    createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected${shortMessage}`, details);
-  if (!isObject(expected)) throw invalid(" is required (an object).");
+  const invalid = (field: string, shortMessage: string, value?: unknown) =>
+    createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected${field}${shortMessage}`, {
+      field: `expected${field}`,
+      ...(value === undefined ? {} : { value }),
+    });
+  if (!isObject(expected)) throw invalid("", " is required (an object).");
   const { chainId, recipient, spender, owner, chainType } = expected;
   const { sourceToken, sourceAmountLots, sourceDecimals } = expected;
   const chainIdValue = parseUint(chainId);
   if (chainIdValue === null || chainIdValue === 0n)
-    throw invalid(".chainId is not a positive integer.", { chainId: String(chainId) });
+    throw invalid(".chainId", " is not a positive integer.", String(chainId));
   if (typeof recipient !== "string" || recipient.length === 0)
-    throw invalid(".recipient is not a non-empty string.");
+    throw invalid(".recipient", " is not a non-empty string.");
   const unchecked = isObject(spender) && spender.unchecked === true;
   if (!unchecked && (typeof spender !== "string" || anyAddressTo20(spender) === null))
     throw invalid(
-      ".spender is required: pass the escrow contract the wallet trusts, or { unchecked: true } to skip the check.",
-      { spender: typeof spender === "string" ? spender : String(spender) },
+      ".spender",
+      " is required: pass the escrow contract the wallet trusts, or { unchecked: true } to skip the check.",
+      typeof spender === "string" ? spender : String(spender),
     );
-  if (owner !== undefined && typeof owner !== "string") throw invalid(".owner is not a string.");
+  if (owner !== undefined && typeof owner !== "string") throw invalid(".owner", " is not a string.");
   if (chainType !== undefined && chainType !== "evm" && chainType !== "tron")
-    throw invalid('.chainType is not "evm" or "tron".', { chainType: String(chainType) });
+    throw invalid(".chainType", ' is not "evm" or "tron".', String(chainType));
   if (sourceToken !== undefined && (typeof sourceToken !== "string" || anyAddressTo20(sourceToken) === null))
-    throw invalid(".sourceToken is not an address.", { sourceToken: String(sourceToken) });
+    throw invalid(".sourceToken", " is not an address.", String(sourceToken));
   if (sourceAmountLots !== undefined && !isUint256(sourceAmountLots, 1n))
-    throw invalid(".sourceAmountLots is not a positive uint256 bigint.");
+    throw invalid(".sourceAmountLots", " is not a positive uint256 bigint.");
   if (sourceDecimals !== undefined && !isDecimals(sourceDecimals))
-    throw invalid(".sourceDecimals is not an integer 0..255.");
+    throw invalid(".sourceDecimals", " is not an integer 0..255.");
   return { destination: readDestinationExpectation(expected.destination) };
 }
 
 /** Validates the wallet's `expected.destination` (its own facts); null when the wallet gave none. */
 function readDestinationExpectation(value: unknown): Permit2DestinationExpectation | null {
   if (value === undefined) return null;
-  const invalid = (shortMessage: string) =>
-    createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected.destination${shortMessage}`);
-  if (!isObject(value)) throw invalid(" is not an object.");
+  const invalid = (field: string, shortMessage: string) =>
+    createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected.destination${field}${shortMessage}`, {
+      field: `expected.destination${field}`,
+    });
+  if (!isObject(value)) throw invalid("", " is not an object.");
   const { network, token, decimals, minAmountLots } = value;
   if (!Number.isSafeInteger(network) || (network as number) < 0)
-    throw invalid(".network is not a non-negative integer.");
-  if (typeof token !== "string" || token.length === 0) throw invalid(".token is not a non-empty string.");
-  if (!isDecimals(decimals)) throw invalid(".decimals is not an integer 0..255.");
-  if (!isUint256(minAmountLots, 0n)) throw invalid(".minAmountLots is not a uint256 bigint.");
+    throw invalid(".network", " is not a non-negative integer.");
+  if (typeof token !== "string" || token.length === 0) throw invalid(".token", " is not a non-empty string.");
+  if (!isDecimals(decimals)) throw invalid(".decimals", " is not an integer 0..255.");
+  if (!isUint256(minAmountLots, 0n)) throw invalid(".minAmountLots", " is not a uint256 bigint.");
   return { network: network as number, token, decimals, minAmountLots };
 }
 
@@ -955,18 +963,10 @@ function assertDestination(input: {
   quote: VerifyPermit2ApprovalParameters["quote"];
 }): void {
   const { destination, quote } = input;
-  if (quote.destChain !== destination.network)
-    throw createPermit2Error(
-      "PERMIT2_DEST_CHAIN_MISMATCH",
-      "The destination network is not the one the wallet expects.",
-      { expected: destination.network, actual: quote.destChain },
-    );
-  if (!sameDestinationString(quote.destToken, destination.token))
-    throw createPermit2Error(
-      "PERMIT2_DEST_TOKEN_MISMATCH",
-      "The destination token is not the one the wallet expects.",
-      { expected: destination.token, actual: quote.destToken },
-    );
+  assertSameDestination({
+    actual: { chain: quote.destChain, token: quote.destToken, of: "The quote's" },
+    expected: { chain: destination.network, token: destination.token, of: "the one the wallet expects" },
+  });
   if (quote.destAmountDecimals !== destination.decimals)
     throw createPermit2Error(
       "PERMIT2_DEST_DECIMALS_MISMATCH",
@@ -978,6 +978,43 @@ function assertDestination(input: {
       "PERMIT2_MIN_AMOUNT_TOO_LOW",
       "The signed minimum destination amount is below the least the user accepts.",
       { expected: destination.minAmountLots, actual: quote.minDestAmountLots },
+    );
+}
+
+/** One end's destination chain and token, and how a message names it. */
+interface DestinationEnd {
+  chain: unknown;
+  token: unknown;
+  of: string;
+}
+
+/**
+ * A destination (chain, then token) equals the one it is checked against: the witness against the quote, the
+ * quote against the wallet's own `expected.destination`. Chains compare as integers (the witness holds a uint256).
+ */
+function assertSameDestination(input: {
+  actual: DestinationEnd;
+  expected: DestinationEnd;
+  checkExpectedToken?: boolean;
+}): void {
+  const { actual, expected } = input;
+  const chainOf = (value: unknown) =>
+    typeof value === "bigint" ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
+  // The side checked against is a network id (a JSON number); the checked side may be the witness's uint256.
+  const chain = Number.isSafeInteger(expected.chain) ? BigInt(expected.chain as number) : null;
+  if (chain === null || chainOf(actual.chain) !== chain)
+    throw createPermit2Error(
+      "PERMIT2_DEST_CHAIN_MISMATCH",
+      `${actual.of} destination chain is not ${expected.of}.`,
+      { expected: expected.chain, actual: actual.chain },
+    );
+  if (input.checkExpectedToken && typeof expected.token === "string")
+    assertDisplayText(expected.token, "quote.destToken");
+  if (typeof actual.token !== "string" || !sameDestinationString(actual.token, expected.token))
+    throw createPermit2Error(
+      "PERMIT2_DEST_TOKEN_MISMATCH",
+      `${actual.of} destination token is not ${expected.of}.`,
+      { expected: expected.token, actual: actual.token },
     );
 }
 

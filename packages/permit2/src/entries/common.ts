@@ -1,5 +1,11 @@
 // What every entry (`.`, `./evm`, `./tron`) exports: verification, its types, the errors, signature normalizing.
-export { isPermit2Error, type Permit2Error, type Permit2ErrorCode } from "../errors.js";
+export {
+  isPermit2Error,
+  type Permit2Error,
+  type Permit2ErrorCode,
+  type Permit2ErrorDetails,
+  type Permit2SignatureProblem,
+} from "../errors.js";
 export {
   type NormalizeSignatureErrorType,
   type NormalizeSignatureParameters,

@@ -46,18 +46,20 @@ async function codeOf(run: () => Promise<unknown>): Promise<string> {
 }
 
 /** A browser-wallet stand-in behind EIP-1193: signs eth_signTypedData_v4 with ethers, counts sign requests. */
-function injectedProvider(options: { chainId: number; privateKey: string }) {
+function injectedProvider(options: { chainId: number; privateKey: string; reports?: string }) {
   const wallet = new Wallet(options.privateKey);
+  // The account it reports and signs "for" (a lying wallet reports another than its key's).
+  const reported = options.reports ?? wallet.address;
   const calls: string[] = [];
   const provider = {
     calls,
     async request({ method, params }: { method: string; params?: unknown[] }): Promise<unknown> {
       calls.push(method);
       if (method === "eth_chainId") return `0x${options.chainId.toString(16)}`;
-      if (method === "eth_accounts" || method === "eth_requestAccounts") return [wallet.address];
+      if (method === "eth_accounts" || method === "eth_requestAccounts") return [reported];
       if (method === "eth_signTypedData_v4") {
         const [from, json] = params as [string, string];
-        if (from.toLowerCase() !== wallet.address.toLowerCase()) throw new Error("unknown account");
+        if (from.toLowerCase() !== reported.toLowerCase()) throw new Error("unknown account");
         const { domain, types, message } = JSON.parse(json);
         const { EIP712Domain: _, ...structs } = types;
         return wallet.signTypedData(domain, structs, message);
@@ -196,8 +198,29 @@ describe("signPermit2Approval", () => {
       signTypedData: (t: Permit2TypedData) => other.signTypedData(asViem(t)),
     };
     expect(await codeOf(() => signPermit2Approval({ ...parameters, signer: lying }))).toBe(
-      "PERMIT2_SIGNATURE_INVALID",
+      "PERMIT2_SIGNER_MISMATCH",
     );
+  });
+
+  it("recovers the signer on the local-key path too: an account that claims the user's address but holds another key is PERMIT2_SIGNER_MISMATCH", async () => {
+    const { parameters } = base();
+    const other = privateKeyToAccount(OTHER_PRIVATE_KEY);
+    // Shaped like privateKeyToAccount's result (type local, source privateKey), with the user's address.
+    const impostor = { ...other, address: USER_ADDRESS };
+    expect(await codeOf(() => signPermit2Approval({ ...parameters, signer: impostor }))).toBe(
+      "PERMIT2_SIGNER_MISMATCH",
+    );
+    // And a WalletClient whose wallet signs with another key than the account it reports.
+    const provider = injectedProvider({
+      chainId: EVM.chainId,
+      privateKey: OTHER_PRIVATE_KEY,
+      reports: USER_ADDRESS,
+    });
+    const walletClient = createWalletClient({ transport: custom(provider) });
+    expect(await codeOf(() => signPermit2Approval({ ...parameters, signer: walletClient }))).toBe(
+      "PERMIT2_SIGNER_MISMATCH",
+    );
+    expect(provider.calls).toContain("eth_signTypedData_v4");
   });
 
   it("wraps a wallet's refusal as PERMIT2_SIGNING_FAILED with the cause", async () => {

@@ -1,16 +1,23 @@
-import type { Approval, Hex } from "@swapintent/client";
+import type { Hex } from "@swapintent/client";
 import { type LocalAccount, recoverAddress, type TypedDataDefinition, type WalletClient } from "viem";
 import type { Permit2Error } from "../errors.js";
-import { anyAddressTo20 } from "../internal/addresses.js";
-import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
 import { createPermit2Error } from "../internal/fail.js";
-import { normalizeSignature } from "../normalizeSignature.js";
+import {
+  type SignedPermit2Approval,
+  type VerifiedSigning,
+  verifyThenSign,
+} from "../internal/signVerified.js";
 import type {
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
-import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+import {
+  assertProviderChain,
+  type Permit2Eip1193Provider,
+  readProviderAccount,
+  requestTypedDataSignature,
+} from "./eip1193.js";
 
 /**
  * Anything that can sign EIP-712 typed data for one address: a viem local account (`privateKeyToAccount`,
@@ -21,47 +28,49 @@ export interface Permit2EvmSigner {
   signTypedData: (typedData: Permit2TypedData) => Promise<Hex | string>;
 }
 
-/** Parameters of {@link signPermit2Approval}: the verification parameters plus who signs. */
-export interface SignPermit2ApprovalParameters extends VerifyPermit2ApprovalParameters {
-  /**
-   * A viem `LocalAccount`, a custom {@link Permit2EvmSigner}, or a viem `WalletClient` (for example over an
-   * injected EIP-1193 wallet, `createWalletClient({ transport: custom(window.ethereum) })`).
-   */
-  signer: Permit2EvmSigner | LocalAccount | WalletClient;
-  /** With a `WalletClient` that has no account attached: the address to sign with. */
-  account?: Hex | undefined;
-}
+/**
+ * Parameters of {@link signPermit2Approval}: the verification parameters plus who signs, either a `signer` (a viem
+ * account, a custom signer or a viem `WalletClient`) or a bare EIP-1193 `provider` (`window.ethereum`).
+ */
+export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters &
+  (
+    | {
+        /**
+         * A viem `LocalAccount`, a custom {@link Permit2EvmSigner}, or a viem `WalletClient` (for example wagmi's
+         * `getWalletClient(config)`, or `createWalletClient({ transport: custom(window.ethereum) })`).
+         */
+        signer: Permit2EvmSigner | LocalAccount | WalletClient;
+        /** With a `WalletClient` that has no account attached: the address to sign with. */
+        account?: Hex | undefined;
+        provider?: undefined;
+      }
+    | {
+        /** A bare EIP-1193 provider: asked for `eth_accounts`, `eth_chainId` and `eth_signTypedData_v4`, in that order. */
+        provider: Permit2Eip1193Provider;
+        /** The address to sign with; default: the provider's first `eth_accounts` entry. */
+        account?: Hex | undefined;
+        signer?: undefined;
+      }
+  );
 
 /** What {@link signPermit2Approval} returns. */
-export interface SignPermit2ApprovalReturnType {
-  /** 65-byte `r ‖ s ‖ v` signature, v = 27/28. */
-  signature: Hex;
-  /** The body to submit with the client's approval call. */
-  approval: Extract<Approval, { type: "permit2" }>;
-  /** The address that signed (the Permit2 `owner`). */
-  owner: Hex;
-  /** What was verified and signed, with the summary shown to the user. */
-  verified: VerifyPermit2ApprovalReturnType;
-}
+export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<Hex> {}
 
 /** The error {@link signPermit2Approval} throws: any verification code, or a signing one. */
 export type SignPermit2ApprovalErrorType = Permit2Error;
 
-function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is WalletClient {
-  return (
-    typeof (signer as WalletClient).request === "function" &&
-    typeof (signer as WalletClient).getChainId === "function"
-  );
-}
-
 /**
  * Verifies a `permit2` intent against the quote and the wallet's state (see `verifyPermit2Approval`; there is no
- * way to skip it), then signs the Permit2 `PermitWitnessTransferFrom` typed data on an EVM chain and checks that
- * the returned signature recovers to the signing address.
+ * way to skip it), then signs the Permit2 `PermitWitnessTransferFrom` typed data on an EVM chain and RECOVERS the
+ * signer's address from the signature over the verified digest, whatever signed: a wallet that signs with another
+ * account, or other data, is refused before anything is submitted. With a wallet client or a provider, the wallet's
+ * chain is checked against the verified domain before it is asked to sign.
  *
- * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not
- * `expected.owner`), `PERMIT2_CHAIN_ID_MISMATCH` (a wallet client on another chain), `PERMIT2_SIGNING_FAILED`
- * (the wallet refused or failed, original error as `cause`), `PERMIT2_SIGNATURE_INVALID`.
+ * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH` (signer is not `expected.owner`),
+ * `PERMIT2_CHAIN_ID_MISMATCH` (a wallet on another chain), `PERMIT2_WALLET_RESPONSE_INVALID` (a provider's malformed
+ * `eth_chainId` or empty `eth_accounts`), `PERMIT2_SIGNING_FAILED` (the wallet refused or failed, original error as
+ * `cause`), `PERMIT2_SIGNATURE_INVALID` (malformed or high-`s` signature), `PERMIT2_SIGNER_MISMATCH` (it recovers
+ * to another address).
  *
  * @example
  * ```ts
@@ -74,6 +83,7 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
  *   expected: { chainId: 1, recipient, spender: escrowFromWalletConfig, destination },
  *   allowedPermit2Addresses: [], // the canonical Permit2 needs no entry
  *   signer: privateKeyToAccount(privateKey), // or a WalletClient, or { address, signTypedData }
+ *   // or, with no viem client: provider: window.ethereum
  * });
  * await client.submitApproval({ intentId: intent.intentId, approval });
  * ```
@@ -81,78 +91,28 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
 export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,
 ): Promise<SignPermit2ApprovalReturnType> {
-  const { signer, account, ...verifyParameters } = parameters;
-  const verified = verifyPermit2Approval({
-    ...verifyParameters,
-    expected: { ...verifyParameters.expected, chainType: "evm" },
-  });
-
-  const walletClient = isWalletClient(signer) ? signer : null;
-  // With a wallet client: the account that signs is the one whose address is checked (the `account` parameter
-  // first, then the attached account), read once, so the key of another account is never asked to sign.
-  const signingAccount = walletClient
-    ? (account ?? walletClient.account ?? (await firstAddress(walletClient)))
-    : undefined;
-  const ownerAddress: string | undefined = walletClient
-    ? typeof signingAccount === "string"
-      ? signingAccount
-      : signingAccount?.address
-    : (signer as Permit2EvmSigner).address;
-  const owner20 = typeof ownerAddress === "string" ? anyAddressTo20(ownerAddress) : null;
-  if (owner20 === null)
-    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid EVM address.", {
-      address: ownerAddress,
-    });
-  // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
-  const expectedOwner = verified.summary.owner;
-  if (expectedOwner !== null && anyAddressTo20(expectedOwner) !== owner20)
-    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
-      expected: expectedOwner,
-      actual: ownerAddress,
-    });
-
-  const typedData = verified.typedData;
-  let raw: unknown;
-  if (walletClient) {
-    const walletChainId = await walletClient.getChainId();
-    if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
-      throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
-        expected: typedData.domain.chainId,
-        actual: walletChainId,
-      });
-    raw = await callSigner(() =>
-      walletClient.signTypedData({
-        account: signingAccount as NonNullable<WalletClient["account"]> | Hex,
-        ...(typedData as unknown as TypedDataDefinition),
-      }),
-    );
-  } else if (isLocalKeyAccount(signer)) {
-    // An in-process key: sign exactly the digest we verified (no second typed-data hashing). The signature
-    // is over our digest by construction, so the recovery check below is skipped (it costs ~5x a signature).
-    const signed = await callSigner(() => signer.sign({ hash: verified.digest }));
-    const signature = normalizeSignature({ signature: signed as string });
-    return {
-      signature,
-      approval: { type: "permit2", signedData: signature },
-      owner: ownerAddress as Hex,
-      verified,
-    };
-  } else {
-    raw = await callSigner(() => (signer as Permit2EvmSigner).signTypedData(typedData));
-  }
-  // A wallet or custom signer hashed the typed data itself: check it signed what we verified, as the owner.
-  const signature = await assertSignedByOwner({
-    signature: raw,
-    digest: verified.digest,
-    owner20,
+  const { signer, provider, account, ...verifyParameters } = parameters;
+  return verifyThenSign<Hex>({
+    parameters: verifyParameters,
+    family: "evm",
     recoverAddress,
+    signing: (verified) => {
+      if (provider !== undefined) return providerSigning(provider, account, verified);
+      if (isWalletClient(signer)) return walletClientSigning(signer, account, verified);
+      // An in-process key signs exactly the digest we verified (no second typed-data hashing).
+      if (isLocalKeyAccount(signer))
+        return { owner: signer.address, sign: () => signer.sign({ hash: verified.digest }) };
+      const custom = signer as Permit2EvmSigner;
+      return { owner: custom.address, sign: () => custom.signTypedData(verified.typedData) };
+    },
   });
-  return {
-    signature,
-    approval: { type: "permit2", signedData: signature },
-    owner: ownerAddress as Hex,
-    verified,
-  };
+}
+
+function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is WalletClient {
+  return (
+    typeof (signer as WalletClient).request === "function" &&
+    typeof (signer as WalletClient).getChainId === "function"
+  );
 }
 
 /** A viem local account backed by a key in this process (`privateKeyToAccount`, `mnemonicToAccount`, `hdKeyToAccount`). */
@@ -167,22 +127,57 @@ function isLocalKeyAccount(
   );
 }
 
+/** A bare EIP-1193 provider: its account, its chain (before asking), then `eth_signTypedData_v4`. */
+async function providerSigning(
+  provider: Permit2Eip1193Provider,
+  account: Hex | undefined,
+  verified: VerifyPermit2ApprovalReturnType,
+): Promise<VerifiedSigning> {
+  const owner = await readProviderAccount(provider, account);
+  return {
+    owner,
+    beforeSigning: () => assertProviderChain(provider, verified.typedData.domain.chainId),
+    sign: () => requestTypedDataSignature(provider, owner as string, verified.typedData),
+  };
+}
+
+/**
+ * A viem wallet client: the account that signs is the one whose address is checked (the `account` parameter first,
+ * then the attached account, then the wallet's first address), read once, so another account is never asked.
+ */
+async function walletClientSigning(
+  walletClient: WalletClient,
+  account: Hex | undefined,
+  verified: VerifyPermit2ApprovalReturnType,
+): Promise<VerifiedSigning> {
+  const signingAccount = account ?? walletClient.account ?? (await firstAddress(walletClient));
+  const typedData = verified.typedData;
+  return {
+    owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
+    beforeSigning: async () => {
+      const walletChainId = await walletClient.getChainId();
+      if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
+        throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
+          expected: typedData.domain.chainId,
+          actual: walletChainId,
+        });
+    },
+    sign: () =>
+      walletClient.signTypedData({
+        account: signingAccount as NonNullable<WalletClient["account"]> | Hex,
+        ...(typedData as unknown as TypedDataDefinition),
+      }),
+  };
+}
+
 async function firstAddress(walletClient: WalletClient): Promise<string | undefined> {
   try {
     return (await walletClient.getAddresses())[0];
   } catch (cause) {
-    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The wallet did not share an address.", {}, cause);
-  }
-}
-
-async function callSigner(sign: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await sign();
-  } catch (cause) {
     throw createPermit2Error(
       "PERMIT2_SIGNING_FAILED",
-      "The wallet refused or failed to sign the permit.",
-      {},
+      "The wallet did not share an address.",
+      { step: "accounts" },
       cause,
     );
   }

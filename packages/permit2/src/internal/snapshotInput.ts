@@ -37,7 +37,7 @@ export function snapshotInput(value: unknown): unknown {
     throw createPermit2Error(
       "PERMIT2_PARAMS_INVALID",
       "The parameters are not plain data: a read threw, they nest too deep or cyclically, hold too many values, a function or a symbol.",
-      {},
+      { field: "parameters" },
       cause === 0 ? undefined : cause,
     );
   }

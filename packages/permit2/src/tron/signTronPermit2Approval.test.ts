@@ -128,7 +128,7 @@ describe("signTronPermit2Approval", () => {
         tronweb.Trx.signTypedData(domain, types, message, OTHER_PRIVATE_KEY),
     };
     expect(await codeOf(() => signTronPermit2Approval({ ...parameters, signer }))).toBe(
-      "PERMIT2_SIGNATURE_INVALID",
+      "PERMIT2_SIGNER_MISMATCH",
     );
   });
 });

@@ -1,18 +1,19 @@
-import type { Approval, Hex } from "@swapintent/client";
 import * as Address from "ox/Address";
 import * as Secp256k1 from "ox/Secp256k1";
 import * as Signature from "ox/Signature";
-import { isPermit2Error, type Permit2Error } from "../errors.js";
+import type { Permit2Error } from "../errors.js";
 import { formatTronAddress } from "../formatTronAddress.js";
-import { anyAddressTo20 } from "../internal/addresses.js";
-import { assertSignedByOwner } from "../internal/assertSignedByOwner.js";
 import { createPermit2Error } from "../internal/fail.js";
+import {
+  type SignedPermit2Approval,
+  type VerifiedSigning,
+  verifyThenSign,
+} from "../internal/signVerified.js";
 import type {
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
-import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 
 /**
  * A TronLink-style signer: the wallet's base58 address and a `signTypedData(typedData)` that takes one object
@@ -23,6 +24,24 @@ export interface TronTypedDataSigner {
   address: string;
   /** Signs the TIP-712 typed data (base58 addresses; `types` without `EIP712Domain`). */
   signTypedData: (typedData: Permit2TypedData) => Promise<string> | string;
+}
+
+/** TronWeb's TIP-712 signing call: `(domain, types, value, privateKey?)`, the wallet's key when none is given. */
+type TronSignTypedData = (
+  domain: Permit2TypedData["domain"],
+  types: Permit2TypedData["types"],
+  value: Permit2TypedData["message"],
+  privateKey?: string,
+) => Promise<string> | string;
+
+/**
+ * The part of the `tronWeb` object TronLink injects (`window.tronWeb`) that signs: its connected account
+ * (`defaultAddress.base58`, `false` until the user connects) and `trx.signTypedData` or its older name
+ * `trx._signTypedData`, called without a private key so the wallet signs with the user's.
+ */
+export interface TronLinkTronWeb {
+  defaultAddress: { base58: string | false; hex?: string | false };
+  trx: { signTypedData?: TronSignTypedData | undefined; _signTypedData?: TronSignTypedData | undefined };
 }
 
 /** The part of the `tronweb` module this package uses (pass the module or let it be imported lazily). */
@@ -46,32 +65,34 @@ export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters 
         /** The `tronweb` module (`import * as tronweb from "tronweb"`); default: imported on first use. */
         tronWeb?: TronWebModule | undefined;
         signer?: undefined;
+        tronLink?: undefined;
       }
-    | { signer: TronTypedDataSigner; privateKey?: undefined; tronWeb?: undefined }
+    | { signer: TronTypedDataSigner; privateKey?: undefined; tronWeb?: undefined; tronLink?: undefined }
+    | {
+        /** TronLink's injected `window.tronWeb`: signs with `trx.signTypedData` (or `trx._signTypedData`). */
+        tronLink: TronLinkTronWeb;
+        privateKey?: undefined;
+        tronWeb?: undefined;
+        signer?: undefined;
+      }
   );
 
-/** What {@link signTronPermit2Approval} returns. */
-export interface SignTronPermit2ApprovalReturnType {
-  /** 65-byte `r ‖ s ‖ v` signature, v normalized to 27/28. */
-  signature: Hex;
-  approval: Extract<Approval, { type: "permit2" }>;
-  /** The signer's base58 address (the Permit2 `owner`). */
-  owner: string;
-  verified: VerifyPermit2ApprovalReturnType;
-}
+/** What {@link signTronPermit2Approval} returns (`owner`: the signer's base58 address). */
+export interface SignTronPermit2ApprovalReturnType extends SignedPermit2Approval<string> {}
 
 /** The error {@link signTronPermit2Approval} throws: any verification code, or a signing one. */
 export type SignTronPermit2ApprovalErrorType = Permit2Error;
 
 /**
  * Verifies a `permit2` intent on Tron (base58 addresses, chain id masked to 32 bits; see `verifyPermit2Approval`,
- * which cannot be skipped), signs the TIP-712 typed data with a private key through TronWeb or with a
- * TronLink-style signer, normalizes `v` to 27/28 and checks the signature recovers to the signer.
+ * which cannot be skipped), signs the TIP-712 typed data with a private key through TronWeb, with TronLink's
+ * injected `window.tronWeb`, or with a TronLink-style signer, normalizes `v` to 27/28 and RECOVERS the signer from
+ * the signature: it must be the owner's hex form, or the approval is refused.
  *
  * tronweb is an optional peer dependency loaded only here, and only for the private-key path.
  *
  * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH`, `PERMIT2_TRONWEB_UNAVAILABLE`,
- * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`.
+ * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`, `PERMIT2_SIGNER_MISMATCH`.
  *
  * @example
  * ```ts
@@ -81,80 +102,72 @@ export type SignTronPermit2ApprovalErrorType = Permit2Error;
  *   intent,
  *   quote,
  *   expected: { chainId: 728126428, recipient, spender: escrowBase58FromWalletConfig, destination },
- *   signer: {
- *     address: window.tronWeb.defaultAddress.base58,
- *     signTypedData: ({ domain, types, message }) =>
- *       window.tronWeb.trx._signTypedData(domain, types, message),
- *   },
+ *   tronLink: window.tronWeb, // TronLink, once the user connected (tron_requestAccounts)
  * });
  * ```
  */
 export async function signTronPermit2Approval(
   parameters: SignTronPermit2ApprovalParameters,
 ): Promise<SignTronPermit2ApprovalReturnType> {
-  const { signer, privateKey, tronWeb, ...verifyParameters } = parameters;
-  const verified = verifyPermit2Approval({
-    ...verifyParameters,
-    expected: { ...verifyParameters.expected, chainType: "tron" },
-  });
-
-  let owner20: Hex | null;
-  let owner: string;
-  if (signer) {
-    owner = signer.address;
-    owner20 = typeof owner === "string" && owner.startsWith("T") ? anyAddressTo20(owner) : null;
-  } else {
-    owner20 = addressOfPrivateKey(privateKey);
-    owner = formatTronAddress({ address: owner20 });
-  }
-  if (owner20 === null)
-    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer has no valid Tron address.", {
-      address: owner,
-    });
-  // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
-  const expectedOwner = verified.summary.owner;
-  if (expectedOwner !== null && anyAddressTo20(expectedOwner) !== owner20)
-    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
-      expected: expectedOwner,
-      actual: owner,
-    });
-
-  const { domain, types, message } = verified.typedData;
-  let raw: unknown;
-  try {
-    if (signer) raw = await signer.signTypedData(verified.typedData);
-    else {
-      const module = tronWeb ?? (await loadTronWeb());
-      raw = module.Trx.signTypedData(domain, types, message, privateKey);
-    }
-  } catch (cause) {
-    if (isPermit2Error(cause, "PERMIT2_TRONWEB_UNAVAILABLE")) throw cause;
-    throw createPermit2Error(
-      "PERMIT2_SIGNING_FAILED",
-      "The wallet refused or failed to sign the permit.",
-      {},
-      cause,
-    );
-  }
-  const signature = await assertSignedByOwner({
-    signature: raw,
-    digest: verified.digest,
-    owner20,
+  const { signer, privateKey, tronWeb, tronLink, ...verifyParameters } = parameters;
+  return verifyThenSign<string>({
+    parameters: verifyParameters,
+    family: "tron",
     recoverAddress: ({ hash, signature }) =>
       Secp256k1.recoverAddress({ payload: hash, signature: Signature.fromHex(signature) }),
+    signing: (verified) => {
+      if (tronLink !== undefined) return tronLinkSigning(tronLink, verified);
+      if (signer !== undefined)
+        return { owner: signer.address, sign: () => signer.signTypedData(verified.typedData) };
+      return privateKeySigning(privateKey, tronWeb, verified);
+    },
   });
-  return { signature, approval: { type: "permit2", signedData: signature }, owner, verified };
 }
 
-function addressOfPrivateKey(privateKey: string): Hex {
+/** TronLink's injected `tronWeb`: its connected account, and `trx.signTypedData` (or `_signTypedData`) with no key. */
+function tronLinkSigning(
+  tronLink: TronLinkTronWeb,
+  verified: VerifyPermit2ApprovalReturnType,
+): VerifiedSigning {
+  const { domain, types, message } = verified.typedData;
+  return {
+    owner: tronLink.defaultAddress?.base58,
+    sign: () => {
+      const trx = tronLink.trx;
+      if (typeof trx.signTypedData === "function") return trx.signTypedData(domain, types, message);
+      if (typeof trx._signTypedData === "function") return trx._signTypedData(domain, types, message);
+      throw new Error("window.tronWeb.trx has neither signTypedData nor _signTypedData");
+    },
+  };
+}
+
+/** A private key through TronWeb's own TIP-712 implementation (loaded on first use). */
+function privateKeySigning(
+  privateKey: string,
+  tronWeb: TronWebModule | undefined,
+  verified: VerifyPermit2ApprovalReturnType,
+): VerifiedSigning {
+  const { domain, types, message } = verified.typedData;
+  return {
+    owner: formatTronAddress({ address: addressOfPrivateKey(privateKey) }),
+    sign: async () =>
+      (tronWeb ?? (await loadTronWeb())).Trx.signTypedData(domain, types, message, privateKey),
+  };
+}
+
+function addressOfPrivateKey(privateKey: string): string {
   const body = typeof privateKey === "string" ? privateKey.replace(/^0x/, "") : "";
   if (!/^[0-9a-fA-F]{64}$/.test(body))
-    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not 32 bytes of hex.");
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not 32 bytes of hex.", {
+      step: "privateKey",
+    });
   try {
-    return Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey: `0x${body}` })).toLowerCase() as Hex;
+    return Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey: `0x${body}` })).toLowerCase();
   } catch {
     // Never echo the key.
-    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not a valid secp256k1 key.");
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", "The private key is not a valid secp256k1 key.", {
+      step: "privateKey",
+    });
   }
 }
 
@@ -168,7 +181,7 @@ async function loadTronWeb(): Promise<TronWebModule> {
     throw createPermit2Error(
       "PERMIT2_TRONWEB_UNAVAILABLE",
       "tronweb (an optional peer dependency) could not be loaded; install it or pass a signer.",
-      {},
+      { module: "tronweb" },
       cause,
     );
   }

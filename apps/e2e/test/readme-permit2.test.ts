@@ -1,0 +1,27 @@
+/**
+ * The wallet snippets of packages/permit2/README.md are the files in apps/e2e/examples (typechecked with this app,
+ * and run against the sandbox by examples-permit2-wallets.test.ts): this test fails when that README shows code
+ * that differs from them. `node -e` with scripts/sync-readme.mjs's embedExamples rewrites the blocks.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ESM script without types
+import { embedExamples } from "../../../scripts/sync-readme.mjs";
+
+const readme = readFileSync(
+  fileURLToPath(new URL("../../../packages/permit2/README.md", import.meta.url)),
+  "utf8",
+);
+
+describe("packages/permit2/README.md", () => {
+  it("embeds the EIP-1193, wagmi and TronLink examples verbatim", () => {
+    const markers = [...readme.matchAll(/<!-- embed: (\S+) -->/g)].map((m) => m[1]);
+    expect(markers).toEqual([
+      "apps/e2e/examples/permit2-eip1193.ts",
+      "apps/e2e/examples/permit2-wagmi.ts",
+      "apps/e2e/examples/permit2-tronlink.ts",
+    ]);
+    expect((embedExamples as (text: string) => string)(readme)).toBe(readme);
+  });
+});

@@ -1,0 +1,97 @@
+import type { Approval, Hex } from "@swapintent/client";
+import { isPermit2Error } from "../errors.js";
+import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
+import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+import { anyAddressTo20, detectChainKind } from "./addresses.js";
+import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
+import { createPermit2Error } from "./fail.js";
+
+/** What every signer of the package returns (the Tron one with a base58 owner). */
+export interface SignedPermit2Approval<TOwner extends string> {
+  /** 65-byte `r ‖ s ‖ v` signature, v = 27/28, low `s`. */
+  signature: Hex;
+  /** The body to submit with the client's approval call. */
+  approval: Extract<Approval, { type: "permit2" }>;
+  /** The address that signed (the Permit2 `owner`), in the chain's own form. */
+  owner: TOwner;
+  /** What was verified and signed, with the summary shown to the user. */
+  verified: VerifyPermit2ApprovalReturnType;
+}
+
+/** How one wallet signs, once the permit is verified: who it is, what to check first, and the request itself. */
+export interface VerifiedSigning {
+  /** The signing address as the wallet spells it (0x hex, or base58 on Tron); anything else is refused. */
+  owner: unknown;
+  /** Checks of the wallet's state (its chain) that run after the owner check and before it is asked to sign. */
+  beforeSigning?: (() => Promise<void>) | undefined;
+  /** Asks the wallet; its refusal becomes `PERMIT2_SIGNING_FAILED` (a permit2 error passes through as is). */
+  sign: () => Promise<unknown> | unknown;
+}
+
+/**
+ * What every signer of the package does: verify the permit for the chain family (nothing else runs when it fails:
+ * no wallet request, no key), then let `signing` say how the wallet signs the verified permit, check that the owner
+ * is an address of the family and the owner the summary shows (when `expected.owner` was given), let the wallet's
+ * state pass, ask the wallet, and check the signature recovers to the owner over the verified digest
+ * (`assertSignedByOwner`).
+ */
+export async function verifyThenSign<TOwner extends string>(input: {
+  parameters: VerifyPermit2ApprovalParameters;
+  family: "evm" | "tron";
+  signing: (verified: VerifyPermit2ApprovalReturnType) => Promise<VerifiedSigning> | VerifiedSigning;
+  /** The entry's secp256k1 recovery (see {@link RecoverAddress}). */
+  recoverAddress: RecoverAddress;
+}): Promise<SignedPermit2Approval<TOwner>> {
+  const { parameters, family } = input;
+  const verified = verifyPermit2Approval({
+    ...parameters,
+    expected: { ...parameters.expected, chainType: family },
+  });
+  const signing = await input.signing(verified);
+  const { owner } = signing;
+  const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
+  if (owner20 === null)
+    throw createPermit2Error(
+      "PERMIT2_OWNER_MISMATCH",
+      `The signer has no valid ${familyName[family]} address.`,
+      {
+        actual: owner,
+      },
+    );
+  // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
+  const expectedOwner = verified.summary.owner;
+  if (expectedOwner !== null && anyAddressTo20(expectedOwner) !== owner20)
+    throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
+      expected: expectedOwner,
+      actual: owner,
+    });
+  await signing.beforeSigning?.();
+  const signature = await assertSignedByOwner({
+    signature: await askWallet(signing.sign),
+    digest: verified.digest,
+    owner20,
+    recoverAddress: input.recoverAddress,
+  });
+  return {
+    signature,
+    approval: { type: "permit2", signedData: signature },
+    owner: owner as TOwner,
+    verified,
+  };
+}
+
+async function askWallet(sign: () => Promise<unknown> | unknown): Promise<unknown> {
+  try {
+    return await sign();
+  } catch (cause) {
+    if (isPermit2Error(cause)) throw cause;
+    throw createPermit2Error(
+      "PERMIT2_SIGNING_FAILED",
+      "The wallet refused or failed to sign the permit.",
+      { step: "sign" },
+      cause,
+    );
+  }
+}
+
+const familyName = { evm: "EVM", tron: "Tron" } as const;
