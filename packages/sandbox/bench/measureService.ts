@@ -8,8 +8,8 @@
  * - end to end (bench/usersLoad.ts): 6 users quote -> intent -> approve -> poll status for BENCH_E2E_SECONDS,
  *   then wait for every approved intent to end: intents fulfilled per second, status p99, approved intents left
  *   behind, and the sandbox's event-loop delay over the load window (bench/sandboxProcess.ts measures it).
- * The machine's load average is printed with the results (compare only numbers of one run). BENCH_CPU_PROF=1 runs
- * the sandbox with `--cpu-prof` (the profile lands in the working directory when it stops).
+ * The machine's load average is printed with the results (compare only numbers of one run). BENCH_CPU_PROF=<dir> runs
+ * the sandbox with `--cpu-prof` (the profile lands in that folder when it stops).
  * Results are printed as a table and one JSON line.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -92,7 +92,8 @@ interface MeasuredSandbox {
 
 /** Start bench/sandboxProcess.ts (the CLI with test legs) with `args`; resolves once it prints its URL. */
 function startMeasuredSandbox(args: string[]): Promise<MeasuredSandbox> {
-  const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof"] : [];
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profile = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,

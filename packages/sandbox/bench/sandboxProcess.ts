@@ -2,7 +2,7 @@
  * The sandbox process the service benchmark measures: the CLI with the in-memory TEST DOUBLE legs injected (as
  * test/support/sandboxEntry.ts), plus an event-loop delay histogram (`perf_hooks.monitorEventLoopDelay`). Over the
  * IPC channel, the message `"event-loop"` answers with the histogram since the last such message (ms) and resets it.
- * Run it with `--cpu-prof` (BENCH_CPU_PROF=1 in measureService.ts) to see where the long synchronous stretches are.
+ * Run it with `--cpu-prof` (BENCH_CPU_PROF=<dir> in measureService.ts) to see where the long synchronous stretches are.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { runCli } from "../src/cli/runCli.js";
