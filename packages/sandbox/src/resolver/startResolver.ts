@@ -22,6 +22,13 @@ const RESOLVER_STATUSES = new Set<IntentRow["status"]>([
   "RefundRquested",
 ]);
 
+/**
+ * Let the event loop serve what is waiting (sockets, timers) before the next step. Test legs and in-process engines
+ * (litesvm, bitcore's interpreter, PGlite) answer without any I/O, so without this a whole pass (up to BATCH intents
+ * times `stepsPerPass` steps) would run as one synchronous stretch of microtasks while every request waits.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSES.has(row.status);
 
 /**
@@ -56,6 +63,8 @@ export function startResolver({
     let stuck = false;
     try {
       for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
+        await yieldToEventLoop();
+        if (stopped) break;
         // The row the database returned for the change: no re-read between steps.
         const next: IntentRow | undefined = await advanceIntent({ core, row });
         if (!next) {
