@@ -22,12 +22,23 @@ const RESOLVER_STATUSES = new Set<IntentRow["status"]>([
   "RefundRquested",
 ]);
 
+/** Most resolver work run between two turns of the event loop, ms. */
+const SLICE_MS = 5;
+
 /**
- * Let the event loop serve what is waiting (sockets, timers) before the next step. Test legs and in-process engines
- * (litesvm, bitcore's interpreter, PGlite) answer without any I/O, so without this a whole pass (up to BATCH intents
- * times `stepsPerPass` steps) would run as one synchronous stretch of microtasks while every request waits.
+ * Bounds the resolver's synchronous stretches: awaited before every step, it lets the event loop serve what is
+ * waiting (sockets, timers) once {@link SLICE_MS} have passed since the last turn. Test legs and in-process engines
+ * (litesvm, bitcore's interpreter, PGlite) answer without any I/O, so without it a whole pass (up to BATCH intents
+ * times `stepsPerPass` steps) would run as one stretch of microtasks while every request waits.
  */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+function createTimeSlicer(): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
+}
 
 const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSES.has(row.status);
 
@@ -55,6 +66,7 @@ export function startResolver({
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<boolean> = Promise.resolve(false);
 
+  const nextSlice = createTimeSlicer();
   const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   /** Follow one intent through the steps that are ready; move it back in the queue when it is stuck. */
@@ -63,7 +75,7 @@ export function startResolver({
     let stuck = false;
     try {
       for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
-        await yieldToEventLoop();
+        await nextSlice();
         if (stopped) break;
         // The row the database returned for the change: no re-read between steps.
         const next: IntentRow | undefined = await advanceIntent({ core, row });
