@@ -236,7 +236,7 @@ function report(results: {
     `end to end, ${e2e.users} users for ${e2e.windowSeconds.toFixed(0)} s: ${e2e.approved} approved, ${e2e.fulfilled} fulfilled in ${e2e.totalSeconds.toFixed(1)} s = ${e2e.fulfilledPerSecond.toFixed(1)} intents/s; status p50 ${e2e.statusP50Ms.toFixed(2)} ms, p99 ${e2e.statusP99Ms.toFixed(2)} ms (${(e2e.statusP99Ms / status.p99Ms).toFixed(1)}x the status series' p99); ${e2e.leftBehind} approved intents left behind; outcomes ${JSON.stringify(e2e.outcomes)}; ${e2e.errors} errors`,
   );
   console.log(
-    `sandbox event-loop delay over the end-to-end run: p50 ${loop.p50Ms.toFixed(1)} ms, p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(1)} ms`,
+    `sandbox event-loop delay over the end-to-end run: p50 ${loop.p50Ms.toFixed(1)} ms, p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(1)} ms; CPU per event-loop turn p99 ${loop.turnCpuP99Ms.toFixed(1)} ms, max ${loop.turnCpuMaxMs.toFixed(1)} ms; sandbox CPU ${(loop.cpuMs / Math.max(1, e2e.fulfilled)).toFixed(2)} ms per fulfilled intent`,
   );
   console.log(
     `start to ready: CLI process ${results.cliReadyMs.toFixed(0)} ms; startSandbox() in-process first ${results.inProcessReadyMs[0]!.toFixed(0)} ms, second ${results.inProcessReadyMs[1]!.toFixed(0)} ms (test legs, in-memory DB)`,
@@ -254,6 +254,8 @@ function report(results: {
       e2e,
       e2eEventLoop: loop,
       e2eStatusP99VsSeriesP99: e2e.statusP99Ms / status.p99Ms,
+      e2eEventLoopP99VsStatusSeriesP99: loop.p99Ms / status.p99Ms,
+      e2eCpuMsPerFulfilled: loop.cpuMs / Math.max(1, e2e.fulfilled),
       cliReadyMs: results.cliReadyMs,
       inProcessReadyMs: results.inProcessReadyMs,
       loadAverage: results.loadAverage,
