@@ -6,8 +6,8 @@
  * fulfilled per second over the load window, status-read latencies, and approved intents left behind.
  * Test legs (TEST DOUBLE) sign approvals; this measures the service and its resolver, not the chain engines.
  */
-import { Agent, request as httpRequest } from "node:http";
 import { createTestWallet, signTestApproval, type TestWallet } from "../test/support/createTestLeg.js";
+import { createHttpClient, percentile } from "./httpClient.js";
 
 const config = JSON.parse(process.argv[2] ?? "{}") as {
   port: number;
@@ -17,50 +17,20 @@ const config = JSON.parse(process.argv[2] ?? "{}") as {
   quoteBody: Record<string, unknown>;
 };
 const users = config.users ?? 6;
-const agent = new Agent({ keepAlive: true, maxSockets: users * 2 });
+const client = createHttpClient({ port: config.port, maxSockets: users * 2 });
 const TERMINAL = new Set(["Fulfilled", "Declined", "Expired", "Refunded"]);
 
 // biome-ignore lint/suspicious/noExplicitAny: wire JSON, checked by status codes
 type Wire = any;
 
-function call(
+/** One request; the body parsed as JSON. */
+async function call(
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Wire; ms: number }> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: "127.0.0.1",
-        port: config.port,
-        path,
-        method,
-        agent,
-        headers: {
-          "x-api-key": "bench",
-          ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => {
-          text += c.toString();
-        });
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text ? JSON.parse(text) : undefined,
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
+  const r = await client.call(method, path, body);
+  return { status: r.status, body: r.text ? JSON.parse(r.text) : undefined, ms: r.ms };
 }
 
 const statusMs: number[] = [];
@@ -151,8 +121,8 @@ async function main() {
   // Conservative: everything fulfilled, over the load window plus the time the last intents took to finish.
   const totalSeconds = (performance.now() - started) / 1000;
   statusMs.sort((a, b) => a - b);
-  const pct = (p: number) => statusMs[Math.min(statusMs.length - 1, Math.floor(statusMs.length * p))] ?? 0;
-  agent.destroy();
+  const pct = (p: number) => percentile(statusMs, p);
+  client.close();
   process.stdout.write(
     `${JSON.stringify({
       users,

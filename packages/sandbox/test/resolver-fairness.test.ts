@@ -143,3 +143,40 @@ test("250 approved intents whose deposit keeps failing do not block newer ones: 
   expect(one.status).toBe("Accepted");
   expect(one.last_error).toContain("engine unavailable");
 });
+
+test("a pass over engines that answer without I/O shares the event loop: at most 4 steps start between two turns, and every intent is still Fulfilled in that pass", {
+  timeout: 120_000,
+}, async () => {
+  const t = await startTestSandbox({ resolverStepsPerPass: 8 });
+  sandboxes.push(t);
+  const ids: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const { intent, wallet } = await t.createIntent({ amount: 3 });
+    await t.approve(intent, wallet);
+    ids.push(intent.intent_id);
+  }
+  // Every step makes one fund-moving leg call at most (deposit, deliver, claim): count them per turn of the loop.
+  const legCalls = () =>
+    [...t.legs.values()].reduce(
+      (n, leg) => n + (leg.calls.deposit ?? 0) + (leg.calls.deliver ?? 0) + (leg.calls.claim ?? 0),
+      0,
+    );
+  const perTurn: number[] = [];
+  let last = legCalls();
+  let ticking = true;
+  const tick = () => {
+    const now = legCalls();
+    perTurn.push(now - last);
+    last = now;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await t.sandbox.runResolverOnce();
+  ticking = false;
+
+  const statuses = await Promise.all(ids.map(async (id) => (await t.status(id)).status));
+  expect(statuses.every((s) => s === "Fulfilled")).toBe(true);
+  // 30 intents, a deposit, a delivery and a claim each, spread over many turns instead of one stretch.
+  expect(perTurn.reduce((a, b) => a + b, 0)).toBe(90);
+  expect(Math.max(...perTurn)).toBeLessThanOrEqual(4);
+});

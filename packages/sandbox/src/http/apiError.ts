@@ -58,3 +58,13 @@ export function createIntentNotFoundError(): ApiError {
     entity: "Intent",
   });
 }
+
+/** A 400 {@link ApiError}: the request itself is malformed (a missing field, a bad id, an unknown token...). */
+export function createBadRequestError(code: string, message: string, entity: ErrorEntity): ApiError {
+  return createApiError({ status: 400, code, message, entity });
+}
+
+/** A 422 {@link ApiError}: the request is well formed but breaks a business rule (an expired quote, a used one...). */
+export function createUnprocessableError(code: string, message: string, entity: ErrorEntity): ApiError {
+  return createApiError({ status: 422, code, message, entity });
+}

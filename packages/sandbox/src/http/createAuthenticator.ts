@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { JsonSyntaxError } from "../json/parseJsonLossless.js";
 import type { Clock } from "../legs/types.js";
 import type { RateLimit } from "../types.js";
-import { createApiError } from "./apiError.js";
+import { createApiError, createBadRequestError } from "./apiError.js";
 import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
 import { importSigningKey, type PublicKeyConfig } from "./importSigningKey.js";
 import { verifyRequestSignature } from "./verifyRequestSignature.js";
@@ -35,6 +35,144 @@ export function toPartnerId(kind: "api-key" | "signing-key", id: string): string
   return createHash("sha256").update(`swapintent-sandbox/${kind}\0${id}`).digest("hex").slice(0, 32);
 }
 
+/** A 401 {@link ApiError} (entity `Other`). */
+const unauthorized = (code: string, message: string) =>
+  createApiError({ status: 401, code, message, entity: "Other" });
+
+/**
+ * A map whose expired entries are swept when it outgrows twice its size after the last sweep: amortized O(1) per
+ * request, where sweeping on every insert above a fixed size would cost O(n) each once n live entries exceed it.
+ */
+function createSweptMap<V>(expired: (value: V, nowMs: number) => boolean) {
+  const entries = new Map<string, V>();
+  let sweepAt = 10_000;
+  return {
+    get: (key: string) => entries.get(key),
+    set(key: string, value: V, nowMs: number) {
+      if (entries.size > sweepAt) {
+        for (const [k, v] of entries) if (expired(v, nowMs)) entries.delete(k);
+        sweepAt = Math.max(10_000, entries.size * 2);
+      }
+      entries.set(key, value);
+    },
+  };
+}
+
+/** The nonces seen per signing key, each remembered for {@link NONCE_MEMORY_MS}. */
+function createNonceMemory() {
+  const nonces = createSweptMap<number>((expires, nowMs) => expires < nowMs);
+  return {
+    /** Where a nonce of a key is remembered. */
+    slot: (keyId: string, nonce: string) => `${keyId}\0${nonce}`,
+    seen(slot: string, nowMs: number) {
+      const expires = nonces.get(slot);
+      return expires !== undefined && expires >= nowMs;
+    },
+    remember: (slot: string, nowMs: number) => nonces.set(slot, nowMs + NONCE_MEMORY_MS, nowMs),
+  };
+}
+
+/** The text a request signature covers (`METHOD:PATH:QUERY:BODY`); 400 for a body or query that cannot be read. */
+async function readCanonicalRequest(c: Context): Promise<string> {
+  const url = new URL(c.req.url);
+  try {
+    return formatCanonicalRequest({
+      method: c.req.method,
+      path: url.pathname,
+      rawQuery: url.search.replace(/^\?/, ""),
+      body: await c.req.text(),
+    });
+  } catch (error) {
+    if (error instanceof JsonSyntaxError)
+      throw createBadRequestError("MALFORMED_JSON", "The body is not JSON.", "Other");
+    // decodeURIComponent of a malformed escape (`%zz`, a cut UTF-8 sequence) while canonicalizing the query
+    if (error instanceof URIError)
+      throw createBadRequestError(
+        "MALFORMED_QUERY",
+        "The query string holds a malformed percent-escape.",
+        "Other",
+      );
+    throw error;
+  }
+}
+
+/** The signature headers, checked for presence, age and form before any signature work; 401 otherwise. */
+function readSignatureHeaders(c: Context, nowMs: number) {
+  const signature = c.req.header("x-api-signature");
+  const timestamp = c.req.header("x-api-timestamp");
+  const nonce = c.req.header("x-api-nonce");
+  if (!signature || !timestamp)
+    throw unauthorized("SIGNATURE_REQUIRED", "Requests must carry x-api-signature and x-api-timestamp.");
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_TIMESTAMP_SKEW_SECS)
+    throw unauthorized(
+      "STALE_TIMESTAMP",
+      "x-api-timestamp is more than 60 seconds from the service's clock.",
+    );
+  if (c.req.method === "POST" && !nonce)
+    throw unauthorized("NONCE_REQUIRED", "POST requests must carry x-api-nonce.");
+  if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH)
+    throw unauthorized("NONCE_INVALID", `x-api-nonce is longer than ${MAX_NONCE_LENGTH} characters.`);
+  return { signature, nonce };
+}
+
+/** Checks a signed request under the key `keyId` names; resolves to the key's canonical id, or throws a 401. */
+function createSignatureCheck(publicKeys: readonly PublicKeyConfig[], clock: Clock) {
+  const signingKeys = new Map<string, { keyId: string; key: KeyObject }>();
+  for (const config of publicKeys) {
+    const imported = importSigningKey(config);
+    for (const id of imported.acceptedIds) signingKeys.set(id, { keyId: imported.keyId, key: imported.key });
+  }
+  const nonces = createNonceMemory();
+  const reused = () => unauthorized("NONCE_REUSED", "This x-api-nonce was already used.");
+  const check = async (c: Context, keyId: string): Promise<string> => {
+    const signingKey = signingKeys.get(keyId);
+    if (!signingKey)
+      throw unauthorized("UNKNOWN_API_KEY", "The x-api-key does not name a registered public key.");
+    const nowMs = clock.nowMs();
+    const { signature, nonce } = readSignatureHeaders(c, nowMs);
+    // Nonces are per signing key (its canonical id, so a replay under the key's other accepted id is still caught).
+    const slot = nonce === undefined ? undefined : nonces.slot(signingKey.keyId, nonce);
+    if (slot !== undefined && nonces.seen(slot, nowMs)) throw reused();
+    const canonical = await readCanonicalRequest(c);
+    if (!verifyRequestSignature({ key: signingKey.key, canonical, signature }))
+      throw unauthorized("INVALID_SIGNATURE", "x-api-signature does not verify over the request.");
+    // Checked again with no await before remembering it: copies of one request sent together all passed the first
+    // check while the body was being read, and only one of them may go on.
+    if (slot !== undefined) {
+      if (nonces.seen(slot, nowMs)) throw reused();
+      nonces.remember(slot, nowMs);
+    }
+    return signingKey.keyId;
+  };
+  return { enabled: signingKeys.size > 0, check };
+}
+
+/** Counts requests per key in fixed windows; a request over `rateLimit` is a 429 with `retryAfterSecs`. */
+function createRateCounter(rateLimit: RateLimit | undefined, clock: Clock) {
+  const windowMs = (rateLimit?.windowSecs ?? 0) * 1000;
+  const windows = createSweptMap<{ startMs: number; count: number }>(
+    (w, nowMs) => nowMs - w.startMs >= windowMs,
+  );
+  return (key: string, unit: string) => {
+    if (!rateLimit) return;
+    const nowMs = clock.nowMs();
+    let window = windows.get(key);
+    if (!window || nowMs - window.startMs >= windowMs) {
+      window = { startMs: nowMs, count: 0 };
+      windows.set(key, window, nowMs);
+    }
+    window.count++;
+    if (window.count > rateLimit.requests)
+      throw createApiError({
+        status: 429,
+        code: "RATE_LIMITED",
+        message: `More than ${rateLimit.requests} requests in ${rateLimit.windowSecs} s for this ${unit}.`,
+        entity: "Other",
+        retryAfterSecs: Math.max(1, Math.ceil((window.startMs + windowMs - nowMs) / 1000)),
+      });
+  };
+}
+
 /**
  * Create the `/affiliate/v1` authenticator (design §2):
  * - `X-Api-Key` must be present; with `apiKeys` it must be one of them, otherwise any key is accepted and each
@@ -59,133 +197,21 @@ export function createAuthenticator({
   clock: Clock;
 }): Authenticator {
   const allowed = new Set(apiKeys);
-  const signingKeys = new Map<string, { keyId: string; key: KeyObject }>();
-  for (const config of publicKeys) {
-    const imported = importSigningKey(config);
-    for (const id of imported.acceptedIds) signingKeys.set(id, { keyId: imported.keyId, key: imported.key });
-  }
-  const anyKey = allowed.size === 0 && signingKeys.size === 0;
-  const nonces = new Map<string, number>();
-  const windows = new Map<string, { startMs: number; count: number }>();
-  const unauthorized = (code: string, message: string) =>
-    createApiError({ status: 401, code, message, entity: "Other" });
-
-  // Expired entries are swept when a map outgrows twice its size after the last sweep: amortized O(1) per request,
-  // where sweeping on every insert above a fixed size would cost O(n) each once n live entries exceed it.
-  let nonceSweepAt = 10_000;
-  let windowSweepAt = 10_000;
-  const nonceSlot = (keyId: string, nonce: string) => `${keyId}\0${nonce}`;
-  const nonceSeen = (slot: string, nowMs: number) => {
-    const expires = nonces.get(slot);
-    return expires !== undefined && expires >= nowMs;
-  };
-  const rememberNonce = (slot: string, nowMs: number) => {
-    if (nonces.size > nonceSweepAt) {
-      for (const [n, expires] of nonces) if (expires < nowMs) nonces.delete(n);
-      nonceSweepAt = Math.max(10_000, nonces.size * 2);
-    }
-    nonces.set(slot, nowMs + NONCE_MEMORY_MS);
-  };
-
-  const checkSignature = async (c: Context, keyId: string): Promise<string> => {
-    const signingKey = signingKeys.get(keyId);
-    if (!signingKey)
-      throw unauthorized("UNKNOWN_API_KEY", "The x-api-key does not name a registered public key.");
-    const signature = c.req.header("x-api-signature");
-    const timestamp = c.req.header("x-api-timestamp");
-    const nonce = c.req.header("x-api-nonce");
-    if (!signature || !timestamp)
-      throw unauthorized("SIGNATURE_REQUIRED", "Requests must carry x-api-signature and x-api-timestamp.");
-    const nowMs = clock.nowMs();
-    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_TIMESTAMP_SKEW_SECS)
-      throw unauthorized(
-        "STALE_TIMESTAMP",
-        "x-api-timestamp is more than 60 seconds from the service's clock.",
-      );
-    if (c.req.method === "POST" && !nonce)
-      throw unauthorized("NONCE_REQUIRED", "POST requests must carry x-api-nonce.");
-    if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH)
-      throw unauthorized("NONCE_INVALID", `x-api-nonce is longer than ${MAX_NONCE_LENGTH} characters.`);
-    // Nonces are per signing key (its canonical id, so a replay under the key's other accepted id is still caught).
-    const slot = nonce === undefined ? undefined : nonceSlot(signingKey.keyId, nonce);
-    const reused = () => unauthorized("NONCE_REUSED", "This x-api-nonce was already used.");
-    if (slot !== undefined && nonceSeen(slot, nowMs)) throw reused();
-    const url = new URL(c.req.url);
-    let canonical: string;
-    try {
-      canonical = formatCanonicalRequest({
-        method: c.req.method,
-        path: url.pathname,
-        rawQuery: url.search.replace(/^\?/, ""),
-        body: await c.req.text(),
-      });
-    } catch (error) {
-      if (error instanceof JsonSyntaxError)
-        throw createApiError({
-          status: 400,
-          code: "MALFORMED_JSON",
-          message: "The body is not JSON.",
-          entity: "Other",
-        });
-      // decodeURIComponent of a malformed escape (`%zz`, a cut UTF-8 sequence) while canonicalizing the query
-      if (error instanceof URIError)
-        throw createApiError({
-          status: 400,
-          code: "MALFORMED_QUERY",
-          message: "The query string holds a malformed percent-escape.",
-          entity: "Other",
-        });
-      throw error;
-    }
-    if (!verifyRequestSignature({ key: signingKey.key, canonical, signature }))
-      throw unauthorized("INVALID_SIGNATURE", "x-api-signature does not verify over the request.");
-    // Checked again with no await before remembering it: copies of one request sent together all passed the first
-    // check while the body was being read, and only one of them may go on.
-    if (slot !== undefined) {
-      if (nonceSeen(slot, nowMs)) throw reused();
-      rememberNonce(slot, nowMs);
-    }
-    return signingKey.keyId;
-  };
-
-  const checkRate = (key: string, unit: string) => {
-    if (!rateLimit) return;
-    const nowMs = clock.nowMs();
-    const windowMs = rateLimit.windowSecs * 1000;
-    if (windows.size > windowSweepAt) {
-      for (const [k, w] of windows) if (nowMs - w.startMs >= windowMs) windows.delete(k);
-      windowSweepAt = Math.max(10_000, windows.size * 2);
-    }
-    let window = windows.get(key);
-    if (!window || nowMs - window.startMs >= windowMs) {
-      window = { startMs: nowMs, count: 0 };
-      windows.set(key, window);
-    }
-    window.count++;
-    if (window.count > rateLimit.requests) {
-      const retryAfterSecs = Math.max(1, Math.ceil((window.startMs + windowMs - nowMs) / 1000));
-      throw createApiError({
-        status: 429,
-        code: "RATE_LIMITED",
-        message: `More than ${rateLimit.requests} requests in ${rateLimit.windowSecs} s for this ${unit}.`,
-        entity: "Other",
-        retryAfterSecs,
-      });
-    }
-  };
-
+  const signatures = createSignatureCheck(publicKeys, clock);
+  const anyKey = allowed.size === 0 && !signatures.enabled;
+  const countRequest = createRateCounter(rateLimit, clock);
   return async (c, clientAddress) => {
     const key = c.req.header("x-api-key");
     if (!key) throw unauthorized("MISSING_API_KEY", "The X-Api-Key header is required.");
     let partnerId: string;
-    if (signingKeys.size > 0) partnerId = toPartnerId("signing-key", await checkSignature(c, key));
+    if (signatures.enabled) partnerId = toPartnerId("signing-key", await signatures.check(c, key));
     else {
       if (allowed.size > 0 && !allowed.has(key))
         throw unauthorized("INVALID_API_KEY", "The API key is not valid.");
       partnerId = toPartnerId("api-key", key);
     }
-    if (anyKey) checkRate(`address ${clientAddress}`, "client address");
-    else checkRate(`partner ${partnerId}`, "partner");
+    if (anyKey) countRequest(`address ${clientAddress}`, "client address");
+    else countRequest(`partner ${partnerId}`, "partner");
     return { partnerId };
   };
 }

@@ -1,5 +1,5 @@
 import type { IntentRow, PendingStep } from "../db/intentRow.js";
-import { LegRejection } from "../legs/types.js";
+import { type ChainLeg, type LegIntent, LegRejection } from "../legs/types.js";
 import type { Core } from "../service/core.js";
 import { toLegIntent } from "../service/toLegIntent.js";
 
@@ -52,6 +52,160 @@ export async function advanceIntent({
   return changed ? latest : undefined;
 }
 
+/** What every transition of one intent works with. */
+interface Step {
+  core: Core;
+  row: IntentRow;
+  source: ChainLeg;
+  dest: ChainLeg;
+  intent: LegIntent;
+  now: number;
+  deadlinePassed: boolean;
+  /** The error as text for the log and `last_error`, the intent's secret removed. */
+  describe(error: unknown): string;
+  /** Compare-and-set on the row's status and `expectedPendingStep`; true when the change was stored. */
+  cas(expectedPendingStep: PendingStep | null, changes: Partial<IntentRow>): Promise<boolean>;
+}
+
+/**
+ * Run a write-ahead leg call: record `step` as pending (unless it already is), call the leg, and store `done`'s
+ * changes with the step cleared. A `LegRejection` stores `refused`'s changes when given (final); any other error
+ * is kept in `last_error` and the step stays recorded for the next pass.
+ */
+async function runStep<T>(
+  s: Step,
+  step: PendingStep,
+  call: () => Promise<T>,
+  done: (result: T) => Partial<IntentRow>,
+  refused?: () => Partial<IntentRow>,
+): Promise<boolean> {
+  const { core, row } = s;
+  if (row.pendingStep !== step && !(await s.cas(null, { pendingStep: step }))) return false;
+  let result: T;
+  try {
+    result = await call();
+  } catch (error) {
+    if (error instanceof LegRejection && refused) {
+      core.log(`intent ${row.id}: ${step} refused (${s.describe(error)})`);
+      return s.cas(step, { pendingStep: null, lastError: `${step}: ${s.describe(error)}`, ...refused() });
+    }
+    core.log(`intent ${row.id}: ${step} failed, will retry (${s.describe(error)})`);
+    await s.cas(step, { lastError: `${step}: ${s.describe(error)}` });
+    return false;
+  }
+  // A success clears this step's own retry errors and keeps the reason for the status (e.g. why a refund).
+  const lastError = row.lastError?.startsWith(`${step}:`) ? null : row.lastError;
+  return s.cas(step, { pendingStep: null, lastError, ...done(result) });
+}
+
+/** ApprovalAdded: expire, decline (fault, or the resolver's inventory is short) or accept. */
+async function fromApprovalAdded(s: Step): Promise<boolean> {
+  const { core, row } = s;
+  if (s.deadlinePassed) return s.cas(null, { status: "Expired" });
+  if (core.faults.decline_all)
+    return s.cas(null, { status: "Declined", lastError: "declined by the decline_all fault" });
+  let inventory: bigint;
+  try {
+    inventory = await s.dest.inventory(row.destToken);
+  } catch (error) {
+    core.log(`intent ${row.id}: inventory check failed, will retry (${s.describe(error)})`);
+    return false;
+  }
+  if (inventory < BigInt(row.maxDestAmountLots))
+    return s.cas(null, {
+      status: "Declined",
+      lastError: "the resolver's inventory is below the destination amount",
+    });
+  return s.cas(null, { status: "Accepted" });
+}
+
+/** Accepted: take the user's deposit into escrow (a refusal asks for a refund); past the deadline, refund. */
+function fromAccepted(s: Step): Promise<boolean> {
+  const { core, row } = s;
+  if (row.pendingStep === null && s.deadlinePassed)
+    return s.cas(null, { status: "RefundRquested", lastError: "the deadline passed before the deposit" });
+  return runStep(
+    s,
+    "deposit",
+    () => s.source.deposit(s.intent, row.legData),
+    ({ txHash, legData }) => ({
+      status: "UserDeposited",
+      userDepositTx: txHash,
+      userDepositedAtMs: core.clock.nowMs(),
+      legData,
+    }),
+    () => ({ status: "RefundRquested" }),
+  );
+}
+
+/** UserDeposited: deliver to the user on the destination, then claim next; a failed delivery asks for a refund. */
+function fromUserDeposited(s: Step): Promise<boolean> {
+  const { core, row } = s;
+  if (row.pendingStep === null && (core.faults.fail_delivery || s.deadlinePassed)) {
+    const reason = core.faults.fail_delivery
+      ? "delivery failed (fail_delivery fault)"
+      : "the deadline passed before delivery";
+    return s.cas(null, { status: "RefundRquested", lastError: reason });
+  }
+  const amountLots = BigInt(row.maxDestAmountLots);
+  return runStep(
+    s,
+    "deliver",
+    () =>
+      s.dest.deliver({
+        intentId: row.id,
+        token: row.destToken,
+        recipient: row.userDestinationAddress,
+        amountLots,
+      }),
+    ({ txHash }) => ({
+      status: "Fulfilled",
+      fulfillTx: txHash,
+      fulfilledAtMs: core.clock.nowMs(),
+      deliveredAmountLots: amountLots.toString(),
+      // The resolver is paid next: claim the escrow with the secret.
+      pendingStep: "claim",
+    }),
+    () => ({ status: "RefundRquested" }),
+  );
+}
+
+/** Fulfilled with the claim recorded: claim the escrow with the secret. */
+function fromFulfilled(s: Step): Promise<boolean> {
+  const { core, row } = s;
+  if (row.pendingStep !== "claim") return Promise.resolve(false);
+  return runStep(
+    s,
+    "claim",
+    () => s.source.claim(s.intent, row.legData, Uint8Array.from(Buffer.from(row.secret, "hex"))),
+    ({ txHash }) => ({ swapTx: txHash, swappedAtMs: core.clock.nowMs() }),
+    () => ({}),
+  );
+}
+
+/** RefundRquested: refund the escrow; with nothing deposited the refund is complete without a transaction. */
+function fromRefundRequested(s: Step): Promise<boolean> {
+  const { core, row } = s;
+  if (row.pendingStep === null && row.userDepositTx === null)
+    return s.cas(null, { status: "Refunded", refundedAtMs: s.now });
+  return runStep(
+    s,
+    "refund",
+    () => s.source.refund(s.intent, row.legData),
+    ({ txHash }) => ({ status: "Refunded", refundTx: txHash, refundedAtMs: core.clock.nowMs() }),
+  );
+}
+
+/** The transition out of each status the resolver moves; the other statuses wait for the user or are final. */
+const ADVANCE_FROM: Partial<Record<IntentRow["status"], (s: Step) => Promise<boolean>>> = {
+  Initiated: (s) => (s.deadlinePassed ? s.cas(null, { status: "Expired" }) : Promise.resolve(false)),
+  ApprovalAdded: fromApprovalAdded,
+  Accepted: fromAccepted,
+  UserDeposited: fromUserDeposited,
+  Fulfilled: fromFulfilled,
+  RefundRquested: fromRefundRequested,
+};
+
 async function advanceOnce({
   core,
   row,
@@ -65,139 +219,31 @@ async function advanceOnce({
   const dest = core.legs.get(row.destChain);
   if (!source || !dest) return false;
   const now = core.clock.nowMs();
-  const deadlinePassed = now > row.deadlineSecs * 1000;
-  const intent = toLegIntent(row);
-  const describe = (error: unknown) => describeError(error, row.secret);
-
-  const cas = async (expectedPendingStep: PendingStep | null, changes: Partial<IntentRow>) => {
-    const result = await core.store.updateIntent({
-      id: row.id,
-      expectedStatus: row.status,
-      expectedPendingStep,
-      changes: { ...changes, updatedAtMs: core.clock.nowMs() },
-    });
-    if (result.updated) stored(result.row);
-    return result.updated;
+  const s: Step = {
+    core,
+    row,
+    source,
+    dest,
+    intent: toLegIntent(row),
+    now,
+    deadlinePassed: now > row.deadlineSecs * 1000,
+    describe: (error) => describeError(error, row.secret),
+    async cas(expectedPendingStep, changes) {
+      const result = await core.store.updateIntent({
+        id: row.id,
+        expectedStatus: row.status,
+        expectedPendingStep,
+        changes: { ...changes, updatedAtMs: core.clock.nowMs() },
+      });
+      if (result.updated) stored(result.row);
+      return result.updated;
+    },
   };
-
-  const runStep = async <T>(
-    step: PendingStep,
-    call: () => Promise<T>,
-    done: (result: T) => Partial<IntentRow>,
-    refused?: () => Partial<IntentRow>,
-  ): Promise<boolean> => {
-    if (row.pendingStep !== step && !(await cas(null, { pendingStep: step }))) return false;
-    let result: T;
-    try {
-      result = await call();
-    } catch (error) {
-      if (error instanceof LegRejection && refused) {
-        core.log(`intent ${row.id}: ${step} refused (${describe(error)})`);
-        return cas(step, { pendingStep: null, lastError: `${step}: ${describe(error)}`, ...refused() });
-      }
-      core.log(`intent ${row.id}: ${step} failed, will retry (${describe(error)})`);
-      await cas(step, { lastError: `${step}: ${describe(error)}` });
-      return false;
-    }
-    // A success clears this step's own retry errors and keeps the reason for the status (e.g. why a refund).
-    const lastError = row.lastError?.startsWith(`${step}:`) ? null : row.lastError;
-    return cas(step, { pendingStep: null, lastError, ...done(result) });
-  };
-
   const step = row.pendingStep;
   if (step !== null && STATUS_OF_STEP[step] !== row.status) {
     core.log(`intent ${row.id}: pending step ${step} does not fit status ${row.status}; cleared`);
-    return cas(step, { pendingStep: null });
+    return s.cas(step, { pendingStep: null });
   }
-
-  switch (row.status) {
-    case "Initiated":
-      return deadlinePassed ? cas(null, { status: "Expired" }) : false;
-
-    case "ApprovalAdded": {
-      if (deadlinePassed) return cas(null, { status: "Expired" });
-      if (core.faults.decline_all)
-        return cas(null, { status: "Declined", lastError: "declined by the decline_all fault" });
-      let inventory: bigint;
-      try {
-        inventory = await dest.inventory(row.destToken);
-      } catch (error) {
-        core.log(`intent ${row.id}: inventory check failed, will retry (${describe(error)})`);
-        return false;
-      }
-      if (inventory < BigInt(row.maxDestAmountLots))
-        return cas(null, {
-          status: "Declined",
-          lastError: "the resolver's inventory is below the destination amount",
-        });
-      return cas(null, { status: "Accepted" });
-    }
-
-    case "Accepted":
-      if (step === null && deadlinePassed)
-        return cas(null, { status: "RefundRquested", lastError: "the deadline passed before the deposit" });
-      return runStep(
-        "deposit",
-        () => source.deposit(intent, row.legData),
-        ({ txHash, legData }) => ({
-          status: "UserDeposited",
-          userDepositTx: txHash,
-          userDepositedAtMs: core.clock.nowMs(),
-          legData,
-        }),
-        () => ({ status: "RefundRquested" }),
-      );
-
-    case "UserDeposited": {
-      if (step === null && (core.faults.fail_delivery || deadlinePassed)) {
-        const reason = core.faults.fail_delivery
-          ? "delivery failed (fail_delivery fault)"
-          : "the deadline passed before delivery";
-        return cas(null, { status: "RefundRquested", lastError: reason });
-      }
-      const amountLots = BigInt(row.maxDestAmountLots);
-      return runStep(
-        "deliver",
-        () =>
-          dest.deliver({
-            intentId: row.id,
-            token: row.destToken,
-            recipient: row.userDestinationAddress,
-            amountLots,
-          }),
-        ({ txHash }) => ({
-          status: "Fulfilled",
-          fulfillTx: txHash,
-          fulfilledAtMs: core.clock.nowMs(),
-          deliveredAmountLots: amountLots.toString(),
-          // The resolver is paid next: claim the escrow with the secret.
-          pendingStep: "claim",
-        }),
-        () => ({ status: "RefundRquested" }),
-      );
-    }
-
-    case "Fulfilled":
-      if (step !== "claim") return false;
-      return runStep(
-        "claim",
-        () => source.claim(intent, row.legData, Uint8Array.from(Buffer.from(row.secret, "hex"))),
-        ({ txHash }) => ({ swapTx: txHash, swappedAtMs: core.clock.nowMs() }),
-        () => ({}),
-      );
-
-    case "RefundRquested":
-      if (step === null && row.userDepositTx === null) {
-        // Nothing was taken from the user: the refund is complete without a transaction.
-        return cas(null, { status: "Refunded", refundedAtMs: now });
-      }
-      return runStep(
-        "refund",
-        () => source.refund(intent, row.legData),
-        ({ txHash }) => ({ status: "Refunded", refundTx: txHash, refundedAtMs: core.clock.nowMs() }),
-      );
-
-    default:
-      return false;
-  }
+  const advance = ADVANCE_FROM[row.status];
+  return advance ? advance(s) : false;
 }

@@ -22,7 +22,74 @@ const RESOLVER_STATUSES = new Set<IntentRow["status"]>([
   "RefundRquested",
 ]);
 
+/** Most resolver work run in one turn of the event loop: this long, ms... */
+const SLICE_MS = 5;
+/** ...and at most this many steps started (a step that starts runs to its first real I/O, if any). */
+const SLICE_STEPS = 4;
+
+/**
+ * Bounds the resolver's synchronous stretches: awaited before every step, it lets the step start while the turn's
+ * slice ({@link SLICE_MS}, {@link SLICE_STEPS}) lasts, and otherwise waits for the next turn of the event loop (after
+ * sockets and timers were served), where the first waiter opens a new slice. Test legs and in-process engines
+ * (litesvm, bitcore's interpreter, PGlite) answer without any I/O, so without it a whole pass (up to BATCH intents
+ * times `stepsPerPass` steps) would run as one stretch of microtasks while every request waits.
+ */
+function createTimeSlicer(): () => Promise<void> {
+  let sliceStart = performance.now();
+  let stepsStarted = 0;
+  let nextTurn: Promise<void> | undefined;
+  const waitForNextTurn = () => {
+    nextTurn ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        nextTurn = undefined;
+        sliceStart = performance.now();
+        stepsStarted = 0;
+        resolve();
+      }),
+    );
+    return nextTurn;
+  };
+  return async () => {
+    while (stepsStarted >= SLICE_STEPS || performance.now() - sliceStart >= SLICE_MS) await waitForNextTurn();
+    stepsStarted++;
+  };
+}
+
 const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSES.has(row.status);
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What following an intent needs from its resolver. */
+interface FollowContext {
+  core: Core;
+  stepsPerPass: number;
+  isStopped(): boolean;
+  nextSlice(): Promise<void>;
+}
+
+/** Follow one intent through the steps that are ready; move it back in the queue when it is stuck. */
+async function followIntent(ctx: FollowContext, first: IntentRow): Promise<void> {
+  const { core } = ctx;
+  let row: IntentRow | undefined = first;
+  let stuck = false;
+  try {
+    for (let steps = 0; row && steps < ctx.stepsPerPass && !ctx.isStopped(); steps++) {
+      await ctx.nextSlice();
+      if (ctx.isStopped()) break;
+      // The row the database returned for the change: no re-read between steps.
+      const next: IntentRow | undefined = await advanceIntent({ core, row });
+      if (!next) {
+        stuck = hasWork(row);
+        break;
+      }
+      row = next;
+    }
+  } catch (error) {
+    stuck = true;
+    core.log(`resolver: intent ${first.id}: ${describe(error)}`);
+  }
+  if (stuck) await core.store.deferIntent(first.id, core.clock.nowMs());
+}
 
 /**
  * Start the background resolver: every `intervalMs` (after the previous pass ends, so passes never overlap;
@@ -48,27 +115,11 @@ export function startResolver({
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<boolean> = Promise.resolve(false);
 
-  const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-  /** Follow one intent through the steps that are ready; move it back in the queue when it is stuck. */
-  const work = async (first: IntentRow) => {
-    let row: IntentRow | undefined = first;
-    let stuck = false;
-    try {
-      for (let steps = 0; row && steps < stepsPerPass && !stopped; steps++) {
-        // The row the database returned for the change: no re-read between steps.
-        const next: IntentRow | undefined = await advanceIntent({ core, row });
-        if (!next) {
-          stuck = hasWork(row);
-          break;
-        }
-        row = next;
-      }
-    } catch (error) {
-      stuck = true;
-      core.log(`resolver: intent ${first.id}: ${describe(error)}`);
-    }
-    if (stuck) await core.store.deferIntent(first.id, core.clock.nowMs());
+  const follow: FollowContext = {
+    core,
+    stepsPerPass,
+    isStopped: () => stopped,
+    nextSlice: createTimeSlicer(),
   };
 
   /** One pass; true when its batch was full (more work may be waiting). */
@@ -80,7 +131,8 @@ export function startResolver({
     const worker = async () => {
       while (!stopped && next < rows.length) {
         const row = rows[next++];
-        if (row) await work(row).catch((error: unknown) => core.log(`resolver: ${describe(error)}`));
+        if (row)
+          await followIntent(follow, row).catch((error: unknown) => core.log(`resolver: ${describe(error)}`));
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));

@@ -1,7 +1,7 @@
-import { createApiError, createIntentNotFoundError } from "../http/apiError.js";
+import { createIntentNotFoundError, createUnprocessableError } from "../http/apiError.js";
 import type { Json, SubmittedApproval } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
-import type { Core } from "./core.js";
+import type { ServiceCall } from "./core.js";
 import { toLegIntent } from "./toLegIntent.js";
 import { toStatusRecord } from "./toStatusRecord.js";
 
@@ -28,42 +28,27 @@ const MECHANISM_OF_TYPE: Record<SubmittedApproval["type"], string> = {
 export async function addApproval({
   core,
   request,
-}: {
-  core: Core;
-  request: ApprovalRequest;
-}): Promise<Record<string, Json>> {
+}: ServiceCall<ApprovalRequest>): Promise<Record<string, Json>> {
   const row = await core.store.getIntent(request.intentId, request.partnerId);
   if (!row) throw createIntentNotFoundError();
   const invalidState = (status: string) =>
-    createApiError({
-      status: 422,
-      code: "INVALID_STATE",
-      message: `An approval can only be added to an Initiated intent; this one is ${status}.`,
-      entity: "Intent",
-    });
+    createUnprocessableError(
+      "INVALID_STATE",
+      `An approval can only be added to an Initiated intent; this one is ${status}.`,
+      "Intent",
+    );
   if (row.status !== "Initiated") throw invalidState(row.status);
   if (MECHANISM_OF_TYPE[request.type] !== row.approvalMechanism)
-    throw createApiError({
-      status: 422,
-      code: "APPROVAL_TYPE_MISMATCH",
-      message: `This intent takes a ${row.approvalMechanism} approval, not ${request.type}.`,
-      entity: "Approval",
-    });
+    throw createUnprocessableError(
+      "APPROVAL_TYPE_MISMATCH",
+      `This intent takes a ${row.approvalMechanism} approval, not ${request.type}.`,
+      "Approval",
+    );
   if (core.clock.nowMs() > row.deadlineSecs * 1000)
-    throw createApiError({
-      status: 422,
-      code: "INTENT_EXPIRED",
-      message: "The intent's deadline has passed.",
-      entity: "Intent",
-    });
+    throw createUnprocessableError("INTENT_EXPIRED", "The intent's deadline has passed.", "Intent");
   const leg = core.legs.get(row.sourceChain);
   if (!leg)
-    throw createApiError({
-      status: 422,
-      code: "NETWORK_UNAVAILABLE",
-      message: "The source network is not served.",
-      entity: "Network",
-    });
+    throw createUnprocessableError("NETWORK_UNAVAILABLE", "The source network is not served.", "Network");
 
   const { legData } = await callLeg({
     entity: "Approval",

@@ -28,3 +28,9 @@ export interface Core {
   faults: Faults;
   log: (message: string) => void;
 }
+
+/** What a service function takes: the shared core and the request, parsed from the wire. */
+export interface ServiceCall<TRequest> {
+  core: Core;
+  request: TRequest;
+}

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { QuoteRecord } from "../db/createStore.js";
 import type { IntentRow } from "../db/intentRow.js";
-import { createApiError } from "../http/apiError.js";
+import { createApiError, createBadRequestError, createUnprocessableError } from "../http/apiError.js";
 import type { Json } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
-import type { Core } from "./core.js";
+import type { Core, ServiceCall } from "./core.js";
 import { toLegIntent } from "./toLegIntent.js";
 
 /** An intent request, parsed from the wire (spec 4.2). */
@@ -18,19 +19,8 @@ export interface IntentRequest {
   partnerId: string;
 }
 
-/**
- * Create an intent from an unexpired, unused quote (spec 4.2): validate the addresses with the legs, draw a
- * 32-byte secret (kept server-side; only its SHA-256 is returned), build `params_to_sign` with the source leg,
- * then mark the quote used and store the intent in one transaction. Of two concurrent creates from one quote,
- * exactly one succeeds.
- */
-export async function createIntent({
-  core,
-  request,
-}: {
-  core: Core;
-  request: IntentRequest;
-}): Promise<Record<string, Json>> {
+/** The partner's quote, unused and unexpired; 404 `QUOTE_NOT_FOUND` or 422 otherwise. */
+async function findUsableQuote(core: Core, request: IntentRequest): Promise<QuoteRecord> {
   const quote = await core.store.getQuote(request.quoteId, request.partnerId);
   if (!quote)
     throw createApiError({
@@ -39,85 +29,92 @@ export async function createIntent({
       message: "No quote has this id.",
       entity: "Quote",
     });
-  const alreadyUsed = () =>
-    createApiError({
-      status: 422,
-      code: "QUOTE_ALREADY_USED",
-      message: "An intent was already created from this quote.",
-      entity: "Quote",
-    });
-  if (quote.usedByIntent !== null) throw alreadyUsed();
-  const now = core.clock.nowMs();
-  if (now > quote.expiryMs)
-    throw createApiError({
-      status: 422,
-      code: "QUOTE_EXPIRED",
-      message: "The quote has expired; ask for a new one.",
-      entity: "Quote",
-    });
+  if (quote.usedByIntent !== null) throw quoteAlreadyUsed();
+  if (core.clock.nowMs() > quote.expiryMs)
+    throw createUnprocessableError("QUOTE_EXPIRED", "The quote has expired; ask for a new one.", "Quote");
+  return quote;
+}
 
-  const wire = quote.wire;
-  const sourceChain = wire.source_chain as number;
-  const destChain = wire.dest_chain as number;
+const quoteAlreadyUsed = () =>
+  createUnprocessableError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");
+
+/** The quote's two legs and source network; 422 `NETWORK_UNAVAILABLE` when either is not served. */
+function findLegs(core: Core, sourceChain: number, destChain: number) {
   const sourceLeg = core.legs.get(sourceChain);
   const destLeg = core.legs.get(destChain);
   const sourceNetwork = core.findNetwork(sourceChain);
   if (!sourceLeg || !destLeg || !sourceNetwork)
-    throw createApiError({
-      status: 422,
-      code: "NETWORK_UNAVAILABLE",
-      message: "The quote's network is not served.",
-      entity: "Network",
-    });
+    throw createUnprocessableError("NETWORK_UNAVAILABLE", "The quote's network is not served.", "Network");
+  return { sourceLeg, destLeg, sourceNetwork };
+}
 
-  const badAddress = (field: string) =>
-    createApiError({
-      status: 400,
-      code: "INVALID_ADDRESS",
-      message: `\`${field}\` is not a valid address on network ${field === "user_destination_address" ? destChain : sourceChain}.`,
-      entity: "Intent",
-    });
-  if (!sourceLeg.isValidAddress(request.userSourceAddress)) throw badAddress("user_source_address");
-  if (!sourceLeg.isValidAddress(request.refundAddress)) throw badAddress("refund_address");
-  if (!destLeg.isValidAddress(request.userDestinationAddress)) throw badAddress("user_destination_address");
+/**
+ * Check the request's addresses with the legs and its public key (required for Bitcoin and Solana sources, hex,
+ * and the key of `user_source_address`); returns the key without `0x`, or null. 400 naming the field otherwise.
+ */
+function checkAddressesAndKey(
+  request: IntentRequest,
+  legs: ReturnType<typeof findLegs>,
+  chains: { source: number; dest: number },
+): string | null {
+  const { sourceLeg, destLeg, sourceNetwork } = legs;
+  const badAddress = (field: string, chain: number) =>
+    createBadRequestError(
+      "INVALID_ADDRESS",
+      `\`${field}\` is not a valid address on network ${chain}.`,
+      "Intent",
+    );
+  if (!sourceLeg.isValidAddress(request.userSourceAddress))
+    throw badAddress("user_source_address", chains.source);
+  if (!sourceLeg.isValidAddress(request.refundAddress)) throw badAddress("refund_address", chains.source);
+  if (!destLeg.isValidAddress(request.userDestinationAddress))
+    throw badAddress("user_destination_address", chains.dest);
 
   const needsKey = sourceNetwork.type === "BITCOIN" || sourceNetwork.type === "SOLANA";
   const publicKey = request.userSourcePublicKey?.replace(/^0x/, "") ?? null;
   if (needsKey && publicKey === null)
-    throw createApiError({
-      status: 400,
-      code: "PUBLIC_KEY_REQUIRED",
-      message: `\`user_source_public_key\` is required when the source network is ${sourceNetwork.type}.`,
-      entity: "Intent",
-    });
+    throw createBadRequestError(
+      "PUBLIC_KEY_REQUIRED",
+      `\`user_source_public_key\` is required when the source network is ${sourceNetwork.type}.`,
+      "Intent",
+    );
   if (publicKey !== null && !/^(?:[0-9a-fA-F]{2})+$/.test(publicKey))
-    throw createApiError({
-      status: 400,
-      code: "INVALID_PUBLIC_KEY",
-      message: "`user_source_public_key` must be hex.",
-      entity: "Intent",
-    });
+    throw createBadRequestError("INVALID_PUBLIC_KEY", "`user_source_public_key` must be hex.", "Intent");
   if (!sourceLeg.publicKeyMatchesAddress(request.userSourceAddress, publicKey))
-    throw createApiError({
-      status: 400,
-      code: "PUBLIC_KEY_MISMATCH",
-      message: "`user_source_public_key` does not belong to `user_source_address`.",
-      entity: "Intent",
-    });
+    throw createBadRequestError(
+      "PUBLIC_KEY_MISMATCH",
+      "`user_source_public_key` does not belong to `user_source_address`.",
+      "Intent",
+    );
+  return publicKey;
+}
 
+/** The new intent's row, `Initiated`, with a fresh 32-byte secret; what the source leg builds is not in it yet. */
+function newIntentRow({
+  core,
+  request,
+  quote,
+  publicKey,
+  approvalMechanism,
+}: ServiceCall<IntentRequest> & {
+  quote: QuoteRecord;
+  publicKey: string | null;
+  approvalMechanism: IntentRow["approvalMechanism"];
+}): IntentRow {
+  const wire = quote.wire;
+  const now = core.clock.nowMs();
   const secret = randomBytes(32);
-  const secretHash = `0x${createHash("sha256").update(secret).digest("hex")}` as const;
-  const row: IntentRow = {
+  return {
     id: randomUUID(),
     quoteId: quote.id,
     swapId: randomUUID(),
     status: "Initiated",
     pendingStep: null,
-    sourceChain,
+    sourceChain: wire.source_chain as number,
     sourceToken: wire.source_token as string,
     sourceAmountLots: wire.source_amount_lots as string,
     sourceAmountDecimals: wire.source_amount_decimals as number,
-    destChain,
+    destChain: wire.dest_chain as number,
     destToken: wire.dest_token as string,
     destAmountDecimals: wire.dest_amount_decimals as number,
     minDestAmountLots: wire.min_dest_amount_lots as string,
@@ -128,9 +125,9 @@ export async function createIntent({
     refundAddress: request.refundAddress,
     retailUserId: request.retailUserId ?? quote.retailUserId,
     secret: secret.toString("hex"),
-    secretHash,
+    secretHash: `0x${createHash("sha256").update(secret).digest("hex")}`,
     deadlineSecs: Math.floor(now / 1000) + core.config.intentTtlSecs,
-    approvalMechanism: sourceLeg.approvalMechanism,
+    approvalMechanism,
     paramsToSign: null,
     legData: null,
     proxyAddress: "",
@@ -148,8 +145,33 @@ export async function createIntent({
     swappedAtMs: null,
     refundedAtMs: null,
   };
+}
 
-  const built = await callLeg({ entity: "Intent", call: () => sourceLeg.buildApproval(toLegIntent(row)) });
+/**
+ * Create an intent from an unexpired, unused quote (spec 4.2): validate the addresses with the legs, draw a
+ * 32-byte secret (kept server-side; only its SHA-256 is returned), build `params_to_sign` with the source leg,
+ * then mark the quote used and store the intent in one transaction. Of two concurrent creates from one quote,
+ * exactly one succeeds.
+ */
+export async function createIntent({
+  core,
+  request,
+}: ServiceCall<IntentRequest>): Promise<Record<string, Json>> {
+  const quote = await findUsableQuote(core, request);
+  const chains = { source: quote.wire.source_chain as number, dest: quote.wire.dest_chain as number };
+  const legs = findLegs(core, chains.source, chains.dest);
+  const publicKey = checkAddressesAndKey(request, legs, chains);
+  const row = newIntentRow({
+    core,
+    request,
+    quote,
+    publicKey,
+    approvalMechanism: legs.sourceLeg.approvalMechanism,
+  });
+  const built = await callLeg({
+    entity: "Intent",
+    call: () => legs.sourceLeg.buildApproval(toLegIntent(row)),
+  });
   const stored: IntentRow = {
     ...row,
     paramsToSign: built.paramsToSign,
@@ -157,7 +179,7 @@ export async function createIntent({
     proxyAddress: built.proxyAddress,
   };
   if (!(await core.store.insertIntentFromQuote(stored, { partnerId: request.partnerId })))
-    throw alreadyUsed();
+    throw quoteAlreadyUsed();
   return {
     intent_id: stored.id,
     deadline_secs: stored.deadlineSecs,

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createApiError } from "../http/apiError.js";
+import { createBadRequestError, createUnprocessableError, type ErrorEntity } from "../http/apiError.js";
 import type { Json } from "../legs/types.js";
 import { computeQuoteAmounts } from "../quotes/computeQuoteAmounts.js";
 import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
-import type { CatalogueToken, Core } from "./core.js";
+import type { CatalogueToken, Core, ServiceCall } from "./core.js";
 
 /** A quote request, parsed from the wire. */
 export interface QuoteRequest {
@@ -42,22 +42,12 @@ function findIntermediate(core: Core, source: CatalogueToken, dest: CatalogueTok
   );
 }
 
-/**
- * Price a swap at the sandbox's price table, store the quote and return its wire form (spec 2.1).
- * Amounts are exact integer lots; `max_dest_amount_lots` is the quoted output, `min_dest_amount_lots` applies the slippage.
- */
-export async function createQuote({
-  core,
-  request,
-}: {
-  core: Core;
-  request: QuoteRequest;
-}): Promise<Record<string, Json>> {
-  const bad = (code: string, message: string, entity: "Quote" | "Network" | "Token" = "Quote") =>
-    createApiError({ status: 400, code, message, entity });
-  const unprocessable = (code: string, message: string, entity: "Quote" | "Token" = "Quote") =>
-    createApiError({ status: 422, code, message, entity });
+/** 400 for the quote request (entity `Quote` unless given). */
+const bad = (code: string, message: string, entity: ErrorEntity = "Quote") =>
+  createBadRequestError(code, message, entity);
 
+/** The swap type, slippage and both catalogue tokens of the request; 400 naming what is wrong. */
+function readSwap(core: Core, request: QuoteRequest) {
   if (request.swapType !== "standard") throw bad("UNSUPPORTED_SWAP_TYPE", "`swap_type` must be `standard`.");
   if (!/^\d{1,5}$/.test(request.slippageBps) || Number(request.slippageBps) > 10_000)
     throw bad("INVALID_SLIPPAGE", "`slippage_bps` must be an integer string from 0 to 10000.");
@@ -65,60 +55,87 @@ export async function createQuote({
     if (!core.findNetwork(chain))
       throw bad("UNKNOWN_NETWORK", `Network ${chain} is not in the catalogue.`, "Network");
   }
-  const source = core.findToken(request.sourceChain, request.sourceToken);
-  if (!source)
-    throw bad(
-      "UNKNOWN_TOKEN",
-      `Token ${request.sourceToken} is not listed on network ${request.sourceChain}.`,
-      "Token",
-    );
-  const dest = core.findToken(request.destChain, request.destToken);
-  if (!dest)
-    throw bad(
-      "UNKNOWN_TOKEN",
-      `Token ${request.destToken} is not listed on network ${request.destChain}.`,
-      "Token",
-    );
+  const listed = (chain: number, token: string) => {
+    const found = core.findToken(chain, token);
+    if (!found) throw bad("UNKNOWN_TOKEN", `Token ${token} is not listed on network ${chain}.`, "Token");
+    return found;
+  };
+  const source = listed(request.sourceChain, request.sourceToken);
+  const dest = listed(request.destChain, request.destToken);
   if (source === dest) throw bad("SAME_TOKEN", "The source and destination tokens are the same.");
+  return { source, dest };
+}
 
-  const parsed = parseDecimalAmount({ text: request.amountText, decimals: source.decimals });
-  if (!parsed.ok) throw bad("INVALID_AMOUNT", AMOUNT_PROBLEMS[parsed.problem] ?? "`amount` is invalid.");
+/** A token with its price; 422 `NO_PRICE` when the sandbox has none. */
+function priceOf(core: Core, token: CatalogueToken) {
+  const { prices } = core.config;
+  // own keys only: a catalogue symbol such as `constructor` must not find Object.prototype's
+  const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined;
+  if (!price)
+    throw createUnprocessableError("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
+  return { decimals: token.decimals, price };
+}
+
+/**
+ * The amounts of the swap of `lots` of `source` to `dest` (through the route's intermediate token, if any);
+ * 422 when the source must be wrapped first, or the amount is above the sandbox's limit or buys nothing.
+ */
+function priceSwap(
+  core: Core,
+  swap: { source: CatalogueToken; dest: CatalogueToken; lots: bigint; slippageBps: string },
+) {
+  const { source, dest, lots } = swap;
   if (source.wrappedTokenAddress !== null) {
-    throw unprocessable(
+    throw createUnprocessableError(
       "TOKEN_MUST_BE_WRAPPED",
       `${source.symbol} must be wrapped before it can be swapped (use ${source.wrappedTokenAddress}).`,
       "Token",
     );
   }
-  const { prices } = core.config;
-  const priceOf = (token: CatalogueToken) => {
-    // own keys only: a catalogue symbol such as `constructor` must not find Object.prototype's
-    const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined;
-    if (!price) throw unprocessable("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
-    return { decimals: token.decimals, price };
-  };
-  const sourcePriced = priceOf(source);
-  const destPriced = priceOf(dest);
+  const sourcePriced = priceOf(core, source);
+  const destPriced = priceOf(core, dest);
   const usdValue =
-    (parsed.lots * sourcePriced.price.numerator) /
-    (10n ** BigInt(source.decimals) * sourcePriced.price.denominator);
+    (lots * sourcePriced.price.numerator) / (10n ** BigInt(source.decimals) * sourcePriced.price.denominator);
   if (usdValue > core.config.maxQuoteUsd)
-    throw unprocessable(
+    throw createUnprocessableError(
       "AMOUNT_TOO_LARGE",
       `The amount is above the sandbox's limit of ${core.config.maxQuoteUsd} USD.`,
+      "Quote",
     );
-
   const intermediate = findIntermediate(core, source, dest);
   const amounts = computeQuoteAmounts({
     source: sourcePriced,
     dest: destPriced,
-    sourceLots: parsed.lots,
-    slippageBps: BigInt(request.slippageBps),
-    intermediate: intermediate ? priceOf(intermediate) : null,
+    sourceLots: lots,
+    slippageBps: BigInt(swap.slippageBps),
+    intermediate: intermediate ? priceOf(core, intermediate) : null,
   });
   if (amounts.minDestLots <= 0n)
-    throw unprocessable("AMOUNT_TOO_SMALL", "The amount is too small: it buys no destination lots.");
+    throw createUnprocessableError(
+      "AMOUNT_TOO_SMALL",
+      "The amount is too small: it buys no destination lots.",
+      "Quote",
+    );
+  return { intermediate, amounts };
+}
 
+/**
+ * Price a swap at the sandbox's price table, store the quote and return its wire form (spec 2.1).
+ * Amounts are exact integer lots; `max_dest_amount_lots` is the quoted output, `min_dest_amount_lots` applies the slippage.
+ */
+export async function createQuote({
+  core,
+  request,
+}: ServiceCall<QuoteRequest>): Promise<Record<string, Json>> {
+  const { source, dest } = readSwap(core, request);
+  const parsed = parseDecimalAmount({ text: request.amountText, decimals: source.decimals });
+  if (!parsed.ok) throw bad("INVALID_AMOUNT", AMOUNT_PROBLEMS[parsed.problem] ?? "`amount` is invalid.");
+  const { intermediate, amounts } = priceSwap(core, {
+    source,
+    dest,
+    lots: parsed.lots,
+    slippageBps: request.slippageBps,
+  });
   const now = core.clock.nowMs();
   const id = randomUUID();
   const wire: Record<string, Json> = {

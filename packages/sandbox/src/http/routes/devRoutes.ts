@@ -1,0 +1,146 @@
+import { Hono } from "hono";
+import { formatLots } from "../../quotes/formatLots.js";
+import { parseDecimalAmount } from "../../quotes/parseDecimalAmount.js";
+import { callLeg } from "../../service/callLeg.js";
+import type { Core } from "../../service/core.js";
+import type { ChainInfo, Faults } from "../../types.js";
+import { createBadRequestError, createIntentNotFoundError } from "../apiError.js";
+import { isUuid } from "../isUuid.js";
+import { readFields } from "../readFields.js";
+import { readJsonBody } from "../readJsonBody.js";
+
+/** How far `POST /sandbox/clock` may move the sandbox clock ahead, in all: 100 years. */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3600 * 1000;
+
+/** What the dev endpoints act on. */
+export interface DevControls {
+  chains(): ChainInfo[];
+  advanceClock(secs: number): Promise<void>;
+  clockOffsetMs(): number;
+  faults(): Faults;
+  setFaults(faults: Partial<Faults>): Faults;
+}
+
+/** A 400 of the dev endpoints (entity `Other`). */
+const bad = (code: string, message: string) => createBadRequestError(code, message, "Other");
+
+/** The leg of `networkId` and its token `token` (a contract address or a symbol); 400 when either is unknown. */
+function findLegAndToken(core: Core, networkId: number, token: string) {
+  const leg = core.legs.get(networkId);
+  if (!leg) throw createBadRequestError("UNKNOWN_NETWORK", `No network ${networkId}.`, "Network");
+  const found =
+    core.findToken(networkId, token) ??
+    core.tokens.find((t) => t.networkId === networkId && t.symbol === token);
+  if (!found)
+    throw createBadRequestError("UNKNOWN_TOKEN", `No token ${token} on network ${networkId}.`, "Token");
+  return { leg, token: found };
+}
+
+/** `GET /sandbox/intents/{id}`: why an intent is where it is, the resolver's bookkeeping (never the secret). */
+function registerIntentInspection(routes: Hono, core: Core): void {
+  routes.get("/intents/:intent_id", async (c) => {
+    const id = c.req.param("intent_id");
+    const row = isUuid(id) ? await core.store.getIntent(id.toLowerCase()) : undefined;
+    if (!row) throw createIntentNotFoundError();
+    return c.json({
+      intent_id: row.id,
+      status: row.status,
+      pending_step: row.pendingStep,
+      last_error: row.lastError,
+      deadline_secs: row.deadlineSecs,
+      delivered_amount_lots: row.deliveredAmountLots,
+      refund_tx: row.refundTx,
+      approval_mechanism: row.approvalMechanism,
+      leg_data: row.legData,
+    });
+  });
+}
+
+/** `POST /sandbox/faucet` (mint test tokens to an address) and `GET /sandbox/balance`. */
+function registerFunds(routes: Hono, core: Core): void {
+  routes.post("/faucet", async (c) => {
+    const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
+    const networkId = f.integer("network_id");
+    const address = f.string("address");
+    const { leg, token } = findLegAndToken(core, networkId, f.string("token"));
+    if (!leg.isValidAddress(address))
+      throw bad("INVALID_ADDRESS", `Not a valid address on network ${networkId}.`);
+    const amount = parseDecimalAmount({ text: f.numberText("amount"), decimals: token.decimals });
+    if (!amount.ok) throw bad("INVALID_AMOUNT", `\`amount\` is invalid (${amount.problem}).`);
+    const { txHash } = await callLeg({
+      entity: "Other",
+      call: () => leg.faucet({ address, token: token.contractAddress, amountLots: amount.lots }),
+    });
+    return c.json({
+      network_id: networkId,
+      address,
+      token: token.contractAddress,
+      amount_lots: amount.lots.toString(),
+      tx_hash: txHash,
+    });
+  });
+
+  routes.get("/balance", async (c) => {
+    const networkParam = c.req.query("network_id") ?? "";
+    const address = c.req.query("address") ?? "";
+    const tokenParam = c.req.query("token") ?? "";
+    if (!/^\d{1,9}$/.test(networkParam) || address === "" || tokenParam === "")
+      throw bad("MISSING_FIELD", "Give `network_id`, `address` and `token`.");
+    const { leg, token } = findLegAndToken(core, Number(networkParam), tokenParam);
+    if (!leg.isValidAddress(address)) throw bad("INVALID_ADDRESS", "Not a valid address on this network.");
+    const lots = await callLeg({
+      entity: "Other",
+      call: () => leg.balanceOf(address, token.contractAddress),
+    });
+    return c.json({
+      network_id: token.networkId,
+      address,
+      token: token.contractAddress,
+      symbol: token.symbol,
+      decimals: token.decimals,
+      balance_lots: lots.toString(),
+      balance: formatLots({ lots, decimals: token.decimals }),
+    });
+  });
+}
+
+/** `GET`/`POST /sandbox/clock` (move the sandbox clock forward) and `GET`/`POST /sandbox/faults`. */
+function registerClockAndFaults(routes: Hono, core: Core, dev: DevControls): void {
+  const clockBody = () => ({ now_ms: core.clock.nowMs(), offset_ms: dev.clockOffsetMs() });
+  routes.get("/clock", (c) => c.json(clockBody()));
+  routes.post("/clock", async (c) => {
+    const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
+    const secs = f.integer("advance_secs");
+    if (secs < 0) throw bad("INVALID_FIELD", "`advance_secs` must be >= 0 (the clock only moves forward).");
+    // Times are stored as bigint ms and handled as JS numbers and Dates: keep the clock far inside both ranges.
+    if (dev.clockOffsetMs() + secs * 1000 > MAX_CLOCK_OFFSET_MS)
+      throw bad("CLOCK_OUT_OF_RANGE", "The sandbox clock can move at most 100 years ahead in all.");
+    await dev.advanceClock(secs);
+    return c.json(clockBody());
+  });
+
+  routes.get("/faults", (c) => c.json(dev.faults()));
+  routes.post("/faults", async (c) => {
+    const body = await readJsonBody(c, "Other");
+    if (body === null || typeof body !== "object" || Array.isArray(body))
+      throw bad("INVALID_BODY", "A JSON object is required.");
+    const changes: Partial<Faults> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (key !== "fail_delivery" && key !== "decline_all")
+        throw bad("UNKNOWN_FAULT", `Unknown fault \`${key}\`.`);
+      if (typeof value !== "boolean") throw bad("INVALID_FIELD", `\`${key}\` must be a boolean.`);
+      changes[key] = value;
+    }
+    return c.json(dev.setFaults(changes));
+  });
+}
+
+/** The `/sandbox/*` dev endpoints: chains, intent inspection, faucet, balance, clock and faults. */
+export function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono {
+  const routes = new Hono();
+  routes.get("/chains", (c) => c.json(dev.chains()));
+  registerIntentInspection(routes, core);
+  registerFunds(routes, core);
+  registerClockAndFaults(routes, core, dev);
+  return routes;
+}
