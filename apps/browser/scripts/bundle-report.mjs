@@ -35,7 +35,9 @@ export const ENTRIES = [
   { pkg: "@swapintent/permit2", subpath: "./evm", dir: "permit2", file: "dist/evm.js", evm: true },
   { pkg: "@swapintent/permit2", subpath: "./tron", dir: "permit2", file: "dist/tron.js" },
   { pkg: "@swapintent/bitcoin", subpath: ".", dir: "bitcoin", file: "dist/index.js" },
+  { pkg: "@swapintent/bitcoin", subpath: "./wallets", dir: "bitcoin", file: "dist/wallets.js" },
   { pkg: "@swapintent/solana", subpath: ".", dir: "solana", file: "dist/index.js" },
+  { pkg: "@swapintent/solana", subpath: "./kit", dir: "solana", file: "dist/kit.js" },
 ];
 
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_")));
