@@ -10,7 +10,10 @@ export function swapintentProject(
 ) {
   return defineProject({
     resolve: { conditions: ["swapintent-source", "module", "import", "node", "default"] },
-    ssr: { resolve: { conditions: ["swapintent-source", "import", "node", "default"] } },
+    // No "import" here: vitest passes these to its workers as `node --conditions`, where "import" applies to
+    // require() too, and a CommonJS package such as pg would then require() an ES module ("Class extends value
+    // [object Module]"). Node adds "import" to import statements on its own.
+    ssr: { resolve: { conditions: ["swapintent-source", "node", "default"] } },
     test: {
       name,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],

@@ -53,14 +53,16 @@ describe("bundle report of the published entry points (browser platform)", () =>
     if (setupError) throw setupError;
   });
 
-  it("measures client, permit2 root/evm/tron, bitcoin and solana", () => {
+  it("measures client, permit2 root/evm/tron, bitcoin root/wallets and solana root/kit", () => {
     expect(report.rows.map((r) => r.specifier)).toEqual([
       "@swapintent/client",
       "@swapintent/permit2",
       "@swapintent/permit2/evm",
       "@swapintent/permit2/tron",
       "@swapintent/bitcoin",
+      "@swapintent/bitcoin/wallets",
       "@swapintent/solana",
+      "@swapintent/solana/kit",
     ]);
     for (const row of report.rows) {
       expect(row.without.gzip).toBeGreaterThan(0);
@@ -79,6 +81,16 @@ describe("bundle report of the published entry points (browser platform)", () =>
       expect(row.without.freeGlobals).toEqual([]);
       expect(row.withPeers.builtins.filter((b) => b.resolved === null)).toEqual([]);
     }
+  });
+
+  it("the Solana Kit entry pulls no @solana/web3.js, even with every peer bundled; the root entry does", () => {
+    const kit = report.rows.find((r) => r.specifier === "@swapintent/solana/kit")!;
+    for (const variant of [kit.without, kit.withPeers]) {
+      expect(variant.inputs.filter((p) => p.includes("@solana/web3.js"))).toEqual([]);
+      expect(variant.externalImports ?? []).not.toContain("@solana/web3.js");
+    }
+    const root = report.rows.find((r) => r.specifier === "@swapintent/solana")!;
+    expect(root.withPeers.inputs.some((p) => p.includes("@solana/web3.js"))).toBe(true);
   });
 
   it("the EVM entries contain no tronweb; the Tron entry loads it only as its peer", () => {
