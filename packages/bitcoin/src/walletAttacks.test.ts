@@ -1,0 +1,382 @@
+// Attacks on the wallet answer path (walletPsbt.ts) and the adapters, as a hostile wallet or a page script that
+// wraps it: cases beyond the stand-ins' tamper table. Every accepted answer is also run through bitcore's
+// interpreter; every refusal carries its code.
+import { isSwapIntentError } from "@swapintent/client";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
+import { crypto, Psbt, payments } from "bitcoinjs-lib";
+import * as ecc from "tiny-secp256k1";
+import { describe, expect, it } from "vitest";
+import { buildDeposit, type Deposit, hex, strangerKey, userKey, xOnly } from "../test/fixtures.js";
+import {
+  createLeatherStandin,
+  createSatsConnectStandin,
+  createUnisatStandin,
+} from "../test/walletStandins.js";
+import { signHtlcPsbt } from "./signHtlcPsbt.js";
+import type { PsbtWalletSigner, SignPsbtParameters } from "./types.js";
+import {
+  createLeatherWalletSigner,
+  createSatsConnectWalletSigner,
+  createUnisatWalletSigner,
+  type LeatherProvider,
+  type SatsConnectRequest,
+  type UnisatProvider,
+} from "./wallets.js";
+
+const userPublicKey = hex(userKey.publicKey);
+const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", xOnly(userKey)));
+
+/** A wallet that signs what it is asked honestly, then hands back whatever `answer` makes of it. */
+function wallet(
+  answer: (signed: Psbt, request: SignPsbtParameters) => unknown,
+  before?: (request: SignPsbtParameters) => void,
+): PsbtWalletSigner {
+  return {
+    publicKey: userKey.publicKey,
+    signPsbt: async (request) => {
+      before?.(request);
+      const psbt = Psbt.fromBase64(request.psbt);
+      for (const { index, kind, sighashType } of request.signInputs) {
+        psbt.signInput(index, (kind === "p2tr" ? tweaked : userKey) as never, [sighashType]);
+      }
+      return answer(psbt, request) as string;
+    },
+  };
+}
+
+async function outcome(deposit: Deposit, signer: PsbtWalletSigner) {
+  try {
+    const signed = await signHtlcPsbt({
+      ecc,
+      intent: deposit.intent,
+      quote: deposit.quote,
+      userPublicKey,
+      signer,
+    });
+    const tx = Psbt.fromBase64(signed.psbt).extractTransaction().toHex();
+    return {
+      code: "ACCEPTED" as const,
+      interpreter: runInterpreter({ txHex: tx, prevouts: deposit.prevouts }),
+    };
+  } catch (error) {
+    if (!isSwapIntentError(error)) return { code: "UNCODED", error };
+    return { code: error.code, details: error.details };
+  }
+}
+
+const b64 = (p: Psbt) => p.toBase64();
+const cases: [string, (p: Psbt, r: SignPsbtParameters) => unknown, string][] = [
+  [
+    "trailing bytes after the PSBT",
+    (p) => Buffer.concat([p.toBuffer(), Buffer.of(0, 1, 2)]).toString("base64"),
+    "BTC_PSBT_INVALID",
+  ],
+  ["whitespace inside the base64", (p) => b64(p).replace(/(.{40})/g, "$1\n "), "BTC_PSBT_INVALID"],
+  [
+    "base64 with its padding changed",
+    (p) => (b64(p).endsWith("=") ? b64(p).replace(/=+$/, "") : `${b64(p)}====`),
+    "BTC_PSBT_INVALID",
+  ],
+  ["base64url", (p) => b64(p).replace(/\+/g, "-").replace(/\//g, "_"), "BTC_PSBT_INVALID"],
+  ["hex where base64 is due", (p) => p.toHex(), "BTC_PSBT_INVALID"],
+  ["base64 with junk after it", (p) => `${b64(p)}!!junk`, "BTC_PSBT_INVALID"],
+  ["a String object", (p) => new String(b64(p)), "BTC_PSBT_INVALID"],
+  ["an object whose toString is the PSBT", (p) => ({ toString: () => b64(p) }), "BTC_PSBT_INVALID"],
+  [
+    "tapKeySig 65 bytes ending 0x00",
+    (p) => {
+      const i = p.data.inputs[0]!;
+      i.tapKeySig = Uint8Array.from([...i.tapKeySig!, 0]);
+      return b64(p);
+    },
+    "BTC_SIGHASH_NOT_ALLOWED",
+  ],
+  [
+    "tapKeySig 65 bytes ALL|ANYONECANPAY",
+    (p) => {
+      const i = p.data.inputs[0]!;
+      i.tapKeySig = Uint8Array.from([...i.tapKeySig!, 0x81]);
+      return b64(p);
+    },
+    "BTC_SIGHASH_NOT_ALLOWED",
+  ],
+  [
+    "tapKeySig 65 bytes ALL over the DEFAULT digest",
+    (p) => {
+      const i = p.data.inputs[0]!;
+      i.tapKeySig = Uint8Array.from([...i.tapKeySig!, 1]);
+      return b64(p);
+    },
+    "BTC_SIGHASH_NOT_ALLOWED",
+  ],
+  [
+    "tapScriptSig on a listed input",
+    (p) => {
+      p.data.inputs[0]!.tapScriptSig = [
+        { pubkey: xOnly(userKey), leafHash: new Uint8Array(32), signature: p.data.inputs[0]!.tapKeySig! },
+      ];
+      return b64(p);
+    },
+    "BTC_SIGNATURE_UNEXPECTED",
+  ],
+  [
+    "tapMerkleRoot added",
+    (p) => {
+      p.data.inputs[0]!.tapMerkleRoot = new Uint8Array(32).fill(1);
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "tapInternalKey swapped",
+    (p) => {
+      p.data.inputs[0]!.tapInternalKey = xOnly(strangerKey);
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "tapBip32Derivation added",
+    (p) => {
+      p.data.inputs[0]!.tapBip32Derivation = [
+        {
+          pubkey: xOnly(strangerKey),
+          leafHashes: [],
+          masterFingerprint: new Uint8Array(4),
+          path: "m/86'/0'/0'/0/0",
+        },
+      ];
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "witnessUtxo script of a listed input",
+    (p) => {
+      const u = p.data.inputs[1]!.witnessUtxo!;
+      p.data.inputs[1]!.witnessUtxo = {
+        ...u,
+        script: payments.p2wpkh({ pubkey: strangerKey.publicKey }).output!,
+      };
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "proprietary key on a listed input",
+    (p) => {
+      p.data.inputs[1]!.unknownKeyVals = [{ key: Uint8Array.of(0xfc, 0), value: Uint8Array.of(1) }];
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "PSBT version 2 global",
+    (p) => {
+      p.data.globalMap.unknownKeyVals = [{ key: Uint8Array.of(0xfb), value: Uint8Array.of(2, 0, 0, 0) }];
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "sighashType set on a listed input",
+    (p) => {
+      p.data.inputs[1]!.sighashType = 0x01;
+      return b64(p);
+    },
+    "BTC_PSBT_FIELD_MODIFIED",
+  ],
+  [
+    "finalScriptSig on a segwit input",
+    (p) => {
+      p.data.inputs[1]!.finalScriptSig = Uint8Array.of(0x51);
+      return b64(p);
+    },
+    "BTC_SIGNATURE_UNEXPECTED",
+  ],
+  [
+    "partialSig by another key next to the user's",
+    (p) => {
+      const s = p.data.inputs[1]!.partialSig![0]!;
+      p.data.inputs[1]!.partialSig = [s, { pubkey: strangerKey.publicKey, signature: s.signature }];
+      return b64(p);
+    },
+    "BTC_SIGNATURE_UNEXPECTED",
+  ],
+  [
+    "P2TR finalized with an annex",
+    (p) => {
+      p.finalizeInput(0);
+      const w = p.data.inputs[0]!.finalScriptWitness!;
+      p.data.inputs[0]!.finalScriptWitness = Uint8Array.from([2, ...w.slice(1), 2, 0x50, 0]);
+      return b64(p);
+    },
+    "BTC_SIGNATURE_UNEXPECTED",
+  ],
+  [
+    "P2WPKH finalized, partialSig left with another signature",
+    (p) => {
+      const s = p.data.inputs[1]!.partialSig![0]!;
+      p.finalizeInput(1);
+      p.data.inputs[1]!.partialSig = [{ pubkey: s.pubkey, signature: p.data.inputs[0]!.tapKeySig! }];
+      return b64(p);
+    },
+    "BTC_SIGNATURE_UNEXPECTED",
+  ],
+];
+
+describe("a hostile wallet's answer", () => {
+  it.each(cases)("%s", async (_, answer, expected) => {
+    const result = await outcome(buildDeposit(), wallet(answer));
+    expect(result.code).toBe(expected);
+    if (result.code === "ACCEPTED") expect(result.interpreter).toEqual([null, null]);
+  });
+});
+
+describe("a signer that writes into what it was handed", () => {
+  it("cannot loosen the sighash check by rewriting signInputs (65-byte ALL signature over the DEFAULT digest)", async () => {
+    const result = await outcome(
+      buildDeposit(),
+      wallet((p, r) => {
+        r.signInputs[0]!.sighashType = 0x01;
+        const input = p.data.inputs[0]!;
+        input.tapKeySig = Uint8Array.from([...input.tapKeySig!, 0x01]);
+        return b64(p);
+      }),
+    );
+    expect(result).toMatchObject({
+      code: "BTC_SIGHASH_NOT_ALLOWED",
+      details: { input: 0, sighashType: 1, expected: [0] },
+    });
+  });
+
+  it("cannot change what the answer is checked against by rewriting every field and byte it was handed", async () => {
+    const deposit = buildDeposit();
+    const result = await outcome(
+      deposit,
+      wallet(
+        (p) => b64(p),
+        (r) => {
+          const request = {
+            ...r,
+            signInputs: r.signInputs.map((i) => ({ ...i, script: Uint8Array.from(i.script) })),
+          };
+          for (const input of r.signInputs) {
+            Object.assign(input, {
+              index: 2,
+              kind: input.kind === "p2tr" ? "p2wpkh" : "p2tr",
+              sighashType: 0x83,
+            });
+            input.script.fill(0);
+          }
+          r.inputs.length = 0;
+          // the wallet itself signs the request as it came in
+          Object.assign(r, request);
+        },
+      ),
+    );
+    expect(result.code).toBe("ACCEPTED");
+    expect(result.interpreter).toEqual([null, null]);
+  });
+});
+
+const standinOptions = { key: userKey, other: strangerKey };
+
+/** Unisat's stand-in, signing honestly, with its hex answer rewritten by `rewrite`. */
+function unisatAnswering(rewrite: (hex: string) => unknown): PsbtWalletSigner {
+  const standin = createUnisatStandin(standinOptions);
+  const unisat: UnisatProvider = {
+    signPsbt: async (psbtHex, opts) => rewrite(await standin.signPsbt(psbtHex, opts)) as string,
+  };
+  return createUnisatWalletSigner({ unisat, publicKey: userPublicKey });
+}
+
+/** Leather's stand-in, signing honestly, with its envelope rewritten by `rewrite`. */
+function leatherAnswering(rewrite: (response: { result: { hex: string } }) => unknown): PsbtWalletSigner {
+  const standin = createLeatherStandin(standinOptions);
+  const leather = {
+    request: async (method: "signPsbt", params: unknown) =>
+      rewrite((await standin.request(method, params as never)) as { result: { hex: string } }),
+  } as LeatherProvider;
+  return createLeatherWalletSigner({ leather, publicKey: userPublicKey });
+}
+
+/** sats-connect's stand-in, signing honestly, with its envelope rewritten by `rewrite`. */
+function satsConnectAnswering(
+  rewrite: (response: { result: { psbt: string } }) => unknown,
+): PsbtWalletSigner {
+  const standin = createSatsConnectStandin(standinOptions);
+  const request = (async (method, params) =>
+    rewrite((await standin(method, params as never)) as { result: { psbt: string } })) as SatsConnectRequest;
+  return createSatsConnectWalletSigner({ request, publicKey: userPublicKey });
+}
+
+const hexCases: [string, (hex: string) => string][] = [
+  ["trailing bytes", (h) => `${h}00`],
+  ["trailing non-hex characters", (h) => `${h}zz`],
+  ["whitespace", (h) => ` ${h}\n`],
+  ["a 0x prefix", (h) => `0x${h}`],
+  ["an odd length", (h) => `${h}0`],
+  ["base64 where hex is due", (h) => Buffer.from(h, "hex").toString("base64")],
+];
+
+describe("a hex answer (Unisat, Leather) is one PSBT in hex, nothing around it", () => {
+  it.each(hexCases)("refuses %s (Unisat)", async (_, rewrite) => {
+    const result = await outcome(buildDeposit(), unisatAnswering(rewrite));
+    expect(result).toMatchObject({ code: "BTC_PSBT_INVALID", details: { source: "wallet" } });
+  });
+
+  it.each(hexCases)("refuses %s (Leather)", async (_, rewrite) => {
+    const result = await outcome(
+      buildDeposit(),
+      leatherAnswering((r) => ({ ...r, result: { hex: rewrite(r.result.hex) } })),
+    );
+    expect(result).toMatchObject({ code: "BTC_PSBT_INVALID", details: { source: "wallet" } });
+  });
+
+  it("accepts upper-case hex (the same bytes), and bitcore's interpreter accepts the deposit", async () => {
+    const result = await outcome(
+      buildDeposit(),
+      unisatAnswering((h) => h.toUpperCase()),
+    );
+    expect(result.code).toBe("ACCEPTED");
+    expect(result.interpreter).toEqual([null, null]);
+  });
+});
+
+/** An object whose every property read throws (a getter trap), and a revoked proxy (every operation throws). */
+const trapped = () =>
+  new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error("trap");
+      },
+    },
+  );
+const revoked = () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
+
+describe("an envelope that throws when read is a wallet refusal, never an uncoded error", () => {
+  const envelopes: [string, () => unknown][] = [
+    ["a getter trap", trapped],
+    ["a revoked proxy", revoked],
+    ["a result that is a getter trap", () => ({ status: "success", result: trapped() })],
+    ["an error member that is a getter trap", () => ({ status: "error", error: trapped() })],
+  ];
+  it.each(envelopes)("sats-connect: %s", async (_, make) => {
+    const result = await outcome(buildDeposit(), satsConnectAnswering(make));
+    expect(result).toMatchObject({ code: "BTC_WALLET_REJECTED", details: { wallet: "sats-connect" } });
+  });
+  it.each(envelopes)("Leather: %s", async (_, make) => {
+    const result = await outcome(buildDeposit(), leatherAnswering(make));
+    expect(result).toMatchObject({ code: "BTC_WALLET_REJECTED", details: { wallet: "leather" } });
+  });
+  it.each(envelopes)("Unisat: %s", async (_, make) => {
+    const result = await outcome(buildDeposit(), unisatAnswering(make));
+    expect(result.code).toMatch(/^BTC_(WALLET_REJECTED|PSBT_INVALID)$/);
+  });
+});
