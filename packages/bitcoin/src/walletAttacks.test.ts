@@ -3,7 +3,7 @@
 // interpreter; every refusal carries its code.
 import { isSwapIntentError } from "@swapintent/client";
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
-import { crypto, Psbt, payments } from "bitcoinjs-lib";
+import { crypto, Psbt, payments, script } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { buildDeposit, type Deposit, hex, strangerKey, userKey, xOnly } from "../test/fixtures.js";
@@ -230,6 +230,83 @@ describe("a hostile wallet's answer", () => {
     const result = await outcome(buildDeposit(), wallet(answer));
     expect(result.code).toBe(expected);
     if (result.code === "ACCEPTED") expect(result.interpreter).toEqual([null, null]);
+  });
+});
+
+/** The honest answer with `pairs` (serialized key-value pairs) written into input 1's map. */
+function withPairs(p: Psbt, ...pairs: Uint8Array[]): string {
+  const marker = Uint8Array.of(0x02, 0xfc, 0xee, 0x01, 0xee);
+  p.data.inputs[1]!.unknownKeyVals = [{ key: marker.slice(1, 3), value: marker.slice(4) }];
+  const bytes = Buffer.from(p.toBuffer());
+  const at = bytes.indexOf(Buffer.from(marker));
+  expect(at).toBeGreaterThan(0);
+  return Buffer.concat([bytes.subarray(0, at), ...pairs, bytes.subarray(at + marker.length)]).toString(
+    "base64",
+  );
+}
+
+/** Input 1's witnessUtxo (key 0x01) as a serialized pair, claiming `value`. */
+function witnessUtxoPair(p: Psbt, value: bigint): Uint8Array {
+  const { script } = p.data.inputs[1]!.witnessUtxo!;
+  const amount = new Uint8Array(8);
+  new DataView(amount.buffer).setBigUint64(0, value, true);
+  const data = Uint8Array.from([...amount, script.length, ...script]);
+  return Uint8Array.from([1, 0x01, data.length, ...data]);
+}
+
+const N = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
+
+/** The high-S twin of a strict-DER ECDSA signature (valid by consensus, not relayed: BIP-62 LOW_S). */
+function highS(sig: Uint8Array): Uint8Array {
+  const { signature, hashType } = script.signature.decode(sig);
+  const s = N - BigInt(`0x${Buffer.from(signature.subarray(32)).toString("hex")}`);
+  const twin = Uint8Array.from([
+    ...signature.subarray(0, 32),
+    ...Buffer.from(s.toString(16).padStart(64, "0"), "hex"),
+  ]);
+  return script.signature.encode(twin, hashType);
+}
+
+describe("a hostile wallet's answer, at the byte level", () => {
+  it("refuses a key written twice in one map (an unknown key)", async () => {
+    const pair = Uint8Array.of(0x02, 0xfc, 0x01, 0x01, 0x07);
+    const result = await outcome(
+      buildDeposit(),
+      wallet((p) => withPairs(p, pair, pair)),
+    );
+    expect(result).toMatchObject({ code: "BTC_PSBT_INVALID", details: { source: "wallet" } });
+    // The same pair once parses, and is refused as the added field it is.
+    const once = await outcome(
+      buildDeposit(),
+      wallet((p) => withPairs(p, pair)),
+    );
+    expect(once).toMatchObject({
+      code: "BTC_PSBT_FIELD_MODIFIED",
+      details: { where: "input 1", fields: ["unknownKeyVals"] },
+    });
+  });
+
+  it("refuses a second witnessUtxo with another amount (which one a parser keeps would decide the fee)", async () => {
+    const result = await outcome(
+      buildDeposit(),
+      wallet((p) => withPairs(p, witnessUtxoPair(p, p.data.inputs[1]!.witnessUtxo!.value + 1n))),
+    );
+    expect(result).toMatchObject({ code: "BTC_PSBT_INVALID", details: { source: "wallet" } });
+  });
+
+  it("refuses the high-S twin of the user's P2WPKH signature (valid by consensus, never relayed)", async () => {
+    const result = await outcome(
+      buildDeposit(),
+      wallet((p) => {
+        const sig = p.data.inputs[1]!.partialSig![0]!;
+        p.data.inputs[1]!.partialSig = [{ pubkey: sig.pubkey, signature: highS(sig.signature) }];
+        return b64(p);
+      }),
+    );
+    expect(result).toMatchObject({
+      code: "BTC_SIGNATURE_INVALID",
+      details: { input: 1, reason: "doesNotVerify" },
+    });
   });
 });
 
