@@ -169,7 +169,8 @@ function ecdsaSigner(args: { signer: KeySigner; made: Made }): SignerAsync {
   return {
     publicKey: signer.publicKey,
     sign: async (hash) => {
-      const signature = await signer.sign(hash);
+      // The signer gets a copy: a digest it rewrites in place must not become the one its signature is checked against.
+      const signature = await signer.sign(Uint8Array.from(hash));
       made.push({ hash, signature });
       return signature;
     },
@@ -211,7 +212,7 @@ function taprootKeySigner(args: {
       throw new Error("a Taproot key-path input needs a Schnorr signature");
     },
     signSchnorr: async (hash) => {
-      const signature = await sign(hash);
+      const signature = await sign(Uint8Array.from(hash));
       made.push({ hash, signature });
       return signature;
     },

@@ -13,7 +13,7 @@ import {
   createUnisatStandin,
 } from "../test/walletStandins.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import type { PsbtWalletSigner, SignPsbtParameters } from "./types.js";
+import type { KeySigner, PsbtWalletSigner, SignPsbtParameters } from "./types.js";
 import {
   createLeatherWalletSigner,
   createSatsConnectWalletSigner,
@@ -455,5 +455,26 @@ describe("an envelope that throws when read is a wallet refusal, never an uncode
   it.each(envelopes)("Unisat: %s", async (_, make) => {
     const result = await outcome(buildDeposit(), unisatAnswering(make));
     expect(result.code).toMatch(/^BTC_(WALLET_REJECTED|PSBT_INVALID)$/);
+  });
+});
+
+describe("an external key signer that writes into the digest it was handed", () => {
+  /** Signs the digest after zeroing it in place: the signature is valid for the zeroed bytes only. */
+  const rewriting: KeySigner = {
+    publicKey: userKey.publicKey,
+    sign: (hash) => userKey.sign(hash.fill(0)),
+    signSchnorr: (hash) => tweaked.signSchnorr(hash.fill(0)),
+  };
+
+  it.each([
+    ["P2WPKH", "p2wpkh"],
+    ["P2TR", "p2tr"],
+  ] as const)("%s: its signature is checked against the real sighash, and refused", async (_, kind) => {
+    const deposit = buildDeposit({ inputs: [{ kind, value: 110_000n }] });
+    const result = await outcome(deposit, rewriting as unknown as PsbtWalletSigner);
+    expect(result).toMatchObject({
+      code: "BTC_SIGNATURE_INVALID",
+      details: { input: 0, reason: "doesNotVerify" },
+    });
   });
 });
