@@ -478,3 +478,40 @@ describe("an external key signer that writes into the digest it was handed", () 
     });
   });
 });
+
+describe("signatures over another amount (the amount commitment), moved into the answer as sent", () => {
+  /** Signs a copy whose input `tampered` claims one more satoshi, then hands back the sent PSBT with those signatures. */
+  const signingOtherAmount = (tampered: number): PsbtWalletSigner => ({
+    publicKey: userKey.publicKey,
+    signPsbt: async ({ psbt, signInputs }) => {
+      const answer = Psbt.fromBase64(psbt);
+      const lie = Psbt.fromBase64(psbt);
+      const utxo = lie.data.inputs[tampered]!.witnessUtxo!;
+      lie.data.inputs[tampered]!.witnessUtxo = { ...utxo, value: utxo.value + 1n };
+      for (const { index, kind, sighashType } of signInputs) {
+        lie.signInput(index, (kind === "p2tr" ? tweaked : userKey) as never, [sighashType]);
+        const { tapKeySig, partialSig } = lie.data.inputs[index]!;
+        answer.updateInput(index, kind === "p2tr" ? { tapKeySig: tapKeySig! } : { partialSig: partialSig! });
+      }
+      return answer.toBase64();
+    },
+  });
+
+  it("P2WPKH signed over its own amount + 1 is refused", async () => {
+    const deposit = buildDeposit({ inputs: [{ kind: "p2wpkh", value: 110_000n }] });
+    const result = await outcome(deposit, signingOtherAmount(0));
+    expect(result).toMatchObject({
+      code: "BTC_SIGNATURE_INVALID",
+      details: { input: 0, reason: "doesNotVerify" },
+    });
+  });
+
+  it("P2TR signed over another input's amount + 1 is refused (BIP-341 commits to every amount)", async () => {
+    const result = await outcome(buildDeposit(), signingOtherAmount(1));
+    // Input 0 (P2TR) is checked first: its signature covers input 1's amount too.
+    expect(result).toMatchObject({
+      code: "BTC_SIGNATURE_INVALID",
+      details: { input: 0, reason: "doesNotVerify" },
+    });
+  });
+});
