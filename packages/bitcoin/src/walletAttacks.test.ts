@@ -3,7 +3,7 @@
 // interpreter; every refusal carries its code.
 import { isSwapIntentError } from "@swapintent/client";
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
-import { crypto, Psbt, payments, script } from "bitcoinjs-lib";
+import { crypto, Psbt, payments, script, type Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { buildDeposit, type Deposit, hex, strangerKey, userKey, xOnly } from "../test/fixtures.js";
@@ -512,6 +512,67 @@ describe("signatures over another amount (the amount commitment), moved into the
     expect(result).toMatchObject({
       code: "BTC_SIGNATURE_INVALID",
       details: { input: 0, reason: "doesNotVerify" },
+    });
+  });
+});
+
+describe("a hostile wallet's answer, on the transaction and the previous transactions", () => {
+  it("refuses the outputs swapped (same values and scripts, another order)", async () => {
+    const result = await outcome(
+      buildDeposit(),
+      wallet((p) => {
+        const tx = (p.data.globalMap.unsignedTx as unknown as { tx: Transaction }).tx;
+        tx.outs.reverse();
+        p.data.outputs.reverse();
+        return b64(p);
+      }),
+    );
+    expect(result).toMatchObject({
+      code: "BTC_TX_MODIFIED",
+      details: { where: "global", fields: ["outputs"] },
+    });
+  });
+
+  it("refuses a listed input's nonWitnessUtxo removed, or replaced by another transaction", async () => {
+    const deposit = buildDeposit({
+      inputs: [
+        { kind: "p2tr", value: 60_000n, nonWitness: true },
+        { kind: "p2wpkh", value: 50_000n, nonWitness: true },
+      ],
+    });
+    /** Input `index`'s nonWitnessUtxo pair (key 0x00) as serialized (a previous transaction under 253 bytes). */
+    const pairOf = (p: Psbt, index: number) => {
+      const tx = p.data.inputs[index]!.nonWitnessUtxo!;
+      expect(tx.length).toBeLessThan(0xfd);
+      return Buffer.from([1, 0x00, tx.length, ...tx]);
+    };
+    /** The honest answer, bytes edited: input 1's nonWitnessUtxo pair replaced by `by`. */
+    const edited = (by: (p: Psbt) => Buffer) =>
+      wallet((p) => {
+        const bytes = Buffer.from(p.toBuffer());
+        const pair = pairOf(p, 1);
+        const at = bytes.indexOf(pair);
+        expect(at).toBeGreaterThan(0);
+        return Buffer.concat([bytes.subarray(0, at), by(p), bytes.subarray(at + pair.length)]).toString(
+          "base64",
+        );
+      });
+    const removed = await outcome(
+      deposit,
+      edited(() => Buffer.alloc(0)),
+    );
+    expect(removed).toMatchObject({
+      code: "BTC_PSBT_FIELD_MODIFIED",
+      details: { where: "input 1", fields: ["nonWitnessUtxo"] },
+    });
+    // Input 0's previous transaction in its place (parsed without complaint: its hash is checked only when used).
+    const replaced = await outcome(
+      deposit,
+      edited((p) => pairOf(p, 0)),
+    );
+    expect(replaced).toMatchObject({
+      code: "BTC_PSBT_FIELD_MODIFIED",
+      details: { where: "input 1", fields: ["nonWitnessUtxo"] },
     });
   });
 });
