@@ -158,6 +158,11 @@ export interface BitcoinErrorDetails {
     message: string | null;
   };
   /**
+   * `signHtlcPsbt`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or wallet was asked) or
+   * `whileSigning` (while waiting for it, or before its answer became an approval). No approval is returned after.
+   */
+  BTC_SIGNING_ABORTED: { stage: "beforeSigning" | "whileSigning" };
+  /**
    * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less than 330 sat of `htlcLots`; or
    * the parameters have the wrong types (`feeLots` and `destinationScript` give the types passed).
    */
@@ -219,6 +224,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_PSBT_FIELD_MODIFIED: true,
   BTC_SIGNATURE_UNEXPECTED: true,
   BTC_WALLET_REJECTED: true,
+  BTC_SIGNING_ABORTED: true,
   BTC_REFUND_INVALID: true,
 };
 

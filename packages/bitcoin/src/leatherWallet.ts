@@ -4,6 +4,7 @@ import {
   callWallet,
   psbtBase64ToHex,
   readPublicKey,
+  readWalletAnswer,
   walletHexToBase64,
   walletRejected,
 } from "./walletAdapter.js";
@@ -84,8 +85,9 @@ export function createLeatherWalletSigner(
       };
       if (network !== undefined) params.network = network;
       const response = await callWallet("leather", () => leather.request("signPsbt", params));
-      if (typeof response?.result?.hex !== "string") throw walletRejected("leather", response ?? {});
-      return walletHexToBase64(response.result.hex);
+      const hex = readWalletAnswer("leather", () => response?.result?.hex);
+      if (typeof hex !== "string") throw walletRejected("leather", response ?? {});
+      return walletHexToBase64(hex);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { BitcoinError } from "./errors.js";
 import type { PsbtWalletSigner } from "./types.js";
-import { addressOf, callWallet, readPublicKey, walletRejected } from "./walletAdapter.js";
+import { addressOf, callWallet, readPublicKey, readWalletAnswer, walletRejected } from "./walletAdapter.js";
 
 /** The parameters of sats-connect's `signPsbt` request (documented shape). */
 export interface SatsConnectSignPsbtParams {
@@ -85,10 +85,13 @@ export function createSatsConnectWalletSigner(
       const params: SatsConnectSignPsbtParams = { psbt, signInputs, broadcast: false };
       if (sighashTypes.size === 1) params.allowedSignHash = [...sighashTypes][0]!;
       const response = await callWallet("sats-connect", () => request("signPsbt", params));
-      if (response?.status === "success" && typeof response.result?.psbt === "string") {
-        return response.result.psbt;
-      }
-      throw walletRejected("sats-connect", response?.status === "error" ? response : {});
+      const answer = readWalletAnswer("sats-connect", () => {
+        const status = response?.status;
+        const signed = status === "success" ? response.result?.psbt : undefined;
+        return { signed, refusal: status === "error" ? response : {} };
+      });
+      if (typeof answer.signed === "string") return answer.signed;
+      throw walletRejected("sats-connect", answer.refusal);
     },
   };
 }

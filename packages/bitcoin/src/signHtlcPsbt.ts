@@ -29,6 +29,12 @@ export interface SignHtlcPsbtParameters {
    * signatures come from the secp256k1 backend over sighashes computed here. Set true to check those too.
    */
   alwaysCheckSignatures?: boolean | undefined;
+  /**
+   * Stop waiting for the signer (a wallet prompt left open, a remote signer that hangs): when it aborts,
+   * `signHtlcPsbt` rejects at once with `BTC_SIGNING_ABORTED`, and never returns an approval after, even if the
+   * signer answers later. An already aborted signal is refused before the signer or wallet is asked.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** What `signHtlcPsbt` returns. */
@@ -69,10 +75,12 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
       actual: bytesToHex(signer.publicKey),
     });
   }
+  const { signal } = parameters;
+  if (signal?.aborted) throw aborted("beforeSigning");
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
   if ("signPsbt" in signer) {
-    await collectWalletSignatures({ verified, signer });
+    await untilAborted(collectWalletSignatures({ verified, signer }), signal);
     for (const { index } of verified.inputs) {
       if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
@@ -82,8 +90,10 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
       }
     }
   } else {
-    await signWithKey({ ecc, signer, verified, alwaysCheck: parameters.alwaysCheckSignatures === true });
+    const alwaysCheck = parameters.alwaysCheckSignatures === true;
+    await untilAborted(signWithKey({ ecc, signer, verified, alwaysCheck }), signal);
   }
+  if (signal?.aborted) throw aborted("whileSigning");
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
     throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.", {
@@ -93,6 +103,29 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   }
   const signedData = psbt.toBase64();
   return { psbt: signedData, approval: { type: "psbt", signedData }, verified };
+}
+
+function aborted(stage: "beforeSigning" | "whileSigning") {
+  return createBitcoinError("BTC_SIGNING_ABORTED", "Signing was aborted by the caller's signal.", { stage });
+}
+
+/** `work`, or `BTC_SIGNING_ABORTED` as soon as `signal` aborts (what `work` does after that is never returned). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted("whileSigning"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function validateInput(args: { ecc: BitcoinEcc; psbt: Psbt; index: number }): boolean {
@@ -169,7 +202,8 @@ function ecdsaSigner(args: { signer: KeySigner; made: Made }): SignerAsync {
   return {
     publicKey: signer.publicKey,
     sign: async (hash) => {
-      const signature = await signer.sign(hash);
+      // The signer gets a copy: a digest it rewrites in place must not become the one its signature is checked against.
+      const signature = await signer.sign(Uint8Array.from(hash));
       made.push({ hash, signature });
       return signature;
     },
@@ -211,7 +245,7 @@ function taprootKeySigner(args: {
       throw new Error("a Taproot key-path input needs a Schnorr signature");
     },
     signSchnorr: async (hash) => {
-      const signature = await sign(hash);
+      const signature = await sign(Uint8Array.from(hash));
       made.push({ hash, signature });
       return signature;
     },

@@ -45,18 +45,20 @@ export function walletHexToBase64(hex: unknown): string {
  * `error` member, the JSON-RPC shape), escaped; never the PSBT.
  */
 export function walletRejected(wallet: WalletName, reason: unknown, cause?: unknown) {
-  const outer = (typeof reason === "object" && reason !== null ? reason : {}) as Record<string, unknown>;
-  const inner = (typeof outer.error === "object" && outer.error !== null ? outer.error : outer) as Record<
-    string,
-    unknown
-  >;
-  const code =
-    typeof inner.code === "number"
-      ? inner.code
-      : typeof inner.code === "string"
-        ? escapeForDisplay(inner.code)
-        : null;
-  const message = typeof inner.message === "string" ? escapeForDisplay(inner.message) : null;
+  let code: string | number | null = null;
+  let message: string | null = null;
+  try {
+    const outer = (typeof reason === "object" && reason !== null ? reason : {}) as Record<string, unknown>;
+    const error = outer.error;
+    const inner = (typeof error === "object" && error !== null ? error : outer) as Record<string, unknown>;
+    const rawCode = inner.code;
+    const rawMessage = inner.message;
+    code =
+      typeof rawCode === "number" ? rawCode : typeof rawCode === "string" ? escapeForDisplay(rawCode) : null;
+    message = typeof rawMessage === "string" ? escapeForDisplay(rawMessage) : null;
+  } catch {
+    // An envelope whose reads throw (a getter, a revoked proxy) has no code or message to report.
+  }
   return createBitcoinError(
     "BTC_WALLET_REJECTED",
     "The wallet did not sign: it refused, failed, or answered in a shape its API does not have.",
@@ -71,5 +73,17 @@ export async function callWallet<T>(wallet: WalletName, call: () => Promise<T>):
     return await call();
   } catch (reason) {
     throw walletRejected(wallet, reason);
+  }
+}
+
+/**
+ * Read a value out of the wallet's answer once (each member read once: a getter may answer differently each time);
+ * a read that throws (a getter, a revoked proxy) becomes `BTC_WALLET_REJECTED`, never an uncoded error.
+ */
+export function readWalletAnswer<T>(wallet: WalletName, read: () => T): T {
+  try {
+    return read();
+  } catch (reason) {
+    throw walletRejected(wallet, {}, reason);
   }
 }

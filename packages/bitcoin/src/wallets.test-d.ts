@@ -59,6 +59,9 @@ describe("wallet adapters", () => {
       expectTypeOf(error.details.wallet).toEqualTypeOf<"unisat" | "sats-connect" | "leather">();
       expectTypeOf(error.details.code).toEqualTypeOf<string | number | null>();
     }
+    if (isBitcoinError(error, "BTC_SIGNING_ABORTED")) {
+      expectTypeOf(error.details).toEqualTypeOf<Readonly<{ stage: "beforeSigning" | "whileSigning" }>>();
+    }
     if (isBitcoinError(error, "BTC_SIGNATURE_UNEXPECTED")) {
       expectTypeOf(error).toEqualTypeOf<BitcoinError<"BTC_SIGNATURE_UNEXPECTED">>();
       expectTypeOf(error.details).toEqualTypeOf<Readonly<{ input: number; field: string }>>();
