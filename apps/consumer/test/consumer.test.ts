@@ -245,10 +245,18 @@ describe("installed with npm in a project outside the workspace", () => {
         copied.push(file);
       }
       expect(copied.sort()).toEqual([
+        "bitcoin-leather.ts",
+        "bitcoin-sats-connect.ts",
+        "bitcoin-unisat.ts",
         "bitcoin.ts",
         "client.ts",
+        "permit2-eip1193.ts",
         "permit2-evm.ts",
         "permit2-tron.ts",
+        "permit2-tronlink.ts",
+        "permit2-wagmi.ts",
+        "solana-kit.ts",
+        "solana-wallet-standard.ts",
         "solana.ts",
       ]);
       await copyFile(join(appDir, "fixtures", "strict.ts"), join(dir, "strict.ts"));

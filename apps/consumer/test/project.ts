@@ -102,14 +102,16 @@ export interface ConsumerProject {
  * installed by npm, as a wallet team would (`npm install`, no pnpm, no workspace links).
  *
  * Peers are installed at the ranges the tarballs declare (every optional one too), plus `@types/node` for the
- * typecheck. The install is reused only when it is byte-for-byte the same input: the folder name is a hash of every
+ * typecheck and `@wagmi/core` for the README's wagmi recipe. The install is reused only when it is byte-for-byte the same input: the folder name is a hash of every
  * tarball and of the package.json written here, and a folder appears only by rename once its install succeeded.
  * In CI (`CI` set) it is always installed fresh.
  */
 export async function createConsumerProject(packed: PackedPackage[]): Promise<ConsumerProject> {
   const peers: Record<string, string> = {};
   for (const p of packed) Object.assign(peers, p.manifest.peerDependencies ?? {});
-  const dependencies: Record<string, string> = { "@types/node": "20.19.43" };
+  // @types/node for the typecheck; @wagmi/core for the README's wagmi recipe (the version apps/e2e pins), as a
+  // wagmi app would have it.
+  const dependencies: Record<string, string> = { "@types/node": "20.19.43", "@wagmi/core": "3.6.5" };
   for (const [name, range] of Object.entries(peers).sort()) dependencies[name] = range;
   for (const p of packed) dependencies[p.name] = `file:./tarballs/${p.tarball.split("/").pop()}`;
   const manifest = `${JSON.stringify({ name: "swapintent-consumer", private: true, type: "module", dependencies }, null, 2)}\n`;
