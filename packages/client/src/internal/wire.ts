@@ -22,6 +22,7 @@ import {
   boolean,
   fail,
   integer,
+  json,
   map,
   nullable,
   object,
@@ -56,7 +57,9 @@ const isoDateMessage = "expected an ISO 8601 date";
 const isoDate = /* @__PURE__ */ map(
   pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/, isoDateMessage),
   (value) => {
-    const date = new Date(value);
+    // the spec's timestamps are UTC: a date-time without an offset is read as UTC, where `Date` would read it in
+    // the wallet's own time zone (the same body, another instant on each machine)
+    const date = new Date(/T[^Z+-]*$/.test(value) ? `${value}Z` : value);
     // a day the month has: `Date.parse` reads 2026-02-31 as March 3
     if (
       Number.isNaN(date.getTime()) ||
@@ -98,9 +101,9 @@ const permit2Schema = /* @__PURE__ */ object({
   resolver_deposit_address: string,
   nonce: lotsBigint,
   additional_data: object({
-    domain: record(unknown),
+    domain: record(json),
     types: record(array(object({ name: string, type: string }))),
-    witness: record(unknown),
+    witness: record(json),
     secretHash: optional(string),
     witness_type_string: string,
     witness_hash: hex32,
@@ -186,16 +189,17 @@ const tokensPageSchema = /* @__PURE__ */ object({
  * be huge or hold a secret); parsing stops at the first issue (collecting all of them for a 3 MB list of a
  * million `{}` once took 33 s and 2.7 GB of heap).
  */
-function check<T>(schema: Schema<T>, json: unknown, what: string): T {
+function check<T>(schema: Schema<T>, body: unknown, what: string): T {
   try {
-    return schema(json);
+    return schema(body);
   } catch (error) {
-    if (!(error instanceof SchemaIssue)) throw error;
-    const path = error.path.join(".");
+    // anything else a schema throws (a bug, an exhausted stack) is still a response the client cannot use
+    const issue = error instanceof SchemaIssue ? error : new SchemaIssue("could not be checked");
+    const path = issue.path.join(".");
     throw createClientError(
       "RESPONSE_INVALID",
-      `The response is not a valid ${what} (${path || "body"}: ${error.message}).`,
-      { issues: [{ path, message: error.message }] },
+      `The response is not a valid ${what} (${path || "body"}: ${issue.message}).`,
+      { issues: [{ path, message: issue.message }] },
     );
   }
 }
@@ -266,7 +270,8 @@ export function parseIntent(json: unknown): Intent {
         paramsToSign: check(cosignSchema, paramsToSign, "cosign params_to_sign"),
       };
     default:
-      throw createClientError("RESPONSE_INVALID", `Unknown approval_mechanism "${approvalMechanism}".`, {
+      // the value is not quoted: a server string can be huge or hold a secret
+      throw createClientError("RESPONSE_INVALID", "Unknown approval_mechanism.", {
         issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }],
       });
   }
