@@ -5,7 +5,6 @@
  */
 import { createClientError } from "../errors/codes.js";
 import type {
-  Hex,
   Intent,
   IntentStatus,
   KnownIntentStatus,
@@ -89,7 +88,8 @@ const quoteSchema = /* @__PURE__ */ object({
   min_dest_amount_lots: lotsBigint,
   max_dest_amount_lots: lotsBigint,
   dest_amount_decimals: decimals,
-  slippage_bps: lots,
+  // basis points: at most 10000 (100 %)
+  slippage_bps: map(lots, (value) => (Number(value) > 10_000 ? fail("expected 0..10000") : Number(value))),
   // the spec sends milliseconds; a value below 10^12 is taken as seconds and converted
   expiry: map(nonNegativeInt, (value) => (value < 1e12 ? value * 1000 : value)),
   swap_type: string,
@@ -115,7 +115,7 @@ const intentSchema = /* @__PURE__ */ object({
   intent_id: string,
   deadline_secs: nonNegativeInt,
   secret_hash: hex32,
-  approval_mechanism: string,
+  approval_mechanism: pattern(/^(permit2|htlc|cosign)$/, "expected permit2, htlc or cosign"),
   params_to_sign: unknown,
 });
 
@@ -237,44 +237,27 @@ function withStatus<T extends { status: string }>(
 /** Parses a Quote body (spec 2.1). */
 export function parseQuote(json: unknown): Quote {
   const { expiry, ...quote } = check(quoteSchema, json, "quote");
-  const slippageBps = Number(quote.slippageBps);
-  if (slippageBps > 10_000) {
-    throw createClientError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
-      issues: [{ path: "slippage_bps", message: "expected 0..10000" }],
-    });
-  }
-  return { ...quote, slippageBps, expiryMs: expiry };
+  return { ...quote, expiryMs: expiry };
 }
+
+/** The `params_to_sign` schema of each approval mechanism (`approval_mechanism` is checked to be one of them). */
+const paramsSchemas: Record<string, Schema<unknown>> = {
+  permit2: permit2Schema,
+  htlc: htlcSchema,
+  cosign: cosignSchema,
+};
 
 /** Parses an intent creation result (spec 2.2, 4.3). */
 export function parseIntent(json: unknown): Intent {
-  const { approvalMechanism, paramsToSign, ...base } = check(intentSchema, json, "intent");
-  const intent = { ...base, secretHash: base.secretHash as Hex };
-  switch (approvalMechanism) {
-    case "permit2":
-      return {
-        ...intent,
-        approvalMechanism,
-        paramsToSign: check(permit2Schema, paramsToSign, "permit2 params_to_sign") as Permit2Params,
-      };
-    case "htlc":
-      return {
-        ...intent,
-        approvalMechanism,
-        paramsToSign: check(htlcSchema, paramsToSign, "htlc params_to_sign"),
-      };
-    case "cosign":
-      return {
-        ...intent,
-        approvalMechanism,
-        paramsToSign: check(cosignSchema, paramsToSign, "cosign params_to_sign"),
-      };
-    default:
-      // the value is not quoted: a server string can be huge or hold a secret
-      throw createClientError("RESPONSE_INVALID", "Unknown approval_mechanism.", {
-        issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }],
-      });
-  }
+  const intent = check(intentSchema, json, "intent");
+  const mechanism = intent.approvalMechanism;
+  // the intent is the schema's fresh output, so its params are replaced in place
+  intent.paramsToSign = check(
+    paramsSchemas[mechanism] as Schema<unknown>,
+    intent.paramsToSign,
+    `${mechanism} params_to_sign`,
+  );
+  return intent as Intent;
 }
 
 /** Parses a swap status record (spec 2.3). */
