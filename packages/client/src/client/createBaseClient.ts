@@ -134,7 +134,8 @@ function assertBaseUrl(baseUrl: string): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
-  } catch (error) {
+  } catch {
+    // not kept as `cause`: the URL error quotes the text, a password in it too
     throw invalidInput("baseUrl", "must be an absolute URL", undefined, "INVALID_OPTIONS");
   }
   // a user name or password: fetch refuses such a URL with an error that quotes it, password included

@@ -10,7 +10,6 @@ import type {
   KnownIntentStatus,
   Network,
   Page,
-  Permit2Params,
   Quote,
   SwapHistoryItem,
   SwapStatus,
