@@ -294,7 +294,7 @@ async function fetchText(
       await response.body?.cancel().catch(() => {});
       throw createClientError(
         "REDIRECT_REFUSED",
-        `${method} ${path} was answered with a redirect; the client follows none.`,
+        `${method} ${path}: redirect refused.`,
         { method, path, status: response.status },
       );
     }
@@ -306,14 +306,14 @@ async function fetchText(
     if (timedOut) {
       throw createClientError(
         "TIMEOUT",
-        `${method} ${path} got no complete response within ${timeoutMs} ms.`,
+        `${method} ${path}: no response within ${timeoutMs} ms.`,
         { method, path, timeoutMs },
         error,
       );
     }
     throw createClientError(
       "NETWORK_ERROR",
-      `${method} ${path} failed before an HTTP response arrived.`,
+      `${method} ${path}: network error, no HTTP response.`,
       { method, path },
       error,
     );
@@ -387,7 +387,7 @@ function checkHeaders(headers: Record<string, string>): void {
       typeof trimmed !== "string" ||
       !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
     )
-      throw createClientError("INVALID_OPTIONS", "A header name or value cannot be sent over HTTP.", {
+      throw createClientError("INVALID_OPTIONS", "A header cannot be sent over HTTP.", {
         field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
         header: name.slice(0, 100),
       });
