@@ -292,11 +292,11 @@ async function fetchText(
     });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});
-      throw createClientError(
-        "REDIRECT_REFUSED",
-        `${method} ${path}: redirect refused.`,
-        { method, path, status: response.status },
-      );
+      throw createClientError("REDIRECT_REFUSED", `${method} ${path}: redirect refused.`, {
+        method,
+        path,
+        status: response.status,
+      });
     }
     const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
     return { response, text };
