@@ -60,7 +60,11 @@ export interface TypedDataField {
   type: string;
 }
 
-/** `params_to_sign` of a `permit2` intent (spec 4.3), keys camelCased; the typed-data objects are kept as sent. */
+/**
+ * `params_to_sign` of a `permit2` intent (spec 4.3), keys camelCased; the typed-data maps (`domain`, `types`,
+ * `witness`) keep the server's keys and values, copied into objects without a prototype (a name the server did not
+ * send reads as `undefined`); a `__proto__`, `constructor` or `prototype` key in them is refused when parsing.
+ */
 export interface Permit2Params {
   escrowContractAddress: string;
   permit2ContractAddress: string;

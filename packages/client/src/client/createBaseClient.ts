@@ -1,6 +1,7 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, createClientError } from "../errors/codes.js";
 import { createHttpError } from "../internal/createHttpError.js";
+import { invalidInput } from "../internal/invalidInput.js";
 import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
@@ -24,11 +25,7 @@ function assertTimerMs(
   max = maxTimerMs,
 ): void {
   if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max))
-    throw createClientError(code, `\`${field}\` must be an integer from 0 to ${max}.`, {
-      field,
-      reason: "out of range",
-      value,
-    });
+    throw invalidInput(field, `must be an integer from 0 to ${max}`, value, code);
 }
 
 /** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
@@ -93,9 +90,7 @@ function resolveOptions(options: ClientOptions): Transport {
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw createClientError("INVALID_OPTIONS", "`maxResponseBytes` must be a positive integer.", {
-      field: "maxResponseBytes",
-    });
+    throw invalidInput("maxResponseBytes", "must be a positive integer", maxResponseBytes, "INVALID_OPTIONS");
   }
   // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
   // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
@@ -111,9 +106,7 @@ function resolveOptions(options: ClientOptions): Transport {
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== "function") {
-    throw createClientError("INVALID_OPTIONS", "No `fetch` available: pass `fetch` in the options.", {
-      field: "fetch",
-    });
+    throw invalidInput("fetch", "is needed (no global fetch)", undefined, "INVALID_OPTIONS");
   }
   const retry =
     options.retry === false
@@ -141,43 +134,37 @@ function assertBaseUrl(baseUrl: string): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
-  } catch (error) {
-    throw createClientError(
-      "INVALID_OPTIONS",
-      "`baseUrl` must be an absolute URL.",
-      { field: "baseUrl" },
-      error,
-    );
+  } catch {
+    // not kept as `cause`: the URL error quotes the text, a password in it too
+    throw invalidInput("baseUrl", "must be an absolute URL", undefined, "INVALID_OPTIONS");
   }
   // a user name or password: fetch refuses such a URL with an error that quotes it, password included
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
-    throw createClientError(
+    throw invalidInput(
+      "baseUrl",
+      "must be http(s), without user name or password",
+      undefined,
       "INVALID_OPTIONS",
-      "`baseUrl` must be an http(s) URL without user name or password.",
-      { field: "baseUrl" },
     );
   }
 }
 
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
 function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): void {
-  const fail = (field: string, message: string) => {
-    throw createClientError("INVALID_OPTIONS", message, { field });
+  // never the value: it may be a key
+  const fail = (field: string, reason: string) => {
+    throw invalidInput(field, reason, undefined, "INVALID_OPTIONS");
   };
-  if (auth !== undefined && auth !== "none") fail("auth", '`auth` can only be "none".');
+  if (auth !== undefined && auth !== "none") fail("auth", 'can only be "none"');
   if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
-    fail("auth", '`auth: "none"` excludes `apiKey` and `requestSigning`.');
-  if (apiKey !== undefined && requestSigning !== undefined)
-    fail("apiKey", "Give `apiKey` or `requestSigning`, not both.");
+    fail("auth", "excludes `apiKey` and `requestSigning`");
+  if (apiKey !== undefined && requestSigning !== undefined) fail("apiKey", "excludes `requestSigning`");
   if (requestSigning !== undefined && typeof requestSigning !== "function")
-    fail("requestSigning", "`requestSigning` takes a signer: `createRequestSigner(keys)`.");
+    fail("requestSigning", "must be a signer (`createRequestSigner`)");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
-    fail("apiKey", "`apiKey` must be a non-empty string.");
+    fail("apiKey", "must be a non-empty string");
   if (apiKey === undefined && requestSigning === undefined && auth !== "none")
-    fail(
-      "apiKey",
-      '`apiKey` is missing (unset environment variable?): give it, `requestSigning` or `auth: "none"`.',
-    );
+    fail("apiKey", 'is missing (unset environment variable?); or give `requestSigning` or `auth: "none"`');
 }
 
 async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): Promise<T> {
@@ -305,11 +292,11 @@ async function fetchText(
     });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});
-      throw createClientError(
-        "REDIRECT_REFUSED",
-        `${method} ${path} was answered with a redirect; the client follows none.`,
-        { method, path, status: response.status },
-      );
+      throw createClientError("REDIRECT_REFUSED", `${method} ${path}: redirect refused.`, {
+        method,
+        path,
+        status: response.status,
+      });
     }
     const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
     return { response, text };
@@ -319,14 +306,14 @@ async function fetchText(
     if (timedOut) {
       throw createClientError(
         "TIMEOUT",
-        `${method} ${path} got no complete response within ${timeoutMs} ms.`,
+        `${method} ${path}: no response within ${timeoutMs} ms.`,
         { method, path, timeoutMs },
         error,
       );
     }
     throw createClientError(
       "NETWORK_ERROR",
-      `${method} ${path} failed before an HTTP response arrived.`,
+      `${method} ${path}: network error, no HTTP response.`,
       { method, path },
       error,
     );
@@ -400,7 +387,7 @@ function checkHeaders(headers: Record<string, string>): void {
       typeof trimmed !== "string" ||
       !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
     )
-      throw createClientError("INVALID_OPTIONS", "A header name or value cannot be sent over HTTP.", {
+      throw createClientError("INVALID_OPTIONS", "A header cannot be sent over HTTP.", {
         field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
         header: name.slice(0, 100),
       });

@@ -65,6 +65,6 @@ export function createHttpError({
   else if (body.trim() !== "") details.body = clean(body);
   if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
   const reason = statusText ? `${status} ${clean(statusText)}` : String(status);
-  const shortMessage = `${method} ${path} failed with HTTP ${reason}${serverMessage ? `: ${serverMessage}` : "."}`;
+  const shortMessage = `${method} ${path}: HTTP ${reason}${serverMessage ? `: ${serverMessage}` : "."}`;
   return createClientError(code, shortMessage, details);
 }

@@ -1,10 +1,22 @@
 import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
 
-/** Builds the `INVALID_INPUT` error for one parameter; `field` is the parameter's name as the caller wrote it. */
-export function invalidInput(field: string, reason: string, value?: unknown): ClientError<"INVALID_INPUT"> {
+/**
+ * Builds the `INVALID_INPUT` error for one parameter (or, with `code`, the `INVALID_OPTIONS` error for one client
+ * option): `field` is its name as the caller wrote it, `reason` what it must be; the one message form of both.
+ */
+export function invalidInput<C extends "INVALID_INPUT" | "INVALID_OPTIONS" = "INVALID_INPUT">(
+  field: string,
+  reason: string,
+  value?: unknown,
+  code: C = "INVALID_INPUT" as C,
+): ClientError<C> {
   const details: ClientErrorDetails["INVALID_INPUT"] = { field, reason };
   if (value !== undefined) details.value = describeValue(value);
-  return createClientError("INVALID_INPUT", `Invalid input: \`${field}\` ${reason}.`, details);
+  return createClientError(
+    code,
+    `Invalid ${code === "INVALID_INPUT" ? "input" : "option"}: \`${field}\` ${reason}.`,
+    details as ClientErrorDetails[C],
+  );
 }
 
 function describeValue(value: unknown): unknown {

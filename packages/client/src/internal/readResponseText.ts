@@ -12,7 +12,7 @@ export async function readResponseText(
   { maxBytes, method, path }: { maxBytes: number; method: string; path: string },
 ): Promise<string> {
   const tooLarge = (receivedBytes: number) =>
-    createClientError("RESPONSE_TOO_LARGE", `${method} ${path} answered with more than ${maxBytes} bytes.`, {
+    createClientError("RESPONSE_TOO_LARGE", `${method} ${path}: body above ${maxBytes} bytes.`, {
       method,
       path,
       status: response.status,

@@ -5,13 +5,11 @@
  */
 import { createClientError } from "../errors/codes.js";
 import type {
-  Hex,
   Intent,
   IntentStatus,
   KnownIntentStatus,
   Network,
   Page,
-  Permit2Params,
   Quote,
   SwapHistoryItem,
   SwapStatus,
@@ -22,6 +20,7 @@ import {
   boolean,
   fail,
   integer,
+  json,
   map,
   nullable,
   object,
@@ -56,7 +55,9 @@ const isoDateMessage = "expected an ISO 8601 date";
 const isoDate = /* @__PURE__ */ map(
   pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/, isoDateMessage),
   (value) => {
-    const date = new Date(value);
+    // the spec's timestamps are UTC: a date-time without an offset is read as UTC, where `Date` would read it in
+    // the wallet's own time zone (the same body, another instant on each machine)
+    const date = new Date(/T[^Z+-]*$/.test(value) ? `${value}Z` : value);
     // a day the month has: `Date.parse` reads 2026-02-31 as March 3
     if (
       Number.isNaN(date.getTime()) ||
@@ -86,7 +87,8 @@ const quoteSchema = /* @__PURE__ */ object({
   min_dest_amount_lots: lotsBigint,
   max_dest_amount_lots: lotsBigint,
   dest_amount_decimals: decimals,
-  slippage_bps: lots,
+  // basis points: at most 10000 (100 %)
+  slippage_bps: map(lots, (value) => (Number(value) > 10_000 ? fail("expected 0..10000") : Number(value))),
   // the spec sends milliseconds; a value below 10^12 is taken as seconds and converted
   expiry: map(nonNegativeInt, (value) => (value < 1e12 ? value * 1000 : value)),
   swap_type: string,
@@ -98,9 +100,9 @@ const permit2Schema = /* @__PURE__ */ object({
   resolver_deposit_address: string,
   nonce: lotsBigint,
   additional_data: object({
-    domain: record(unknown),
+    domain: record(json),
     types: record(array(object({ name: string, type: string }))),
-    witness: record(unknown),
+    witness: record(json),
     secretHash: optional(string),
     witness_type_string: string,
     witness_hash: hex32,
@@ -112,7 +114,7 @@ const intentSchema = /* @__PURE__ */ object({
   intent_id: string,
   deadline_secs: nonNegativeInt,
   secret_hash: hex32,
-  approval_mechanism: string,
+  approval_mechanism: pattern(/^(permit2|htlc|cosign)$/, "expected permit2, htlc or cosign"),
   params_to_sign: unknown,
 });
 
@@ -186,16 +188,17 @@ const tokensPageSchema = /* @__PURE__ */ object({
  * be huge or hold a secret); parsing stops at the first issue (collecting all of them for a 3 MB list of a
  * million `{}` once took 33 s and 2.7 GB of heap).
  */
-function check<T>(schema: Schema<T>, json: unknown, what: string): T {
+function check<T>(schema: Schema<T>, body: unknown, what: string): T {
   try {
-    return schema(json);
+    return schema(body);
   } catch (error) {
-    if (!(error instanceof SchemaIssue)) throw error;
-    const path = error.path.join(".");
+    // anything else a schema throws (a bug, an exhausted stack) is still a response the client cannot use
+    const issue = error instanceof SchemaIssue ? error : new SchemaIssue("could not be checked");
+    const path = issue.path.join(".");
     throw createClientError(
       "RESPONSE_INVALID",
-      `The response is not a valid ${what} (${path || "body"}: ${error.message}).`,
-      { issues: [{ path, message: error.message }] },
+      `The response is not a valid ${what} (${path || "body"}: ${issue.message}).`,
+      { issues: [{ path, message: issue.message }] },
     );
   }
 }
@@ -233,43 +236,27 @@ function withStatus<T extends { status: string }>(
 /** Parses a Quote body (spec 2.1). */
 export function parseQuote(json: unknown): Quote {
   const { expiry, ...quote } = check(quoteSchema, json, "quote");
-  const slippageBps = Number(quote.slippageBps);
-  if (slippageBps > 10_000) {
-    throw createClientError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
-      issues: [{ path: "slippage_bps", message: "expected 0..10000" }],
-    });
-  }
-  return { ...quote, slippageBps, expiryMs: expiry };
+  return { ...quote, expiryMs: expiry };
 }
+
+/** The `params_to_sign` schema of each approval mechanism (`approval_mechanism` is checked to be one of them). */
+const paramsSchemas: Record<string, Schema<unknown>> = {
+  permit2: permit2Schema,
+  htlc: htlcSchema,
+  cosign: cosignSchema,
+};
 
 /** Parses an intent creation result (spec 2.2, 4.3). */
 export function parseIntent(json: unknown): Intent {
-  const { approvalMechanism, paramsToSign, ...base } = check(intentSchema, json, "intent");
-  const intent = { ...base, secretHash: base.secretHash as Hex };
-  switch (approvalMechanism) {
-    case "permit2":
-      return {
-        ...intent,
-        approvalMechanism,
-        paramsToSign: check(permit2Schema, paramsToSign, "permit2 params_to_sign") as Permit2Params,
-      };
-    case "htlc":
-      return {
-        ...intent,
-        approvalMechanism,
-        paramsToSign: check(htlcSchema, paramsToSign, "htlc params_to_sign"),
-      };
-    case "cosign":
-      return {
-        ...intent,
-        approvalMechanism,
-        paramsToSign: check(cosignSchema, paramsToSign, "cosign params_to_sign"),
-      };
-    default:
-      throw createClientError("RESPONSE_INVALID", `Unknown approval_mechanism "${approvalMechanism}".`, {
-        issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }],
-      });
-  }
+  const intent = check(intentSchema, json, "intent");
+  const mechanism = intent.approvalMechanism;
+  // the intent is the schema's fresh output, so its params are replaced in place
+  intent.paramsToSign = check(
+    paramsSchemas[mechanism] as Schema<unknown>,
+    intent.paramsToSign,
+    `${mechanism} params_to_sign`,
+  );
+  return intent as Intent;
 }
 
 /** Parses a swap status record (spec 2.3). */

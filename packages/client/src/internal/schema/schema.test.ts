@@ -4,6 +4,7 @@ import {
   array,
   boolean,
   integer,
+  json,
   map,
   nullable,
   object,
@@ -117,11 +118,48 @@ describe("object, array and record", () => {
       message: "expected number",
     });
     expect(issueOf(() => lists([]))).toEqual({ path: "", message: "expected Object" });
-    const hostile = JSON.parse('{"__proto__": {"polluted": [1]}, "constructor": [2], "ok": [3]}');
-    const out = lists(hostile);
-    expect(Object.keys(out)).toEqual(["ok"]);
-    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(lists({ ok: [3] }))).toBeNull();
+    expect(lists({ ok: [3] }).toString).toBeUndefined();
+    for (const key of ["__proto__", "constructor", "prototype"]) {
+      const hostile = JSON.parse(`{"ok": [3], "${key}": {"polluted": [1]}}`);
+      expect(issueOf(() => lists(hostile))).toEqual({ path: key, message: "unsafe key" });
+    }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("object refuses an array, and reads only own keys", () => {
+    const optionalOnly = object({ a: optional(string) });
+    expect(issueOf(() => optionalOnly([]))).toEqual({ path: "", message: "expected Object" });
+    expect(optionalOnly({})).toEqual({});
+    const inherited = Object.create({ a: "from the prototype" });
+    expect(optionalOnly(inherited)).toEqual({});
+    expect(issueOf(() => object({ a: string })(inherited))).toEqual({ path: "a", message: "missing" });
+  });
+
+  it("integer turns -0 into 0", () => {
+    expect(Object.is(integer()(-0), 0)).toBe(true);
+  });
+
+  it("json copies any JSON value without prototypes, refuses prototype keys at any depth and depth above 32", () => {
+    const value = JSON.parse('{"a": [1, {"b": null, "c": "x"}], "d": true}');
+    const copy = json(value) as Record<string, unknown>;
+    expect(copy).toEqual(value);
+    expect(copy).not.toBe(value);
+    expect(Object.getPrototypeOf(copy)).toBeNull();
+    expect(Object.getPrototypeOf((copy.a as unknown[])[1])).toBeNull();
+    expect(Array.isArray(copy.a)).toBe(true);
+    for (const scalar of [null, 1, "s", false]) expect(json(scalar)).toBe(scalar);
+    expect(issueOf(() => json(JSON.parse('{"a": [0, {"__proto__": 1}]}')))).toEqual({
+      path: "a.1.__proto__",
+      message: "unsafe key",
+    });
+    let deep: unknown = 1;
+    for (let level = 0; level < 32; level++) deep = [deep];
+    expect(json(deep)).toEqual(deep);
+    expect(issueOf(() => json([deep])).message).toBe("too deep");
+    let veryDeep: unknown = 1;
+    for (let level = 0; level < 1_000_000; level++) veryDeep = { v: veryDeep };
+    expect(issueOf(() => json(veryDeep)).message).toBe("too deep");
   });
 
   it("passes an error that is not an issue through unchanged", () => {

@@ -57,7 +57,8 @@ export function integer(min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INT
     if (!Number.isSafeInteger(input)) fail("expected an integer");
     if (input < min) fail(`expected at least ${min}`);
     if (input > max) fail(`expected at most ${max}`);
-    return input;
+    // -0 is 0: JSON can say `-0`, and `Object.is` (and so a deep equality) tells it apart
+    return input || 0;
   };
 }
 
@@ -103,25 +104,68 @@ export function array<T>(item: Schema<T>): Schema<T[]> {
   };
 }
 
-/** Keys a record never copies: on a plain object they would reach its prototype. */
+/** A JSON object that is not an array: what `object` and `record` take. */
+function isObject(input: unknown): input is Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input);
+}
+
+/**
+ * Keys that name a prototype slot: refused in every map a server fills. Copied by assignment or `Object.assign`
+ * (by us or by a wallet), `__proto__` sets the copy's prototype; the others are never a domain field or type name.
+ */
 const unsafeKeys = new Set(["__proto__", "prototype", "constructor"]);
 
-/** An object used as a map: every own key's value passes `value`; copied into a fresh object. */
+/** The key's value, refused when the key names a prototype slot. */
+function safeEntry(input: Record<string, unknown>, key: string): unknown {
+  return unsafeKeys.has(key) ? fail("unsafe key") : input[key];
+}
+
+/**
+ * An object used as a map: every own key's value passes `value`; copied into a fresh object without a prototype,
+ * so a key the server did not send (`toString`, `hasOwnProperty`) reads as `undefined`, never as an inherited
+ * function. A key naming a prototype slot is refused (`unsafe key`).
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export function record<T>(value: Schema<T>): Schema<Record<string, T>> {
   return (input) => {
-    if (typeof input !== "object" || input === null || Array.isArray(input)) fail("expected Object");
-    const out: Record<string, T> = {};
-    for (const key in input) {
-      if (!Object.hasOwn(input, key) || unsafeKeys.has(key)) continue;
+    if (!isObject(input)) fail("expected Object");
+    const out: Record<string, T> = Object.create(null);
+    for (const key of Object.keys(input)) {
       try {
-        out[key] = value((input as Record<string, unknown>)[key]);
+        out[key] = value(safeEntry(input, key));
       } catch (error) {
         throw at(error, key);
       }
     }
     return out;
   };
+}
+
+/** How deep {@link json} goes: the EIP-712 maps nest a few levels; a deeper value is refused, never recursed. */
+const maxJsonDepth = 32;
+
+/**
+ * Any JSON value, copied: objects without a prototype, every key checked as a {@link record}'s is, at most
+ * {@link maxJsonDepth} levels deep (a deeper value is refused as `too deep`, so a nested body can never exhaust
+ * the stack here or in the wallet code that walks it).
+ */
+export const json: Schema<unknown> = (input) => copyJson(input, 0);
+
+function copyJson(input: unknown, depth: number): unknown {
+  if (typeof input !== "object" || input === null) return input;
+  if (depth === maxJsonDepth) fail("too deep");
+  const out: Record<string, unknown> | unknown[] = Array.isArray(input) ? [] : Object.create(null);
+  for (const key of Object.keys(input)) {
+    try {
+      (out as Record<string, unknown>)[key] = copyJson(
+        safeEntry(input as Record<string, unknown>, key),
+        depth + 1,
+      );
+    } catch (error) {
+      throw at(error, Array.isArray(input) ? Number(key) : key);
+    }
+  }
+  return out;
 }
 
 /** `snake_case` to `camelCase`, as a type: the domain name of a wire field. */
@@ -137,7 +181,8 @@ export type ObjectOutput<E extends Record<string, Schema<unknown>>> = {
 /**
  * An object with the wire keys of `entries` (and of `moreEntries`, after them), each checked by its schema in
  * order; the output holds only those keys, renamed to camelCase (`source_chain` → `sourceChain`), and leaves out a
- * key whose output is `undefined`. A key missing from the input fails as `missing` unless its schema is optional.
+ * key whose output is `undefined`. A key missing from the input fails as `missing` unless its schema is optional;
+ * only own keys count, and an array is no object. Any other key is ignored (never copied).
  * (`moreEntries` extends a shared shape without an object spread, which a bundler cannot drop when unused.)
  */
 /* @__NO_SIDE_EFFECTS__ */
@@ -150,12 +195,14 @@ export function object<
   const names = keys.map((key) => key.replace(/_(.)/g, (_, c: string) => c.toUpperCase()));
   const schemas = keys.map((key) => entries[key] as Schema<unknown>);
   return (input) => {
-    if (typeof input !== "object" || input === null) fail("expected Object");
+    if (!isObject(input)) fail("expected Object");
     const out: Record<string, unknown> = {};
     let index = 0;
     try {
       for (; index < keys.length; index++) {
-        const value = (input as Record<string, unknown>)[keys[index] as string];
+        // own keys only: a key on `Object.prototype` (polluted by other code) is not a key the server sent
+        const key = keys[index] as string;
+        const value = Object.hasOwn(input, key) ? input[key] : undefined;
         const schema = schemas[index] as Schema<unknown>;
         if (value === undefined && !schema.optional) fail("missing");
         const result = schema(value);
