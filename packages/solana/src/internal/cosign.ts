@@ -1,10 +1,10 @@
-import { ed25519 } from "@noble/curves/ed25519";
 import type { Approval } from "@swapintent/client";
 import { solanaError } from "../errors.js";
 import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
 import { parseAddress } from "./address.js";
 import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
 import { bytesEqual, bytesToHex } from "./hex.js";
+import { verifyStrict } from "./verifyStrict.js";
 
 /** The signed transaction and the approval body to submit (what every signing path returns). */
 export interface CosignResult {
@@ -22,7 +22,7 @@ export interface CosignResult {
 
 /**
  * The user's signature as `source` returned it, checked: 64 bytes that verify over the verified message under the
- * user's key (ed25519, checked here, whoever signed). Throws `SOL_SIGNATURE_INVALID` for a missing, malformed or
+ * user's key (ed25519 as the runtime checks it: strict, cofactorless; checked here, whoever signed). Throws `SOL_SIGNATURE_INVALID` for a missing, malformed or
  * wrong signature. Returns a copy.
  */
 export function checkUserSignature(
@@ -33,7 +33,7 @@ export function checkUserSignature(
   let valid = false;
   if (signature instanceof Uint8Array && signature.length === 64) {
     try {
-      valid = ed25519.verify(
+      valid = verifyStrict(
         signature,
         verified.messageBytes,
         parseAddress(verified.userAddress, "userAddress").bytes,
