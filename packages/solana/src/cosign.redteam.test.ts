@@ -164,3 +164,74 @@ describe("a user signature the runtime refuses is refused on every path", () => 
     expect(await everyPath(hex, (m) => nonCanonicalS(m, secret()))).toEqual(refused);
   });
 });
+
+/**
+ * A Proxy over the user's valid signature: every method and the length read through the real bytes (so a check that
+ * calls them sees a valid signature), but iterating it (how a copy is made) yields zeros.
+ */
+function twoFacedSignature(valid: Uint8Array): Uint8Array {
+  return new Proxy(valid, {
+    get(target, property) {
+      if (property === Symbol.iterator)
+        return function* () {
+          yield* new Uint8Array(64);
+        };
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe("the signature that is checked is the signature that is used", () => {
+  it("a Proxy that reads as a valid signature but copies as zeros is refused on the web3 (external) and Kit paths", async () => {
+    const secret = chain.user.secretKey.subarray(0, 32);
+    const hex = compileHex(chain, honestInstructions(chain));
+    const base = {
+      intent: intentFor(hex),
+      quote: quoteFor(chain),
+      escrow: { owner: chain.escrowOwner.address },
+    };
+    const user = chain.userAddress;
+    const forge = (m: Uint8Array) => twoFacedSignature(ed25519.sign(m, secret));
+    const web3 = signCosignTransaction({
+      ...base,
+      signer: { publicKey: user, signMessage: async (m) => forge(m) },
+    });
+    const kit = signCosignTransactionWithKit({
+      ...base,
+      signer: {
+        address: user,
+        signTransactions: async (txs) => [{ [user]: forge(Uint8Array.from(txs[0]!.messageBytes)) }],
+      },
+    });
+    expect([await codeOf(web3), await codeOf(kit)]).toEqual([
+      "SOL_SIGNATURE_INVALID",
+      "SOL_SIGNATURE_INVALID",
+    ]);
+  });
+
+  it("a genuine Uint8Array (and a Node Buffer) of the valid signature is accepted, its bytes copied", async () => {
+    const secret = chain.user.secretKey.subarray(0, 32);
+    for (const wrap of [(s: Uint8Array) => s, (s: Uint8Array) => Buffer.from(s)]) {
+      chain.svm.expireBlockhash();
+      const hex = compileHex(chain, honestInstructions(chain));
+      let given: Uint8Array | undefined;
+      const result = await signCosignTransaction({
+        intent: intentFor(hex),
+        quote: quoteFor(chain),
+        escrow: { owner: chain.escrowOwner.address },
+        signer: {
+          publicKey: chain.userAddress,
+          signMessage: async (m) => {
+            given = wrap(ed25519.sign(m, secret));
+            return given;
+          },
+        },
+      });
+      const expected = bytesToHex(given!);
+      given!.fill(0); // the signer writing into its answer afterwards changes nothing
+      expect(result.signature).toBe(expected);
+      expect(await runtimeAccepts(hex, hexToBytes(result.signature))).toBe(true);
+    }
+  });
+});

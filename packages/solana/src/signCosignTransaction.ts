@@ -3,7 +3,7 @@ import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
-import { bytesEqual } from "./internal/hex.js";
+import { bytesEqual, ownBytes } from "./internal/hex.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
 /** A wallet-adapter style signer: signs a whole transaction and returns it (possibly a new object). */
@@ -71,7 +71,7 @@ export async function signCosignTransaction(
     const returned = await signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes));
     let returnedMessage: Uint8Array | undefined;
     try {
-      returnedMessage = returned.message.serialize();
+      returnedMessage = ownBytes(returned.message.serialize());
     } catch {
       returnedMessage = undefined;
     }

@@ -1,7 +1,7 @@
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import { assembleCosign, type CosignResult, checkReturnedTransaction } from "./internal/cosign.js";
-import { bytesEqual } from "./internal/hex.js";
+import { bytesEqual, ownBytes } from "./internal/hex.js";
 import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
@@ -158,8 +158,8 @@ function accountAddress(
   chain: string | undefined,
 ): ParsedAddress {
   const user = parseSignerAddress(account?.address, "account.address");
-  const publicKey: unknown = account?.publicKey;
-  if (!(publicKey instanceof Uint8Array) || !bytesEqual(publicKey, user.bytes)) {
+  const publicKey = ownBytes(account?.publicKey);
+  if (publicKey === undefined || !bytesEqual(publicKey, user.bytes)) {
     throw solanaError("SOL_SIGNER_INVALID", "The wallet account's public key is not its address.", {
       reason: "account publicKey differs from its address",
       address: user.address,

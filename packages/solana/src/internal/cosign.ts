@@ -3,7 +3,7 @@ import { solanaError } from "../errors.js";
 import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
 import { parseAddress } from "./address.js";
 import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
-import { bytesEqual, bytesToHex } from "./hex.js";
+import { bytesEqual, bytesToHex, ownBytes } from "./hex.js";
 import { verifyStrict } from "./verifyStrict.js";
 
 /** The signed transaction and the approval body to submit (what every signing path returns). */
@@ -22,26 +22,20 @@ export interface CosignResult {
 
 /**
  * The user's signature as `source` returned it, checked: 64 bytes that verify over the verified message under the
- * user's key (ed25519 as the runtime checks it: strict, cofactorless; checked here, whoever signed). Throws `SOL_SIGNATURE_INVALID` for a missing, malformed or
- * wrong signature. Returns a copy.
+ * user's key (ed25519 as the runtime checks it: strict, cofactorless; checked here, whoever signed). Throws
+ * `SOL_SIGNATURE_INVALID` for a missing, malformed or wrong signature, or one that is not a genuine `Uint8Array`.
+ * The bytes are copied first; the copy is verified and returned.
  */
 export function checkUserSignature(
   signature: unknown,
   verified: VerifiedTransaction,
   source: string,
 ): Uint8Array {
-  let valid = false;
-  if (signature instanceof Uint8Array && signature.length === 64) {
-    try {
-      valid = verifyStrict(
-        signature,
-        verified.messageBytes,
-        parseAddress(verified.userAddress, "userAddress").bytes,
-      );
-    } catch {
-      valid = false;
-    }
-  }
+  // Copied first (a genuine Uint8Array only): the bytes verified are the bytes returned.
+  const copy = ownBytes(signature);
+  const valid =
+    copy !== undefined &&
+    verifyStrict(copy, verified.messageBytes, parseAddress(verified.userAddress, "userAddress").bytes);
   if (!valid) {
     throw solanaError(
       "SOL_SIGNATURE_INVALID",
@@ -51,7 +45,7 @@ export function checkUserSignature(
       { source, userAddress: verified.userAddress },
     );
   }
-  return Uint8Array.from(signature as Uint8Array);
+  return copy;
 }
 
 /**
@@ -65,7 +59,8 @@ export function checkReturnedTransaction(
   verified: VerifiedTransaction,
   source: string,
 ): Uint8Array {
-  if (!(returned instanceof Uint8Array)) {
+  const bytes = ownBytes(returned);
+  if (bytes === undefined) {
     throw solanaError("SOL_WALLET_RESPONSE_INVALID", `The ${source} did not return transaction bytes.`, {
       source,
       reason: "signed transaction is not a Uint8Array",
@@ -73,7 +68,7 @@ export function checkReturnedTransaction(
   }
   let decoded: DecodedTransaction;
   try {
-    decoded = decodeTransactionBytes(returned);
+    decoded = decodeTransactionBytes(bytes);
   } catch (cause) {
     throw solanaError(
       "SOL_WALLET_RESPONSE_INVALID",
