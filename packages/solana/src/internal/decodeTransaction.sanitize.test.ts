@@ -13,6 +13,7 @@ import {
   getCompiledTransactionMessageEncoder,
   getTransactionEncoder,
   partiallySignTransaction,
+  signBytes,
   type Transaction,
 } from "@solana/kit";
 import { FailedTransactionMetadata } from "litesvm";
@@ -27,9 +28,10 @@ import {
   verifyParams,
 } from "../../test/fixture.js";
 import { MEMO_V1_PROGRAM_ADDRESS } from "../constants.js";
+import { isSolanaError } from "../isSolanaError.js";
 import { verifyAndDecode } from "../verifyCosignTransaction.js";
 import { decodeTransaction } from "./decodeTransaction.js";
-import { bytesToHex } from "./hex.js";
+import { bytesToHex, hexToBytes } from "./hex.js";
 
 let chain: Chain;
 let table: Address;
@@ -177,6 +179,91 @@ describe("the decoder accepts exactly what the runtime's sanitize step accepts (
       if (ours !== theirs) disagreements.push(`case ${i}: decoder ${ours}, runtime ${theirs}`);
     }
     expect(grid.length).toBeGreaterThan(40);
+    expect(disagreements).toEqual([]);
+  });
+});
+
+/** A small deterministic generator (mulberry32), so a failure names a case that can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The raw wire bytes to litesvm (no re-encoding): "sanitize" when its sanitize step refused them, else "ran". */
+function runtimeOfBytes(bytes: Uint8Array, legacy: boolean): string {
+  // litesvm's binding aborts the process on bytes it cannot deserialize: only bytes our decoder reads are sent.
+  const inner = (chain.svm as unknown as { inner: Record<string, (b: Uint8Array) => unknown> }).inner;
+  const result = inner[legacy ? "sendLegacyTransaction" : "sendVersionedTransaction"]!(bytes);
+  return /anitize/.test(String(result)) ? "sanitize" : "ran";
+}
+
+/** The reason our decoder refuses `bytes` (`details.reason`), its code for another refusal, or undefined. */
+function decoderVerdict(bytes: Uint8Array): string | undefined {
+  try {
+    decodeTransaction(bytesToHex(bytes));
+    return undefined;
+  } catch (error) {
+    if (isSolanaError(error, "SOL_TX_DECODE_FAILED")) return error.details.reason;
+    return isSolanaError(error) ? error.code : String(error);
+  }
+}
+
+/** Refusals of a message the runtime deserializes and then refuses in its sanitize step. */
+const SANITIZE_REASONS = new Set([
+  "no fee payer",
+  "fee payer read-only",
+  "header counts exceed the account keys",
+  "lookup table loads no account",
+  "more than 256 accounts",
+  "program id is the fee payer",
+  "program id not a static account key",
+  "account index out of range",
+]);
+
+describe("random message mutations: the decoder and litesvm agree on what is a transaction", () => {
+  it.each([
+    ["v0", 0 as const],
+    ["legacy", "legacy" as const],
+  ])("%s: 300 mutations, re-signed", async (_name, version) => {
+    const next = random(version === 0 ? 7 : 11);
+    const honest = hexToBytes(compileHex(chain, honestInstructions(chain), { version }));
+    const messageStart = 1 + 64 * 2;
+    // The first two static keys sign; mutating them would make a signature failure, not a structural one.
+    const keysStart = messageStart + (version === 0 ? 5 : 4);
+    const special = [0x00, 0x01, 0x7f, 0x80, 0x81, 0xff];
+    const disagreements: string[] = [];
+    let refused = 0;
+    let sanitizeRefusals = 0;
+    for (let i = 0; i < 300; i++) {
+      const bytes = honest.slice();
+      let at: number;
+      do at = messageStart + Math.floor(next() * (bytes.length - messageStart));
+      while (at >= keysStart && at < keysStart + 64);
+      bytes[at] = next() < 0.5 ? special[Math.floor(next() * special.length)]! : Math.floor(next() * 256);
+      const message = bytes.subarray(messageStart);
+      bytes.set(ed25519.sign(message, chain.user.secretKey.subarray(0, 32)), 1 + 64);
+      bytes.set(new Uint8Array(await signBytes(chain.resolver.keyPair.privateKey, message)), 1);
+      const ours = decoderVerdict(bytes);
+      if (ours === "SOL_TX_VERSION_UNSUPPORTED") continue; // v1 and later: refused here, whatever the runtime does
+      if (ours !== undefined) refused++;
+      // Refusals of bytes that do not deserialize (a cut, a non-minimal length, trailing bytes) cannot be sent.
+      if (ours !== undefined && !SANITIZE_REASONS.has(ours)) continue;
+      if (ours !== undefined) sanitizeRefusals++;
+      const theirs = runtimeOfBytes(bytes, message[0]! < 0x80);
+      if ((ours === undefined) !== (theirs === "ran")) {
+        disagreements.push(
+          `mutation ${i} (byte ${at} = ${bytes[at]}): decoder ${ours ?? "accepts"}, litesvm ${theirs}`,
+        );
+      }
+      chain.svm.expireBlockhash();
+    }
+    expect(refused).toBeGreaterThan(10);
+    expect(sanitizeRefusals).toBeGreaterThan(3);
     expect(disagreements).toEqual([]);
   });
 });
