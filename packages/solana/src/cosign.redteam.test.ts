@@ -5,18 +5,20 @@
  */
 import { ed25519 } from "@noble/curves/ed25519";
 import { sha512 } from "@noble/hashes/sha512";
-import { partiallySignTransaction } from "@solana/kit";
+import { generateKeyPairSigner, partiallySignTransaction } from "@solana/kit";
 import { isSwapIntentError } from "@swapintent/client";
 import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type Chain,
+  codeOf as codeOfSync,
   compileHex,
   createChain,
   decodeHex,
   honestInstructions,
   intentFor,
   quoteFor,
+  verifyParams,
 } from "../test/fixture.js";
 import { standardAccount } from "../test/paths.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
@@ -233,5 +235,22 @@ describe("the signature that is checked is the signature that is used", () => {
       expect(result.signature).toBe(expected);
       expect(await runtimeAccepts(hex, hexToBytes(result.signature))).toBe(true);
     }
+  });
+});
+
+describe("lookup table contents", () => {
+  it("a table listed twice in lookupTables (two different contents) is refused, whichever order", async () => {
+    const table = (await generateKeyPairSigner()).address;
+    const hex = compileHex(chain, honestInstructions(chain), {
+      lookupTables: { [table]: [chain.escrowAta, chain.mint] },
+    });
+    const real = { key: table, addresses: [chain.escrowAta, chain.mint] };
+    const other = { key: table, addresses: [chain.strangerAta, chain.mint] };
+    const verify = (lookupTables: (typeof real)[]) =>
+      codeOfSync(() => verifyAndDecode({ ...verifyParams(chain, hex), lookupTables }));
+    expect(verify([real])).toBeUndefined();
+    expect(verify([real, other])).toBe("SOL_INVALID_PARAMETERS");
+    expect(verify([other, real])).toBe("SOL_INVALID_PARAMETERS");
+    expect(verify([real, real])).toBe("SOL_INVALID_PARAMETERS");
   });
 });
