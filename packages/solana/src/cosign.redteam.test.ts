@@ -69,7 +69,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
-/** The hex with `signature` in the user's slot, co-signed by the resolver and sent: whether litesvm executes it. */
+/** The hex with `signature` in the user's slot, co-signed by the resolver: whether litesvm executes it (simulated). */
 async function runtimeAccepts(hex: string, signature: Uint8Array): Promise<boolean> {
   const verified = verifyAndDecode({
     intent: intentFor(hex),
@@ -80,7 +80,8 @@ async function runtimeAccepts(hex: string, signature: Uint8Array): Promise<boole
   const bytes = hexToBytes(hex);
   bytes.set(signature, verified.decoded.signaturesOffset + 64 * verified.userSignerIndex);
   const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(bytesToHex(bytes)));
-  return !(chain.svm.sendTransaction(tx) instanceof FailedTransactionMetadata);
+  // Simulated (sigverify on), so the user's balance is not spent by the tests that only ask.
+  return !(chain.svm.simulateTransaction(tx) instanceof FailedTransactionMetadata);
 }
 
 /** The user's signature for `hex` from a hostile answer, through every signing path; the code each refused with. */
@@ -252,5 +253,58 @@ describe("lookup table contents", () => {
     expect(verify([real, other])).toBe("SOL_INVALID_PARAMETERS");
     expect(verify([other, real])).toBe("SOL_INVALID_PARAMETERS");
     expect(verify([real, real])).toBe("SOL_INVALID_PARAMETERS");
+  });
+});
+
+describe("a Kit signer's dictionary", () => {
+  it("signatures for other addresses (the fee payer, a stranger) are ignored: only the user's slot changes", async () => {
+    const secret = chain.user.secretKey.subarray(0, 32);
+    const hex = compileHex(chain, honestInstructions(chain));
+    const result = await signCosignTransactionWithKit({
+      intent: intentFor(hex),
+      quote: quoteFor(chain),
+      escrow: { owner: chain.escrowOwner.address },
+      signer: {
+        address: chain.userAddress,
+        signTransactions: async (txs) => [
+          {
+            [chain.resolver.address]: new Uint8Array(64).fill(7),
+            [chain.stranger]: new Uint8Array(64).fill(9),
+            [chain.userAddress]: ed25519.sign(Uint8Array.from(txs[0]!.messageBytes), secret),
+          },
+        ],
+      },
+    });
+    const received = hexToBytes(hex);
+    const signed = hexToBytes(result.transaction);
+    expect(signed.length).toBe(received.length);
+    expect(bytesToHex(signed.subarray(1, 65))).toBe(bytesToHex(received.subarray(1, 65))); // the fee payer's slot
+    expect(bytesToHex(signed.subarray(129))).toBe(bytesToHex(received.subarray(129))); // the message
+    expect(bytesToHex(signed.subarray(65, 129))).toBe(result.signature);
+    expect(await runtimeAccepts(hex, signed.subarray(65, 129))).toBe(true);
+  });
+
+  it("a slow signer's answer is checked like any other; its late writes into what it was handed change nothing", async () => {
+    const secret = chain.user.secretKey.subarray(0, 32);
+    const hex = compileHex(chain, honestInstructions(chain));
+    let handed: Uint8Array | undefined;
+    const result = await signCosignTransactionWithKit({
+      intent: intentFor(hex),
+      quote: quoteFor(chain),
+      escrow: { owner: chain.escrowOwner.address },
+      signer: {
+        address: chain.userAddress,
+        signTransactions: async (txs) => {
+          handed = txs[0]!.messageBytes as Uint8Array;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const signature = ed25519.sign(Uint8Array.from(handed), secret);
+          handed.fill(0); // the signer scribbles over the message it was handed before answering
+          return [{ [chain.userAddress]: signature }];
+        },
+      },
+    });
+    expect(handed!.every((b) => b === 0)).toBe(true);
+    expect(result.transaction.slice(129 * 2)).toBe(hex.slice(129 * 2));
+    expect(await runtimeAccepts(hex, hexToBytes(result.signature))).toBe(true);
   });
 });
