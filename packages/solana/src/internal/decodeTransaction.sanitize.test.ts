@@ -213,6 +213,50 @@ function decoderVerdict(bytes: Uint8Array): string | undefined {
   }
 }
 
+/**
+ * Which field Kit's compiled-message decoder (an independent reader) reads differently from ours, if any: the
+ * header (so the signers and the writability of every key), the static keys, the blockhash, every instruction's
+ * program, accounts and data, every lookup.
+ */
+function fieldMismatch(bytes: Uint8Array, message: Uint8Array): string | undefined {
+  const ours = decodeTransaction(bytesToHex(bytes));
+  const kit = getCompiledTransactionMessageDecoder().decode(message) as unknown as Compiled & {
+    lifetimeToken: string;
+  };
+  const fields: [string, unknown, unknown][] = [
+    [
+      "header",
+      ours.header,
+      {
+        numRequiredSignatures: kit.header.numSignerAccounts,
+        numReadonlySignedAccounts: kit.header.numReadonlySignerAccounts,
+        numReadonlyUnsignedAccounts: kit.header.numReadonlyNonSignerAccounts,
+      },
+    ],
+    ["static keys", ours.staticAccountKeys, kit.staticAccounts],
+    ["blockhash", ours.recentBlockhash, kit.lifetimeToken],
+    [
+      "instructions",
+      ours.instructions.map((ix) => [ix.programIdIndex, ix.accountKeyIndexes, bytesToHex(ix.data)]),
+      kit.instructions.map((ix) => [
+        ix.programAddressIndex,
+        ix.accountIndices ?? [],
+        bytesToHex(ix.data ?? new Uint8Array()),
+      ]),
+    ],
+    [
+      "lookups",
+      ours.addressTableLookups.map((l) => [l.accountKey, l.writableIndexes, l.readonlyIndexes]),
+      (kit.addressTableLookups ?? []).map((l) => [
+        l.lookupTableAddress,
+        l.writableIndexes,
+        l.readonlyIndexes,
+      ]),
+    ],
+  ];
+  return fields.find(([, a, b]) => JSON.stringify(a) !== JSON.stringify(b))?.[0];
+}
+
 /** Refusals of a message the runtime deserializes and then refuses in its sanitize step. */
 const SANITIZE_REASONS = new Set([
   "no fee payer",
@@ -254,6 +298,10 @@ describe("random message mutations: the decoder and litesvm agree on what is a t
       // Refusals of bytes that do not deserialize (a cut, a non-minimal length, trailing bytes) cannot be sent.
       if (ours !== undefined && !SANITIZE_REASONS.has(ours)) continue;
       if (ours !== undefined) sanitizeRefusals++;
+      if (ours === undefined) {
+        const mismatch = fieldMismatch(bytes, message);
+        if (mismatch !== undefined) disagreements.push(`mutation ${i}: Kit reads another ${mismatch}`);
+      }
       const theirs = runtimeOfBytes(bytes, message[0]! < 0x80);
       if ((ours === undefined) !== (theirs === "ran")) {
         disagreements.push(
