@@ -308,3 +308,75 @@ describe("a Kit signer's dictionary", () => {
     expect(await runtimeAccepts(hex, hexToBytes(result.signature))).toBe(true);
   });
 });
+
+describe("an answer that throws when it is read is a coded refusal, never a stray TypeError", () => {
+  const boom = () => {
+    throw new Error("hostile getter");
+  };
+  /** An object whose every property read throws. */
+  const trap = new Proxy({}, { get: boom, has: boom, getOwnPropertyDescriptor: boom, ownKeys: boom });
+
+  it("web3 wallet adapter: a transaction without signatures, or whose signatures getter throws", async () => {
+    const { VersionedTransaction } = await import("@solana/web3.js");
+    const answers: ((tx: InstanceType<typeof VersionedTransaction>) => unknown)[] = [
+      (tx) => ({ message: tx.message }),
+      (tx) => ({ message: tx.message, signatures: "not an array" }),
+      (tx) => ({
+        message: tx.message,
+        get signatures() {
+          return boom();
+        },
+      }),
+    ];
+    for (const answer of answers) {
+      chain.svm.expireBlockhash();
+      const hex = compileHex(chain, honestInstructions(chain));
+      const code = await codeOf(
+        signCosignTransaction({
+          intent: intentFor(hex),
+          quote: quoteFor(chain),
+          escrow: { owner: chain.escrowOwner.address },
+          signer: { publicKey: chain.user.publicKey, signTransaction: async (tx) => answer(tx) as never },
+        }),
+      );
+      expect(code, String(answer)).toBe("SOL_WALLET_RESPONSE_INVALID");
+    }
+  });
+
+  it("Kit signer: a dictionary whose every read throws", async () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const code = await codeOf(
+      signCosignTransactionWithKit({
+        intent: intentFor(hex),
+        quote: quoteFor(chain),
+        escrow: { owner: chain.escrowOwner.address },
+        signer: { address: chain.userAddress, signTransactions: async () => [trap as never] },
+      }),
+    );
+    expect(code).toBe("SOL_WALLET_RESPONSE_INVALID");
+  });
+
+  it("wallet-standard: an output whose every read throws", async () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const wallet = {
+      accounts: [],
+      features: {
+        "solana:signTransaction": {
+          version: "1.0.0",
+          supportedTransactionVersions: ["legacy", 0],
+          signTransaction: async () => [trap],
+        },
+      },
+    };
+    const code = await codeOf(
+      signCosignTransactionWithWalletStandard({
+        intent: intentFor(hex),
+        quote: quoteFor(chain),
+        escrow: { owner: chain.escrowOwner.address },
+        wallet: wallet as never,
+        account: standardAccount(chain.userAddress),
+      }),
+    );
+    expect(code).toBe("SOL_WALLET_RESPONSE_INVALID");
+  });
+});

@@ -2,7 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
+import { assembleCosign, type CosignResult, checkUserSignature, readAnswer } from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
@@ -84,11 +84,26 @@ export async function signCosignTransaction(
         },
       );
     }
-    const signature = checkUserSignature(returned.signatures[index], verified, "wallet");
+    const signatures = readAnswer("wallet", "signatures", () => {
+      const list: unknown = returned.signatures;
+      return Array.isArray(list) ? [...(list as unknown[])] : undefined;
+    });
+    if (signatures === undefined) {
+      throw solanaError(
+        "SOL_WALLET_RESPONSE_INVALID",
+        "The wallet returned a transaction without signatures.",
+        {
+          source: "wallet",
+          reason: "signatures is not an array",
+        },
+      );
+    }
+    const signature = checkUserSignature(signatures[index], verified, "wallet");
     // Other slots are restored from the original (some wallets zero them); they are counted, not refused.
-    const restored = verified.decoded.signatures.filter(
-      (original, i) => i !== index && !bytesEqual(original, returned.signatures[i] ?? new Uint8Array()),
-    ).length;
+    const restored = verified.decoded.signatures.filter((original, i) => {
+      const other = i === index ? undefined : ownBytes(signatures[i]);
+      return i !== index && (other === undefined || !bytesEqual(original, other));
+    }).length;
     return assembleCosign(verified, signature, restored);
   }
   const returned = await signer.signMessage(messageBytes.slice());

@@ -1,6 +1,11 @@
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkReturnedTransaction } from "./internal/cosign.js";
+import {
+  assembleCosign,
+  type CosignResult,
+  checkReturnedTransaction,
+  readAnswer,
+} from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
 import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
@@ -115,19 +120,23 @@ export async function signCosignTransactionWithWalletStandard(
     transaction: verified.decoded.bytes.slice(),
     ...(chain === undefined ? {} : { chain }),
   });
-  if (
-    !Array.isArray(outputs) ||
-    outputs.length !== 1 ||
-    typeof outputs[0] !== "object" ||
-    outputs[0] === null
-  ) {
+  const read = readAnswer(SOURCE, "the outputs", () => signedTransactionOf(outputs));
+  if (read === undefined) {
     throw solanaError("SOL_WALLET_RESPONSE_INVALID", "The wallet did not return one signed transaction.", {
       source: SOURCE,
       reason: "not one output per input",
     });
   }
-  const signedTransaction: unknown = (outputs[0] as { signedTransaction?: unknown }).signedTransaction;
+  const signedTransaction = read.value;
   return assembleCosign(verified, checkReturnedTransaction(signedTransaction, verified, SOURCE));
+}
+
+/** The `signedTransaction` of the one output a wallet returned, or undefined when the answer has another shape. */
+function signedTransactionOf(outputs: unknown): { value: unknown } | undefined {
+  if (!Array.isArray(outputs) || outputs.length !== 1) return undefined;
+  const output: unknown = outputs[0];
+  if (typeof output !== "object" || output === null) return undefined;
+  return { value: (output as { signedTransaction?: unknown }).signedTransaction };
 }
 
 function signTransactionFeatureOf(

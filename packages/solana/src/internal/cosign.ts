@@ -119,3 +119,20 @@ export function assembleCosign(
     approval: { type: "cosign", signedData: { transaction: hex, userAddress } },
   };
 }
+
+/**
+ * Read part of an untrusted answer (a wallet's, a signer's): whatever the read throws (a getter, a Proxy trap) is
+ * `SOL_WALLET_RESPONSE_INVALID` naming what was read, with the thrown value as its cause, never a stray error.
+ */
+export function readAnswer<T>(source: string, what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    throw solanaError(
+      "SOL_WALLET_RESPONSE_INVALID",
+      `The ${source}'s answer could not be read.`,
+      { source, reason: `reading ${what} threw` },
+      cause,
+    );
+  }
+}
