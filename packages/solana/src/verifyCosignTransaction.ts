@@ -199,16 +199,21 @@ function checkParameters(parameters: VerifyCosignTransactionParameters): Checked
   return { intent, expectedAmount, expectedDecimals, user, expectedMint, escrowOf, allowed, cap, tables };
 }
 
-/** The quote's amount is a positive bigint and its decimals, when given, an integer 0..255. */
+/** The quote's amount is a positive bigint that fits a u64 and its decimals, when given, an integer 0..255. */
 function checkQuoteAmount(quote: VerifyCosignTransactionParameters["quote"] | undefined): {
   expectedAmount: bigint;
   expectedDecimals: number | undefined;
 } {
   const expectedAmount = quote?.sourceAmountLots;
-  if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
-    throw solanaError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.", {
-      parameter: "quote.sourceAmountLots",
-    });
+  // A token amount is a u64 on chain: a larger quote can only be matched by transfers that cannot all run.
+  if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n || expectedAmount > 0xffff_ffff_ffff_ffffn) {
+    throw solanaError(
+      "SOL_INVALID_PARAMETERS",
+      "The quote's sourceAmountLots must be a positive bigint of at most u64.",
+      {
+        parameter: "quote.sourceAmountLots",
+      },
+    );
   }
   const expectedDecimals = quote?.sourceAmountDecimals;
   if (
