@@ -409,3 +409,64 @@ describe("amounts at the u64 edge", () => {
     );
   });
 });
+
+describe("a signer or wallet object that throws when it is read is refused before anything is signed", () => {
+  const boom = () => {
+    throw new Error("hostile getter");
+  };
+  const trap = new Proxy({}, { get: boom, has: boom, getOwnPropertyDescriptor: boom, ownKeys: boom });
+
+  it("each path: SOL_SIGNER_INVALID, never a stray error", async () => {
+    const hex = compileHex(chain, honestInstructions(chain));
+    const base = {
+      intent: intentFor(hex),
+      quote: quoteFor(chain),
+      escrow: { owner: chain.escrowOwner.address },
+    };
+    const account = standardAccount(chain.userAddress);
+    const feature = (versions: () => unknown) => ({
+      accounts: [],
+      features: {
+        "solana:signTransaction": {
+          version: "1.0.0",
+          get supportedTransactionVersions() {
+            return versions();
+          },
+          signTransaction: vi.fn(),
+        },
+      },
+    });
+    const runs: [string, () => Promise<unknown>][] = [
+      ["web3 signer", () => signCosignTransaction({ ...base, signer: trap as never })],
+      ["kit signer", () => signCosignTransactionWithKit({ ...base, signer: trap as never })],
+      [
+        "kit signer address getter",
+        () =>
+          signCosignTransactionWithKit({
+            ...base,
+            signer: {
+              get address(): string {
+                return boom();
+              },
+              signTransactions: vi.fn(),
+            },
+          }),
+      ],
+      ["wallet", () => signCosignTransactionWithWalletStandard({ ...base, wallet: trap as never, account })],
+      [
+        "wallet account",
+        () =>
+          signCosignTransactionWithWalletStandard({
+            ...base,
+            wallet: feature(() => [0]) as never,
+            account: trap as never,
+          }),
+      ],
+      [
+        "wallet versions getter",
+        () => signCosignTransactionWithWalletStandard({ ...base, wallet: feature(boom) as never, account }),
+      ],
+    ];
+    for (const [name, run] of runs) expect(await codeOf(run()), name).toBe("SOL_SIGNER_INVALID");
+  });
+});

@@ -2,7 +2,13 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkUserSignature, readAnswer } from "./internal/cosign.js";
+import {
+  assembleCosign,
+  type CosignResult,
+  checkUserSignature,
+  readAnswer,
+  readSigner,
+} from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
@@ -58,7 +64,7 @@ export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
 ): Promise<SignCosignTransactionReturnType> {
   const { signer } = parameters;
-  const user = signerAddress(signer);
+  const user = readSigner("signer", () => signerAddress(signer));
   const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
   const { messageBytes } = verified;
 

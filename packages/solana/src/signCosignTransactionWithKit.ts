@@ -1,6 +1,12 @@
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkUserSignature, readAnswer } from "./internal/cosign.js";
+import {
+  assembleCosign,
+  type CosignResult,
+  checkUserSignature,
+  readAnswer,
+  readSigner,
+} from "./internal/cosign.js";
 import {
   type VerifiedTransaction,
   type VerifyCosignTransactionParameters,
@@ -72,7 +78,7 @@ const SOURCE = "kit signer";
 export async function signCosignTransactionWithKit(
   parameters: SignCosignTransactionWithKitParameters,
 ): Promise<SignCosignTransactionWithKitReturnType> {
-  const user = kitSignerAddress(parameters.signer);
+  const user = readSigner("Kit signer", () => kitSignerAddress(parameters.signer));
   const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
   const dictionaries: unknown = await parameters.signer.signTransactions([kitTransactionOf(verified)]);
   const read = readAnswer(SOURCE, "the signature dictionary", () =>

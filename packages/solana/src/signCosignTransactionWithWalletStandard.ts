@@ -5,6 +5,7 @@ import {
   type CosignResult,
   checkReturnedTransaction,
   readAnswer,
+  readSigner,
 } from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
 import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
@@ -104,12 +105,15 @@ export async function signCosignTransactionWithWalletStandard(
   parameters: SignCosignTransactionWithWalletStandardParameters,
 ): Promise<SignCosignTransactionWithWalletStandardReturnType> {
   const { account, chain } = parameters;
-  const feature = signTransactionFeatureOf(parameters.wallet);
-  const user = accountAddress(account, chain);
+  const feature = readSigner("wallet", () => signTransactionFeatureOf(parameters.wallet));
+  const user = readSigner("wallet account", () => accountAddress(account, chain));
   const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
   const version = verified.decoded.version;
-  const versions: unknown = feature.supportedTransactionVersions;
-  if (Array.isArray(versions) && !versions.includes(version)) {
+  const unsupported = readSigner("wallet", () => {
+    const versions: unknown = feature.supportedTransactionVersions;
+    return Array.isArray(versions) && !versions.includes(version);
+  });
+  if (unsupported) {
     throw solanaError("SOL_SIGNER_INVALID", "The wallet does not sign this transaction version.", {
       reason: `wallet does not sign ${version === 0 ? "v0" : "legacy"} transactions`,
       address: user.address,

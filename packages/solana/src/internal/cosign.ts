@@ -1,5 +1,6 @@
 import type { Approval } from "@swapintent/client";
 import { solanaError } from "../errors.js";
+import { isSolanaError } from "../isSolanaError.js";
 import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
 import { parseAddress } from "./address.js";
 import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
@@ -132,6 +133,24 @@ export function readAnswer<T>(source: string, what: string, read: () => T): T {
       "SOL_WALLET_RESPONSE_INVALID",
       `The ${source}'s answer could not be read.`,
       { source, reason: `reading ${what} threw` },
+      cause,
+    );
+  }
+}
+
+/**
+ * Read the signer or wallet object a caller passed (it may come from a wallet extension): whatever the read throws
+ * other than this package's own refusal (a getter, a Proxy trap) is `SOL_SIGNER_INVALID`, before anything is signed.
+ */
+export function readSigner<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    if (isSolanaError(cause)) throw cause;
+    throw solanaError(
+      "SOL_SIGNER_INVALID",
+      `The ${what} could not be read.`,
+      { reason: `reading the ${what} threw` },
       cause,
     );
   }
