@@ -27,10 +27,6 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** The intrinsic getters of every typed array (a Proxy or an own property cannot answer for them). */
-const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array.prototype) as object;
-const typedArrayName = Object.getOwnPropertyDescriptor(TYPED_ARRAY, Symbol.toStringTag)!.get!;
-
 /**
  * A copy of `value` when it is a genuine `Uint8Array` (or a Node `Buffer`), read from its internal slots with no
  * code of the value's own running (no Proxy trap, getter, iterator or overridden method); undefined otherwise. What
@@ -38,11 +34,13 @@ const typedArrayName = Object.getOwnPropertyDescriptor(TYPED_ARRAY, Symbol.toStr
  * bytes checked are the bytes used.
  */
 export function ownBytes(value: unknown): Uint8Array | undefined {
+  // The intrinsic getters of every typed array (a Proxy or an own property cannot answer for them).
+  const typedArray = Object.getPrototypeOf(Uint8Array.prototype) as object;
+  const typedArrayName = Object.getOwnPropertyDescriptor(typedArray, Symbol.toStringTag)!.get!;
+  const byteLength = Object.getOwnPropertyDescriptor(typedArray, "byteLength")!.get!;
   if (typedArrayName.call(value) !== "Uint8Array") return undefined;
   const source = value as Uint8Array;
   const copy = new Uint8Array(Reflect.apply(byteLength, source, []) as number);
   Reflect.apply(Uint8Array.prototype.set, copy, [source]);
   return copy;
 }
-
-const byteLength = Object.getOwnPropertyDescriptor(TYPED_ARRAY, "byteLength")!.get!;

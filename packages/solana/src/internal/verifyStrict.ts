@@ -1,8 +1,5 @@
 import { ed25519 } from "@noble/curves/ed25519";
-import { sha512 } from "@noble/hashes/sha512";
-
-const Point = ed25519.ExtendedPoint;
-const L = ed25519.CURVE.n;
+import { sha512 } from "@noble/hashes/sha2";
 
 /** A little-endian unsigned integer. */
 function le(bytes: Uint8Array): bigint {
@@ -20,11 +17,14 @@ function le(bytes: Uint8Array): bigint {
  */
 export function verifyStrict(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
+  // Read here, not at module level: a top-level read would keep ed25519 in bundles that never verify.
+  const Point = ed25519.ExtendedPoint;
+  const L = ed25519.CURVE.n;
   const rBytes = signature.subarray(0, 32);
   const s = le(signature.subarray(32));
   if (s >= L) return false;
-  let A: InstanceType<typeof Point>;
-  let R: InstanceType<typeof Point>;
+  let A: InstanceType<typeof ed25519.ExtendedPoint>;
+  let R: InstanceType<typeof ed25519.ExtendedPoint>;
   try {
     A = Point.fromHex(publicKey, false);
     R = Point.fromHex(rBytes, false);
