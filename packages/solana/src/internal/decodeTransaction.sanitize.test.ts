@@ -27,6 +27,7 @@ import {
   honestInstructions,
   verifyParams,
 } from "../../test/fixture.js";
+import { everyPathRefusal, refusedEverywhere } from "../../test/paths.js";
 import { MEMO_V1_PROGRAM_ADDRESS } from "../constants.js";
 import { isSolanaError } from "../isSolanaError.js";
 import { verifyAndDecode } from "../verifyCosignTransaction.js";
@@ -144,6 +145,10 @@ describe("a message the runtime's sanitize step refuses is refused by the decode
     expect(runtime(tx)).toMatch(/Sanitize|sanitize/);
     expect(codeOf(() => verifyAndDecode(verifyParams(chain, hex, { lookupTables })))).toBe(
       "SOL_TX_DECODE_FAILED",
+    );
+    // Every signing path refuses it the same way, its signer never asked.
+    expect(await everyPathRefusal(verifyParams(chain, hex, { lookupTables }))).toEqual(
+      refusedEverywhere("SOL_TX_DECODE_FAILED"),
     );
   });
 
