@@ -2,8 +2,14 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
-import { bytesEqual } from "./internal/hex.js";
+import {
+  assembleCosign,
+  type CosignResult,
+  checkUserSignature,
+  readAnswer,
+  readSigner,
+} from "./internal/cosign.js";
+import { bytesEqual, ownBytes } from "./internal/hex.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
 /** A wallet-adapter style signer: signs a whole transaction and returns it (possibly a new object). */
@@ -58,7 +64,7 @@ export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
 ): Promise<SignCosignTransactionReturnType> {
   const { signer } = parameters;
-  const user = signerAddress(signer);
+  const user = readSigner("signer", () => signerAddress(signer));
   const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
   const { messageBytes } = verified;
 
@@ -71,7 +77,7 @@ export async function signCosignTransaction(
     const returned = await signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes));
     let returnedMessage: Uint8Array | undefined;
     try {
-      returnedMessage = returned.message.serialize();
+      returnedMessage = ownBytes(returned.message.serialize());
     } catch {
       returnedMessage = undefined;
     }
@@ -84,11 +90,26 @@ export async function signCosignTransaction(
         },
       );
     }
-    const signature = checkUserSignature(returned.signatures[index], verified, "wallet");
+    const signatures = readAnswer("wallet", "signatures", () => {
+      const list: unknown = returned.signatures;
+      return Array.isArray(list) ? [...(list as unknown[])] : undefined;
+    });
+    if (signatures === undefined) {
+      throw solanaError(
+        "SOL_WALLET_RESPONSE_INVALID",
+        "The wallet returned a transaction without signatures.",
+        {
+          source: "wallet",
+          reason: "signatures is not an array",
+        },
+      );
+    }
+    const signature = checkUserSignature(signatures[index], verified, "wallet");
     // Other slots are restored from the original (some wallets zero them); they are counted, not refused.
-    const restored = verified.decoded.signatures.filter(
-      (original, i) => i !== index && !bytesEqual(original, returned.signatures[i] ?? new Uint8Array()),
-    ).length;
+    const restored = verified.decoded.signatures.filter((original, i) => {
+      const other = i === index ? undefined : ownBytes(signatures[i]);
+      return i !== index && (other === undefined || !bytesEqual(original, other));
+    }).length;
     return assembleCosign(verified, signature, restored);
   }
   const returned = await signer.signMessage(messageBytes.slice());

@@ -1,6 +1,12 @@
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkUserSignature } from "./internal/cosign.js";
+import {
+  assembleCosign,
+  type CosignResult,
+  checkUserSignature,
+  readAnswer,
+  readSigner,
+} from "./internal/cosign.js";
 import {
   type VerifiedTransaction,
   type VerifyCosignTransactionParameters,
@@ -72,30 +78,38 @@ const SOURCE = "kit signer";
 export async function signCosignTransactionWithKit(
   parameters: SignCosignTransactionWithKitParameters,
 ): Promise<SignCosignTransactionWithKitReturnType> {
-  const user = kitSignerAddress(parameters.signer);
+  const user = readSigner("Kit signer", () => kitSignerAddress(parameters.signer));
   const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
-  const dictionaries = await parameters.signer.signTransactions([kitTransactionOf(verified)]);
-  if (!Array.isArray(dictionaries) || dictionaries.length !== 1) {
+  const dictionaries: unknown = await parameters.signer.signTransactions([kitTransactionOf(verified)]);
+  const read = readAnswer(SOURCE, "the signature dictionary", () =>
+    userSignatureOf(dictionaries, user.address),
+  );
+  if ("wrong" in read) {
     throw solanaError(
       "SOL_WALLET_RESPONSE_INVALID",
       "The Kit signer did not return one signature dictionary.",
       {
         source: SOURCE,
-        reason: "not one dictionary per transaction",
+        reason: read.wrong,
       },
     );
   }
-  const dictionary: unknown = dictionaries[0];
-  if (typeof dictionary !== "object" || dictionary === null) {
-    throw solanaError("SOL_WALLET_RESPONSE_INVALID", "The Kit signer returned no signature dictionary.", {
-      source: SOURCE,
-      reason: "dictionary is not an object",
-    });
-  }
-  const signature = Object.hasOwn(dictionary, user.address)
-    ? (dictionary as Record<string, unknown>)[user.address]
-    : undefined;
+  const signature = read.value;
   return assembleCosign(verified, checkUserSignature(signature, verified, SOURCE));
+}
+
+/**
+ * The user's entry of the one dictionary a Kit signer returned (`value` undefined when absent), or what is wrong
+ * with the answer's shape (every read of the answer inside; a throw there is the caller's to turn into a refusal).
+ */
+function userSignatureOf(dictionaries: unknown, address: string): { value: unknown } | { wrong: string } {
+  if (!Array.isArray(dictionaries) || dictionaries.length !== 1)
+    return { wrong: "not one dictionary per transaction" };
+  const dictionary: unknown = dictionaries[0];
+  if (typeof dictionary !== "object" || dictionary === null) return { wrong: "dictionary is not an object" };
+  return {
+    value: Object.hasOwn(dictionary, address) ? (dictionary as Record<string, unknown>)[address] : undefined,
+  };
 }
 
 /** Kit's transaction shape of the verified bytes: the user's slot null, every other signer's signature as received. */

@@ -1,7 +1,13 @@
 import { type SolanaError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import { assembleCosign, type CosignResult, checkReturnedTransaction } from "./internal/cosign.js";
-import { bytesEqual } from "./internal/hex.js";
+import {
+  assembleCosign,
+  type CosignResult,
+  checkReturnedTransaction,
+  readAnswer,
+  readSigner,
+} from "./internal/cosign.js";
+import { bytesEqual, ownBytes } from "./internal/hex.js";
 import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
 import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
 
@@ -99,12 +105,15 @@ export async function signCosignTransactionWithWalletStandard(
   parameters: SignCosignTransactionWithWalletStandardParameters,
 ): Promise<SignCosignTransactionWithWalletStandardReturnType> {
   const { account, chain } = parameters;
-  const feature = signTransactionFeatureOf(parameters.wallet);
-  const user = accountAddress(account, chain);
+  const feature = readSigner("wallet", () => signTransactionFeatureOf(parameters.wallet));
+  const user = readSigner("wallet account", () => accountAddress(account, chain));
   const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
   const version = verified.decoded.version;
-  const versions: unknown = feature.supportedTransactionVersions;
-  if (Array.isArray(versions) && !versions.includes(version)) {
+  const unsupported = readSigner("wallet", () => {
+    const versions: unknown = feature.supportedTransactionVersions;
+    return Array.isArray(versions) && !versions.includes(version);
+  });
+  if (unsupported) {
     throw solanaError("SOL_SIGNER_INVALID", "The wallet does not sign this transaction version.", {
       reason: `wallet does not sign ${version === 0 ? "v0" : "legacy"} transactions`,
       address: user.address,
@@ -115,19 +124,23 @@ export async function signCosignTransactionWithWalletStandard(
     transaction: verified.decoded.bytes.slice(),
     ...(chain === undefined ? {} : { chain }),
   });
-  if (
-    !Array.isArray(outputs) ||
-    outputs.length !== 1 ||
-    typeof outputs[0] !== "object" ||
-    outputs[0] === null
-  ) {
+  const read = readAnswer(SOURCE, "the outputs", () => signedTransactionOf(outputs));
+  if (read === undefined) {
     throw solanaError("SOL_WALLET_RESPONSE_INVALID", "The wallet did not return one signed transaction.", {
       source: SOURCE,
       reason: "not one output per input",
     });
   }
-  const signedTransaction: unknown = (outputs[0] as { signedTransaction?: unknown }).signedTransaction;
+  const signedTransaction = read.value;
   return assembleCosign(verified, checkReturnedTransaction(signedTransaction, verified, SOURCE));
+}
+
+/** The `signedTransaction` of the one output a wallet returned, or undefined when the answer has another shape. */
+function signedTransactionOf(outputs: unknown): { value: unknown } | undefined {
+  if (!Array.isArray(outputs) || outputs.length !== 1) return undefined;
+  const output: unknown = outputs[0];
+  if (typeof output !== "object" || output === null) return undefined;
+  return { value: (output as { signedTransaction?: unknown }).signedTransaction };
 }
 
 function signTransactionFeatureOf(
@@ -158,8 +171,8 @@ function accountAddress(
   chain: string | undefined,
 ): ParsedAddress {
   const user = parseSignerAddress(account?.address, "account.address");
-  const publicKey: unknown = account?.publicKey;
-  if (!(publicKey instanceof Uint8Array) || !bytesEqual(publicKey, user.bytes)) {
+  const publicKey = ownBytes(account?.publicKey);
+  if (publicKey === undefined || !bytesEqual(publicKey, user.bytes)) {
     throw solanaError("SOL_SIGNER_INVALID", "The wallet account's public key is not its address.", {
       reason: "account publicKey differs from its address",
       address: user.address,

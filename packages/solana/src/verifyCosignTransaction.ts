@@ -137,6 +137,8 @@ interface CheckedParameters {
   escrowOf: (program: string) => string | undefined;
   allowed: ReadonlySet<string>;
   cap: bigint;
+  /** The supplied lookup tables' contents by table address, each table once. */
+  tables: ReadonlyMap<string, string[]>;
 }
 
 /** Internal: {@link verifyCosignTransaction} also returning the decoded transaction. */
@@ -145,7 +147,7 @@ export function verifyAndDecode(parameters: VerifyCosignTransactionParameters): 
   const decoded = decodeTransaction(checked.intent.paramsToSign?.transaction);
   const staticKeys = decoded.staticAccountKeys;
   const userSignerIndex = userSignerIndexOf(staticKeys, checked.user, decoded.header.numRequiredSignatures);
-  const keys = accountKeysOf(staticKeys, decoded.addressTableLookups, parameters.lookupTables ?? []);
+  const keys = accountKeysOf(staticKeys, decoded.addressTableLookups, checked.tables);
   const tally = tallyInstructions(keys, decoded.instructions, checked);
   checkOtherAuthority(tally, checked.user, checked.expectedMint);
   checkTokenOutflow(tally, checked.expectedAmount, parameters.escrow);
@@ -193,19 +195,25 @@ function checkParameters(parameters: VerifyCosignTransactionParameters): Checked
       parameter: "maxNativeOutflowLamports",
     });
   }
-  return { intent, expectedAmount, expectedDecimals, user, expectedMint, escrowOf, allowed, cap };
+  const tables = lookupTableContents(parameters.lookupTables);
+  return { intent, expectedAmount, expectedDecimals, user, expectedMint, escrowOf, allowed, cap, tables };
 }
 
-/** The quote's amount is a positive bigint and its decimals, when given, an integer 0..255. */
+/** The quote's amount is a positive bigint that fits a u64 and its decimals, when given, an integer 0..255. */
 function checkQuoteAmount(quote: VerifyCosignTransactionParameters["quote"] | undefined): {
   expectedAmount: bigint;
   expectedDecimals: number | undefined;
 } {
   const expectedAmount = quote?.sourceAmountLots;
-  if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n) {
-    throw solanaError("SOL_INVALID_PARAMETERS", "The quote's sourceAmountLots must be a positive bigint.", {
-      parameter: "quote.sourceAmountLots",
-    });
+  // A token amount is a u64 on chain: a larger quote can only be matched by transfers that cannot all run.
+  if (typeof expectedAmount !== "bigint" || expectedAmount <= 0n || expectedAmount > 0xffff_ffff_ffff_ffffn) {
+    throw solanaError(
+      "SOL_INVALID_PARAMETERS",
+      "The quote's sourceAmountLots must be a positive bigint of at most u64.",
+      {
+        parameter: "quote.sourceAmountLots",
+      },
+    );
   }
   const expectedDecimals = quote?.sourceAmountDecimals;
   if (
@@ -252,7 +260,7 @@ function userSignerIndexOf(staticKeys: readonly string[], user: string, required
 function accountKeysOf(
   staticKeys: readonly string[],
   lookups: Parameters<typeof resolveLookups>[0],
-  tables: readonly LookupTableContents[],
+  tables: ReadonlyMap<string, string[]>,
 ): string[] {
   const keys = [...staticKeys, ...resolveLookups(lookups, tables)];
   if (new Set(keys).size !== keys.length) {
@@ -408,18 +416,32 @@ function expectedEscrowResolver(
   );
 }
 
-function resolveLookups(
-  lookups: readonly AddressTableLookup[],
-  tables: readonly LookupTableContents[],
-): string[] {
-  if (lookups.length === 0) return [];
+/**
+ * The supplied lookup tables by address, every address checked. A table listed twice is refused: with two contents
+ * for one table, which one the transaction loads is not the verifier's to guess.
+ */
+function lookupTableContents(tables: readonly LookupTableContents[] | undefined): Map<string, string[]> {
   const contents = new Map<string, string[]>();
-  for (const table of tables) {
+  for (const table of tables ?? []) {
+    const key = normalizeAddress(table.key, "lookupTables.key");
+    if (contents.has(key)) {
+      throw solanaError("SOL_INVALID_PARAMETERS", "lookupTables lists the same table more than once.", {
+        parameter: "lookupTables",
+      });
+    }
     contents.set(
-      normalizeAddress(table.key, "lookupTables.key"),
+      key,
       table.addresses.map((a) => normalizeAddress(a, "lookupTables.addresses")),
     );
   }
+  return contents;
+}
+
+function resolveLookups(
+  lookups: readonly AddressTableLookup[],
+  contents: ReadonlyMap<string, string[]>,
+): string[] {
+  if (lookups.length === 0) return [];
   const pick = (kind: "writableIndexes" | "readonlyIndexes"): string[] =>
     lookups.flatMap((lookup) => {
       const table = lookup.accountKey;

@@ -1,10 +1,11 @@
-import { ed25519 } from "@noble/curves/ed25519";
 import type { Approval } from "@swapintent/client";
 import { solanaError } from "../errors.js";
+import { isSolanaError } from "../isSolanaError.js";
 import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
 import { parseAddress } from "./address.js";
 import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
-import { bytesEqual, bytesToHex } from "./hex.js";
+import { bytesEqual, bytesToHex, ownBytes } from "./hex.js";
+import { verifyStrict } from "./verifyStrict.js";
 
 /** The signed transaction and the approval body to submit (what every signing path returns). */
 export interface CosignResult {
@@ -22,26 +23,20 @@ export interface CosignResult {
 
 /**
  * The user's signature as `source` returned it, checked: 64 bytes that verify over the verified message under the
- * user's key (ed25519, checked here, whoever signed). Throws `SOL_SIGNATURE_INVALID` for a missing, malformed or
- * wrong signature. Returns a copy.
+ * user's key (ed25519 as the runtime checks it: strict, cofactorless; checked here, whoever signed). Throws
+ * `SOL_SIGNATURE_INVALID` for a missing, malformed or wrong signature, or one that is not a genuine `Uint8Array`.
+ * The bytes are copied first; the copy is verified and returned.
  */
 export function checkUserSignature(
   signature: unknown,
   verified: VerifiedTransaction,
   source: string,
 ): Uint8Array {
-  let valid = false;
-  if (signature instanceof Uint8Array && signature.length === 64) {
-    try {
-      valid = ed25519.verify(
-        signature,
-        verified.messageBytes,
-        parseAddress(verified.userAddress, "userAddress").bytes,
-      );
-    } catch {
-      valid = false;
-    }
-  }
+  // Copied first (a genuine Uint8Array only): the bytes verified are the bytes returned.
+  const copy = ownBytes(signature);
+  const valid =
+    copy !== undefined &&
+    verifyStrict(copy, verified.messageBytes, parseAddress(verified.userAddress, "userAddress").bytes);
   if (!valid) {
     throw solanaError(
       "SOL_SIGNATURE_INVALID",
@@ -51,7 +46,7 @@ export function checkUserSignature(
       { source, userAddress: verified.userAddress },
     );
   }
-  return Uint8Array.from(signature as Uint8Array);
+  return copy;
 }
 
 /**
@@ -65,7 +60,8 @@ export function checkReturnedTransaction(
   verified: VerifiedTransaction,
   source: string,
 ): Uint8Array {
-  if (!(returned instanceof Uint8Array)) {
+  const bytes = ownBytes(returned);
+  if (bytes === undefined) {
     throw solanaError("SOL_WALLET_RESPONSE_INVALID", `The ${source} did not return transaction bytes.`, {
       source,
       reason: "signed transaction is not a Uint8Array",
@@ -73,7 +69,7 @@ export function checkReturnedTransaction(
   }
   let decoded: DecodedTransaction;
   try {
-    decoded = decodeTransactionBytes(returned);
+    decoded = decodeTransactionBytes(bytes);
   } catch (cause) {
     throw solanaError(
       "SOL_WALLET_RESPONSE_INVALID",
@@ -123,4 +119,39 @@ export function assembleCosign(
     restoredSignatures,
     approval: { type: "cosign", signedData: { transaction: hex, userAddress } },
   };
+}
+
+/**
+ * Read part of an untrusted answer (a wallet's, a signer's): whatever the read throws (a getter, a Proxy trap) is
+ * `SOL_WALLET_RESPONSE_INVALID` naming what was read, with the thrown value as its cause, never a stray error.
+ */
+export function readAnswer<T>(source: string, what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    throw solanaError(
+      "SOL_WALLET_RESPONSE_INVALID",
+      `The ${source}'s answer could not be read.`,
+      { source, reason: `reading ${what} threw` },
+      cause,
+    );
+  }
+}
+
+/**
+ * Read the signer or wallet object a caller passed (it may come from a wallet extension): whatever the read throws
+ * other than this package's own refusal (a getter, a Proxy trap) is `SOL_SIGNER_INVALID`, before anything is signed.
+ */
+export function readSigner<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    if (isSolanaError(cause)) throw cause;
+    throw solanaError(
+      "SOL_SIGNER_INVALID",
+      `The ${what} could not be read.`,
+      { reason: `reading the ${what} threw` },
+      cause,
+    );
+  }
 }

@@ -128,6 +128,13 @@ export function decodeTransactionBytes(received: Uint8Array): DecodedTransaction
       requiredSignatures: required,
     });
   }
+  const insane = sanitizeFailure(decoded);
+  if (insane !== undefined) {
+    throw solanaError("SOL_TX_DECODE_FAILED", "The runtime would refuse this message before running it.", {
+      reason: insane,
+      bytes: bytes.length,
+    });
+  }
   // The runtime refuses a transaction that loads an account twice; refusing it here keeps "the user's slot" unambiguous.
   if (new Set(decoded.staticAccountKeys).size !== decoded.staticAccountKeys.length) {
     throw solanaError("SOL_TX_DECODE_FAILED", "The transaction lists an account key twice.", {
@@ -136,6 +143,35 @@ export function decodeTransactionBytes(received: Uint8Array): DecodedTransaction
     });
   }
   return decoded;
+}
+
+/**
+ * The runtime's sanitize rules for a legacy or v0 message (what it refuses before running anything), so that the
+ * decoder accepts exactly the messages the runtime does: a writable fee payer, header counts within the key list,
+ * every lookup table loading at least one account, at most 256 accounts in a v0 message, every program id a static
+ * key other than the fee payer, every account index within the keys. The reason, or undefined when sane.
+ */
+function sanitizeFailure(decoded: DecodedTransaction): string | undefined {
+  const { header, staticAccountKeys, addressTableLookups, instructions } = decoded;
+  const statics = staticAccountKeys.length;
+  if (header.numRequiredSignatures === 0) return "no fee payer";
+  if (header.numReadonlySignedAccounts >= header.numRequiredSignatures) return "fee payer read-only";
+  if (header.numRequiredSignatures + header.numReadonlyUnsignedAccounts > statics) {
+    return "header counts exceed the account keys";
+  }
+  let total = statics;
+  for (const lookup of addressTableLookups) {
+    const loaded = lookup.writableIndexes.length + lookup.readonlyIndexes.length;
+    if (loaded === 0) return "lookup table loads no account";
+    total += loaded;
+  }
+  if (decoded.version === 0 && total > 256) return "more than 256 accounts";
+  for (const ix of instructions) {
+    if (ix.programIdIndex === 0) return "program id is the fee payer";
+    if (ix.programIdIndex >= statics) return "program id not a static account key";
+    if (ix.accountKeyIndexes.some((i) => i >= total)) return "account index out of range";
+  }
+  return undefined;
 }
 
 function readTransaction(reader: Reader): DecodedTransaction {

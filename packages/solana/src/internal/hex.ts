@@ -26,3 +26,21 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * A copy of `value` when it is a genuine `Uint8Array` (or a Node `Buffer`), read from its internal slots with no
+ * code of the value's own running (no Proxy trap, getter, iterator or overridden method); undefined otherwise. What
+ * an untrusted answer (a wallet's, a signer's) holds is copied first and only the copy is checked and used, so the
+ * bytes checked are the bytes used.
+ */
+export function ownBytes(value: unknown): Uint8Array | undefined {
+  // The intrinsic getters of every typed array (a Proxy or an own property cannot answer for them).
+  const typedArray = Object.getPrototypeOf(Uint8Array.prototype) as object;
+  const typedArrayName = Object.getOwnPropertyDescriptor(typedArray, Symbol.toStringTag)!.get!;
+  const byteLength = Object.getOwnPropertyDescriptor(typedArray, "byteLength")!.get!;
+  if (typedArrayName.call(value) !== "Uint8Array") return undefined;
+  const source = value as Uint8Array;
+  const copy = new Uint8Array(Reflect.apply(byteLength, source, []) as number);
+  Reflect.apply(Uint8Array.prototype.set, copy, [source]);
+  return copy;
+}
