@@ -57,18 +57,7 @@ export async function runRoute(params: {
   };
   try {
     report({ step: "fund" });
-    if (from.wallet.gasFunding)
-      await dev.faucet({
-        networkId: from.networkId,
-        address: from.wallet.address,
-        ...from.wallet.gasFunding,
-      });
-    await dev.faucet({
-      networkId: from.networkId,
-      address: from.wallet.address,
-      token: from.token,
-      amount: double(amount),
-    });
+    await fundSource(dev, from, amount);
 
     report({ step: "quote" });
     const quote: Quote = await client.getBestQuote({
@@ -81,14 +70,7 @@ export async function runRoute(params: {
     });
 
     report({ step: "intent" });
-    const intent: Intent = await client.createIntent({
-      quote,
-      refundAddress: from.wallet.address,
-      userSourceAddress: from.wallet.address,
-      userDestinationAddress: to.wallet.address,
-      ...(from.wallet.publicKeyHex ? { userSourcePublicKey: from.wallet.publicKeyHex } : {}),
-      sourceNetworkType: from.networkType,
-    });
+    const intent = await createIntent(client, quote, from, to);
     report({ intentId: intent.intentId, status: "Initiated" });
 
     report({ step: "prepare" });
@@ -109,14 +91,46 @@ export async function runRoute(params: {
     });
     report({ step: "end", status: final.rawStatus, done: true });
   } catch (error) {
-    const message = isSwapIntentError(error)
-      ? `${error.code}: ${error.shortMessage}`
-      : error instanceof Error
-        ? `${error.name}: ${error.message}`
-        : String(error);
-    report({ done: true, error: `failed at ${state.step}: ${message}` });
+    report({ done: true, error: `failed at ${state.step}: ${describeError(error)}` });
   }
   return { ...state };
+}
+
+/** Step "fund": gives the source wallet gas (where it needs some) and twice the amount of the source token. */
+async function fundSource(dev: DevApi, from: RouteEnd, amount: string): Promise<void> {
+  if (from.wallet.gasFunding)
+    await dev.faucet({
+      networkId: from.networkId,
+      address: from.wallet.address,
+      ...from.wallet.gasFunding,
+    });
+  await dev.faucet({
+    networkId: from.networkId,
+    address: from.wallet.address,
+    token: from.token,
+    amount: double(amount),
+  });
+}
+
+/** Step "intent": creates the intent of a quote, from the source wallet to the destination wallet. */
+function createIntent(client: SwapIntentClient, quote: Quote, from: RouteEnd, to: RouteEnd): Promise<Intent> {
+  return client.createIntent({
+    quote,
+    refundAddress: from.wallet.address,
+    userSourceAddress: from.wallet.address,
+    userDestinationAddress: to.wallet.address,
+    ...(from.wallet.publicKeyHex ? { userSourcePublicKey: from.wallet.publicKeyHex } : {}),
+    sourceNetworkType: from.networkType,
+  });
+}
+
+/** An error in words for the page: the client's code and short message, or the error's name and message. */
+function describeError(error: unknown): string {
+  return isSwapIntentError(error)
+    ? `${error.code}: ${error.shortMessage}`
+    : error instanceof Error
+      ? `${error.name}: ${error.message}`
+      : String(error);
 }
 
 /** Twice a decimal amount, exactly (the page funds the source wallet with twice what it swaps). */

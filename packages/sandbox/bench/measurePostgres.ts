@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { createTestWallet } from "../test/support/createTestLeg.js";
 import { type SpawnedSandbox, spawnSandbox } from "../test/support/spawnSandbox.js";
 import { startPostgres } from "../test/support/startPostgres.js";
+import { createBenchApi, createBenchIntent } from "./benchApi.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? "9");
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? "16");
@@ -46,46 +47,14 @@ function load(port: number, request: { path: string; method?: string; body?: unk
 
 /** The requests of one sandbox: a quote body and an intent whose status is read. */
 async function prepare(sandbox: SpawnedSandbox) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${sandbox.url}${path}`, {
-      method,
-      headers: { "x-api-key": "bench", "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await r.json()) as Record<string, never>;
-  };
-  const tokens = (await call("GET", "/affiliate/v1/tokens?limit=100")).data as unknown as {
-    network_id: number;
-    symbol: string;
-    contract_address: string;
-  }[];
-  const token = (n: number, s: string) =>
-    tokens.find((t) => t.network_id === n && t.symbol === s)!.contract_address;
-  const quoteBody = {
-    source_chain: 1,
-    source_token: token(1, "WETH"),
-    dest_chain: 5,
-    dest_token: token(5, "USDC"),
-    amount: 0.25,
-    slippage_bps: "50",
-    swap_type: "standard",
-  };
+  const api = await createBenchApi(sandbox.url);
   const wallet = createTestWallet();
   let intentId = "";
-  for (let i = 0; i < 20; i++) {
-    const quote = await call("POST", "/affiliate/v1/quotes/best", quoteBody);
-    const intent = await call("POST", "/affiliate/v1/intents", {
-      quote_id: quote.id,
-      refund_address: wallet.address,
-      user_source_address: wallet.address,
-      user_destination_address: wallet.address,
-    });
-    intentId = String(intent.intent_id);
-  }
+  for (let i = 0; i < 20; i++) intentId = await createBenchIntent(api, wallet.address);
   const port = Number(new URL(sandbox.url).port);
   return {
     baseline: () => load(port, { path: "/affiliate/v1/networks" }),
-    quotes: () => load(port, { path: "/affiliate/v1/quotes/best", method: "POST", body: quoteBody }),
+    quotes: () => load(port, { path: "/affiliate/v1/quotes/best", method: "POST", body: api.quoteBody }),
     status: () => load(port, { path: `/affiliate/v1/intents/${intentId}/status` }),
     history: () => load(port, { path: `/affiliate/v1/swaps/history?wallet=${wallet.address}&limit=10` }),
   };

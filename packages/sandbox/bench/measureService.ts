@@ -18,6 +18,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startSandbox } from "../src/index.js";
 import { createTestLegFactory, createTestWallet } from "../test/support/createTestLeg.js";
+import { createBenchApi, createBenchIntent } from "./benchApi.js";
 import type { EventLoopDelay } from "./sandboxProcess.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? "9");
@@ -142,37 +143,8 @@ async function measureInProcessStarts(): Promise<number[]> {
 
 /** The quote body the load sends (WETH on network 1 to USDC on network 5) and one intent id to read the status of. */
 async function prepareRequests(url: string) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${url}${path}`, {
-      method,
-      headers: { "x-api-key": "bench", "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await r.json()) as Record<string, unknown> & {
-      data?: { network_id: number; symbol: string; contract_address: string }[];
-    };
-  };
-  const tokens = (await call("GET", "/affiliate/v1/tokens?limit=100")).data!;
-  const token = (n: number, s: string) =>
-    tokens.find((t) => t.network_id === n && t.symbol === s)!.contract_address;
-  const quoteBody = {
-    source_chain: 1,
-    source_token: token(1, "WETH"),
-    dest_chain: 5,
-    dest_token: token(5, "USDC"),
-    amount: 0.25,
-    slippage_bps: "50",
-    swap_type: "standard",
-  };
-  const w = createTestWallet();
-  const quote = await call("POST", "/affiliate/v1/quotes/best", quoteBody);
-  const intent = await call("POST", "/affiliate/v1/intents", {
-    quote_id: quote.id,
-    refund_address: w.address,
-    user_source_address: w.address,
-    user_destination_address: w.address,
-  });
-  return { quoteBody, intentId: intent.intent_id as string };
+  const api = await createBenchApi(url);
+  return { quoteBody: api.quoteBody, intentId: await createBenchIntent(api, createTestWallet().address) };
 }
 
 /** The round with the median rate, with the ok and failed counts of all rounds. */
