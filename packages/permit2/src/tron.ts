@@ -7,6 +7,7 @@ export {
   type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
   type TronLinkTronWeb,
+  type TronSignTypedData,
   type TronTypedDataSigner,
   type TronWebModule,
 } from "./tron/signTronPermit2Approval.js";

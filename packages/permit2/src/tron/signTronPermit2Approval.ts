@@ -27,7 +27,7 @@ export interface TronTypedDataSigner {
 }
 
 /** TronWeb's TIP-712 signing call: `(domain, types, value, privateKey?)`, the wallet's key when none is given. */
-type TronSignTypedData = (
+export type TronSignTypedData = (
   domain: Permit2TypedData["domain"],
   types: Permit2TypedData["types"],
   value: Permit2TypedData["message"],
