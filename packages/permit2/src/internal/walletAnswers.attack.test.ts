@@ -3,9 +3,21 @@
  * promises, a chain read that fails. Whatever the wallet object does, the caller gets a typed `Permit2Error` (never a
  * raw TypeError/SyntaxError from the wallet's object), and the wallet is never asked to sign.
  */
-import type { WalletClient } from "viem";
+import { Wallet } from "ethers";
+import { TronWeb } from "tronweb";
+import { getAddress, type WalletClient } from "viem";
 import { describe, expect, it, vi } from "vitest";
-import { buildPermit2Fixture, USER_ADDRESS } from "../../test/fixtures/buildPermit2Fixture.js";
+import {
+  buildPermit2Fixture,
+  EVM,
+  TRON,
+  USER_ADDRESS,
+  USER_PRIVATE_KEY,
+} from "../../test/fixtures/buildPermit2Fixture.js";
+
+/** Another valid EVM address (a second account the wallet also holds). */
+const OTHER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
 import { isPermit2Error } from "../errors.js";
 import { signPermit2Approval } from "../evm/signPermit2Approval.js";
 import { signTronPermit2Approval, type TronLinkTronWeb } from "../tron/signTronPermit2Approval.js";
@@ -116,4 +128,94 @@ describe("a wallet object that throws or answers junk: a typed error, never aske
       expect(signTypedData).not.toHaveBeenCalled();
     },
   );
+});
+
+/** An EIP-1193 wallet holding the user's key that reports `accounts` and records every method it is asked. */
+function accountsProvider(accounts: unknown) {
+  const wallet = new Wallet(USER_PRIVATE_KEY);
+  const request = vi.fn(async ({ method, params }: { method: string; params?: unknown[] }) => {
+    if (method === "eth_accounts") return accounts;
+    if (method === "eth_chainId") return `0x${EVM.chainId.toString(16)}`;
+    const { types, domain, message } = JSON.parse((params as [string, string])[1]);
+    const { EIP712Domain: _domainType, ...structs } = types;
+    return wallet.signTypedData(domain, structs, message);
+  });
+  const methods = () => request.mock.calls.map(([call]) => call.method);
+  return { provider: { request }, methods };
+}
+
+/** Flips the case of the first letter in a checksummed address: the checksum no longer holds. */
+function breakChecksum(address: string): string {
+  const at = address.slice(2).search(/[a-fA-F]/) + 2;
+  const c = address[at]!;
+  return (
+    address.slice(0, at) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + address.slice(at + 1)
+  );
+}
+
+describe("the owner as the wallet spells it: case-insensitive, never loose", () => {
+  it("an all-lowercase or checksummed account signs; several accounts: the first, asked once", async () => {
+    const { parameters } = parametersOf("evm");
+    for (const accounts of [
+      [USER_ADDRESS.toLowerCase()],
+      [getAddress(USER_ADDRESS)],
+      [USER_ADDRESS, OTHER],
+    ]) {
+      const { provider, methods } = accountsProvider(accounts);
+      const result = await signPermit2Approval({ ...parameters, provider });
+      expect(result.owner).toBe(accounts[0]);
+      expect(methods()).toEqual(["eth_accounts", "eth_chainId", "eth_signTypedData_v4"]);
+    }
+  });
+
+  it("a mixed-case account whose checksum fails, or a 0X/space/prefix variant: PERMIT2_OWNER_MISMATCH, never asked to sign", async () => {
+    const { parameters } = parametersOf("evm");
+    const user = getAddress(USER_ADDRESS);
+    for (const account of [
+      breakChecksum(user),
+      `0X${user.slice(2)}`,
+      ` ${user}`,
+      user.slice(0, 41),
+      `${user}0`,
+    ]) {
+      const { provider, methods } = accountsProvider([account]);
+      const error = await refusal(() => signPermit2Approval({ ...parameters, provider }));
+      expect(error.code).toBe("PERMIT2_OWNER_MISMATCH");
+      expect(methods()).toEqual(["eth_accounts"]);
+    }
+  });
+
+  it("expected.owner compares case-insensitively, and a near-miss owner (one nibble off) is refused before signing", async () => {
+    const { parameters } = parametersOf("evm");
+    const user = USER_ADDRESS.toLowerCase();
+    const ok = accountsProvider([getAddress(USER_ADDRESS)]);
+    const expected = { ...parameters.expected, owner: user };
+    expect((await signPermit2Approval({ ...parameters, expected, provider: ok.provider })).owner).toBe(
+      getAddress(USER_ADDRESS),
+    );
+    const nearMiss = `${user.slice(0, 41)}${user[41] === "0" ? "1" : "0"}`;
+    const refused = accountsProvider([getAddress(USER_ADDRESS)]);
+    const error = await refusal(() =>
+      signPermit2Approval({
+        ...parameters,
+        expected: { ...parameters.expected, owner: nearMiss },
+        provider: refused.provider,
+      }),
+    );
+    expect(error.code).toBe("PERMIT2_OWNER_MISMATCH");
+    expect(refused.methods()).toEqual(["eth_accounts"]);
+  });
+
+  it("TronLink reporting its hex form (41…), a 0x form, or a base58 with a broken checksum: PERMIT2_OWNER_MISMATCH, never asked to sign", async () => {
+    const { parameters } = parametersOf("tron");
+    const hex41 = TronWeb.address.toHex(TRON.user);
+    const last = TRON.user.at(-1) === "1" ? "2" : "1";
+    for (const base58 of [hex41, `0x${hex41.slice(2)}`, `${TRON.user.slice(0, -1)}${last}`]) {
+      const sign = vi.fn();
+      const tronLink: TronLinkTronWeb = { defaultAddress: { base58 }, trx: { signTypedData: sign } };
+      const error = await refusal(() => signTronPermit2Approval({ ...parameters, tronLink }));
+      expect(error.code).toBe("PERMIT2_OWNER_MISMATCH");
+      expect(sign).not.toHaveBeenCalled();
+    }
+  });
 });
