@@ -5,7 +5,7 @@
  */
 import { Wallet } from "ethers";
 import { TronWeb } from "tronweb";
-import { getAddress, type WalletClient } from "viem";
+import { getAddress, type TypedDataDefinition, verifyTypedData, type WalletClient } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import {
   buildPermit2Fixture,
@@ -216,6 +216,34 @@ describe("the owner as the wallet spells it: case-insensitive, never loose", () 
       const error = await refusal(() => signTronPermit2Approval({ ...parameters, tronLink }));
       expect(error.code).toBe("PERMIT2_OWNER_MISMATCH");
       expect(sign).not.toHaveBeenCalled();
+    }
+  });
+});
+
+describe("a wallet's signature spellings that are the owner's: accepted, returned as 0x lowercase, v 27/28", () => {
+  it("v as 0/1, uppercase hex: normalized, and viem verifies the result against the verified typed data", async () => {
+    const { parameters } = parametersOf("evm");
+    const spellings: ((signature: string) => string)[] = [
+      (s) => `0x${s.slice(2, 130)}${(Number.parseInt(s.slice(130), 16) - 27).toString(16).padStart(2, "0")}`,
+      (s) => `0x${s.slice(2).toUpperCase()}`,
+      (s) => s.slice(2),
+    ];
+    for (const spell of spellings) {
+      const { provider } = accountsProvider([USER_ADDRESS]);
+      const honest = provider.request.getMockImplementation()!;
+      provider.request.mockImplementation(async (call) => {
+        const answer = await honest(call);
+        return call.method === "eth_signTypedData_v4" ? spell(answer as string) : answer;
+      });
+      const result = await signPermit2Approval({ ...parameters, provider });
+      expect(result.signature).toMatch(/^0x[0-9a-f]{128}(1b|1c)$/);
+      expect(
+        await verifyTypedData({
+          address: USER_ADDRESS,
+          signature: result.signature,
+          ...(result.verified.typedData as unknown as TypedDataDefinition),
+        }),
+      ).toBe(true);
     }
   });
 });
