@@ -49,7 +49,9 @@ export async function verifyThenSign<TOwner extends string>(input: {
   });
   // Reading the wallet (its account getter, `eth_accounts`) and asking it about its chain are wallet calls too:
   // whatever the wallet object throws becomes a typed error, like its refusal to sign.
-  const signing = await askWallet("accounts", () => input.signing(verified));
+  // The wallet gets its own deep copy: one that writes into the typed data it is handed cannot change the
+  // `verified` this returns (what the app shows and stores), only what it signs, which the recovery then refuses.
+  const signing = await askWallet("accounts", () => input.signing(structuredClone(verified)));
   const { owner } = signing;
   const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
   if (owner20 === null)

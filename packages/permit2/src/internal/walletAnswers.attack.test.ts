@@ -3,9 +3,18 @@
  * promises, a chain read that fails. Whatever the wallet object does, the caller gets a typed `Permit2Error` (never a
  * raw TypeError/SyntaxError from the wallet's object), and the wallet is never asked to sign.
  */
+
+import type { Hex } from "@swapintent/client";
 import { Wallet } from "ethers";
-import { TronWeb } from "tronweb";
-import { getAddress, type TypedDataDefinition, verifyTypedData, type WalletClient } from "viem";
+import * as tronweb from "tronweb";
+import {
+  getAddress,
+  hashTypedData,
+  type TypedDataDefinition,
+  verifyTypedData,
+  type WalletClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
 import {
   buildPermit2Fixture,
@@ -14,6 +23,7 @@ import {
   USER_ADDRESS,
   USER_PRIVATE_KEY,
 } from "../../test/fixtures/buildPermit2Fixture.js";
+import type { Permit2TypedData } from "../types.js";
 
 /** Another valid EVM address (a second account the wallet also holds). */
 const OTHER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -208,7 +218,7 @@ describe("the owner as the wallet spells it: case-insensitive, never loose", () 
 
   it("TronLink reporting its hex form (41…), a 0x form, or a base58 with a broken checksum: PERMIT2_OWNER_MISMATCH, never asked to sign", async () => {
     const { parameters } = parametersOf("tron");
-    const hex41 = TronWeb.address.toHex(TRON.user);
+    const hex41 = tronweb.TronWeb.address.toHex(TRON.user);
     const last = TRON.user.at(-1) === "1" ? "2" : "1";
     for (const base58 of [hex41, `0x${hex41.slice(2)}`, `${TRON.user.slice(0, -1)}${last}`]) {
       const sign = vi.fn();
@@ -245,5 +255,43 @@ describe("a wallet's signature spellings that are the owner's: accepted, returne
         }),
       ).toBe(true);
     }
+  });
+});
+
+describe("a wallet that writes into the typed data it is given", () => {
+  it("EVM custom signer, TronLink: the returned verified typed data and digest stay what was verified", async () => {
+    const account = privateKeyToAccount(USER_PRIVATE_KEY as Hex);
+    const evm = parametersOf("evm");
+    const signer = {
+      address: account.address,
+      signTypedData: async (typedData: Permit2TypedData) => {
+        const signature = await account.signTypedData(typedData as unknown as TypedDataDefinition);
+        (typedData.message as { spender: string }).spender = OTHER;
+        (typedData.domain as { chainId: number }).chainId = 1;
+        typedData.types.TokenPermissions!.pop();
+        return signature;
+      },
+    };
+    const honest = await signPermit2Approval({ ...evm.parameters, signer: account });
+    const result = await signPermit2Approval({ ...evm.parameters, signer });
+    expect(result.verified.typedData).toEqual(honest.verified.typedData);
+    expect(hashTypedData(result.verified.typedData as unknown as TypedDataDefinition)).toBe(
+      result.verified.digest,
+    );
+
+    const tron = parametersOf("tron");
+    const tronLink: TronLinkTronWeb = {
+      defaultAddress: { base58: TRON.user },
+      trx: {
+        signTypedData: (domain, types, message) => {
+          const signature = tronweb.Trx.signTypedData(domain, types, message, USER_PRIVATE_KEY);
+          (message as { spender: string }).spender = TRON.resolver;
+          return signature;
+        },
+      },
+    };
+    const first = await signTronPermit2Approval({ ...tron.parameters, tronLink });
+    const second = await signTronPermit2Approval({ ...tron.parameters, privateKey: USER_PRIVATE_KEY });
+    expect(first.verified.typedData).toEqual(second.verified.typedData);
   });
 });
