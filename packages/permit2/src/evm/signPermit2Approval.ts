@@ -155,7 +155,17 @@ async function walletClientSigning(
   return {
     owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
     beforeSigning: async () => {
-      const walletChainId = await walletClient.getChainId();
+      const walletChainId: unknown = await walletClient.getChainId();
+      // viem's getChainId returns a number; a wallet that answers anything else is not trusted to compare.
+      if (typeof walletChainId !== "number" || !Number.isSafeInteger(walletChainId) || walletChainId < 0)
+        throw createPermit2Error(
+          "PERMIT2_WALLET_RESPONSE_INVALID",
+          "The wallet's chain id is not an integer.",
+          {
+            method: "eth_chainId",
+            value: walletChainId,
+          },
+        );
       if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
         throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
           expected: typedData.domain.chainId,

@@ -47,7 +47,11 @@ export async function verifyThenSign<TOwner extends string>(input: {
     ...parameters,
     expected: { ...parameters.expected, chainType: family },
   });
-  const signing = await input.signing(verified);
+  // Reading the wallet (its account getter, `eth_accounts`) and asking it about its chain are wallet calls too:
+  // whatever the wallet object throws becomes a typed error, like its refusal to sign.
+  // The wallet gets its own deep copy: one that writes into the typed data it is handed cannot change the
+  // `verified` this returns (what the app shows and stores), only what it signs, which the recovery then refuses.
+  const signing = await askWallet("accounts", () => input.signing(structuredClone(verified)));
   const { owner } = signing;
   const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
   if (owner20 === null)
@@ -65,9 +69,9 @@ export async function verifyThenSign<TOwner extends string>(input: {
       expected: expectedOwner,
       actual: owner,
     });
-  await signing.beforeSigning?.();
+  if (signing.beforeSigning) await askWallet("chainId", signing.beforeSigning);
   const signature = await assertSignedByOwner({
-    signature: await askWallet(signing.sign),
+    signature: await askWallet("sign", signing.sign),
     digest: verified.digest,
     owner20,
     recoverAddress: input.recoverAddress,
@@ -80,18 +84,20 @@ export async function verifyThenSign<TOwner extends string>(input: {
   };
 }
 
-async function askWallet(sign: () => Promise<unknown> | unknown): Promise<unknown> {
+/** One step of talking to the wallet; anything but a permit2 error becomes `PERMIT2_SIGNING_FAILED` with the step. */
+async function askWallet<T>(step: "accounts" | "chainId" | "sign", run: () => Promise<T> | T): Promise<T> {
   try {
-    return await sign();
+    return await run();
   } catch (cause) {
     if (isPermit2Error(cause)) throw cause;
-    throw createPermit2Error(
-      "PERMIT2_SIGNING_FAILED",
-      "The wallet refused or failed to sign the permit.",
-      { step: "sign" },
-      cause,
-    );
+    throw createPermit2Error("PERMIT2_SIGNING_FAILED", stepMessage[step], { step }, cause);
   }
 }
+
+const stepMessage = {
+  accounts: "The wallet failed to say which account signs.",
+  chainId: "The wallet failed to say which chain it is on.",
+  sign: "The wallet refused or failed to sign the permit.",
+} as const;
 
 const familyName = { evm: "EVM", tron: "Tron" } as const;
