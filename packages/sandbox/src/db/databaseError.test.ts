@@ -27,6 +27,13 @@ describe("a database URL never shows its password", () => {
     );
     expect(redactDatabaseUrl("postgres://app:s%40cret@db/sandbox")).not.toContain("cret");
     expect(redactDatabaseUrl("not a url s3cret")).toBe("(unparseable URL)");
+    // everything after the path is dropped, a fragment too (a mistyped "#password=" must not be echoed)
+    for (const url of [
+      "postgres://app@db/sandbox#s3cret",
+      "postgres://app@db/sandbox?#s3cret",
+      "postgres://app:p@s3cret@db/x",
+    ])
+      expect(redactDatabaseUrl(url), url).not.toContain("s3cret");
   });
 
   test("checkDatabaseUrl refuses what is not a postgres URL, without repeating it", () => {

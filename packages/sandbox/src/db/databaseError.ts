@@ -84,7 +84,7 @@ export function createDatabaseError<C extends DatabaseErrorCode>(
 }
 
 /**
- * `url` with its password (and any query string, which may carry one) replaced by `***`, for logs and errors.
+ * `url` with its password (and any query string, which may carry one) replaced by `***` and any fragment dropped, for logs and errors.
  *
  * @example redactDatabaseUrl("postgres://app:s3cret@db:5432/sandbox") // "postgres://app:***@db:5432/sandbox"
  */
@@ -93,6 +93,7 @@ export function redactDatabaseUrl(url: string): string {
     const parsed = new URL(url);
     if (parsed.password !== "") parsed.password = "***";
     if (parsed.search !== "") parsed.search = "?***";
+    if (parsed.hash !== "") parsed.hash = "";
     return parsed.toString();
   } catch {
     return "(unparseable URL)";
