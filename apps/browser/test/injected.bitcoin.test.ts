@@ -1,74 +1,14 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@swapintent/client";
-import { type Sandbox, startSandbox } from "@swapintent/sandbox";
-import { build as buildScript } from "esbuild";
-import type { Browser } from "playwright-core";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertSignerBuild } from "./assertSignerBuild.js";
-import { launchChromium } from "./chromium.js";
-import { serveStatic } from "./serveStatic.js";
+import { describe, expect, it } from "vitest";
+import { useInjectedHarness } from "./support/injectedHarness.js";
 
 // `?wallets=injected` with the Bitcoin stand-ins (test/standins): each follows its wallet's documented API, holds its
 // own key and signs for real; the page signs through @swapintent/bitcoin/wallets. One browser, one sandbox.
 
-const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const WALLETS = { unisat: "unisat.ts", "sats-connect": "satsConnect.ts", leather: "leather.ts" } as const;
 type WalletName = keyof typeof WALLETS;
 const API_KEY = "swapintent-browser";
-
-let outDir: string;
-let sandbox: Sandbox | undefined;
-let site: { url: string; close: () => Promise<void> } | undefined;
-let browser: Browser | undefined;
-const standins = new Map<WalletName, string>();
-
-/** A setup failure (e.g. no Chromium) fails every test with its message: nothing here is ever skipped. */
-let setupError: unknown;
-function assertSetUp(): void {
-  if (setupError) throw setupError;
-}
-
-beforeAll(async () => {
-  try {
-    assertSignerBuild();
-    browser = await launchChromium();
-    outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-btc-"));
-    const [started] = await Promise.all([
-      startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
-      build({
-        root: appDir,
-        configFile: join(appDir, "vite.config.ts"),
-        logLevel: "warn",
-        build: { outDir, emptyOutDir: true },
-      }),
-      ...Object.entries(WALLETS).map(async ([name, file]) => {
-        const out = await buildScript({
-          entryPoints: [join(appDir, "test/standins", file)],
-          bundle: true,
-          format: "iife",
-          platform: "browser",
-          write: false,
-        });
-        standins.set(name as WalletName, out.outputFiles[0]!.text);
-      }),
-    ]);
-    sandbox = started;
-    site = await serveStatic({ dir: outDir });
-  } catch (error) {
-    setupError = error;
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
-});
+const harness = useInjectedHarness({ standins: WALLETS, tmpPrefix: "swapintent-browser-btc-" });
 
 interface RouteRow {
   setup: string;
@@ -81,15 +21,19 @@ interface RouteRow {
 
 /** Runs the page's Bitcoin route with one stand-in injected before the page loads (and its `tamper`). */
 async function runBitcoinRoute(wallet: WalletName, tamper?: string): Promise<RouteRow> {
-  const context = await browser!.newContext();
+  const context = await harness.browser().newContext();
   const errors: string[] = [];
   try {
     const page = await context.newPage();
     page.on("pageerror", (error) => errors.push(error.message));
-    await page.addInitScript({ content: standins.get(wallet)! });
-    const query = new URLSearchParams({ sandbox: sandbox!.url, wallets: "injected", injected: wallet });
+    await page.addInitScript({ content: harness.script(wallet) });
+    const query = new URLSearchParams({
+      sandbox: harness.sandbox().url,
+      wallets: "injected",
+      injected: wallet,
+    });
     if (tamper) query.set("tamper", tamper);
-    await page.goto(`${site!.url}/?${query}`);
+    await page.goto(`${harness.siteUrl()}/?${query}`);
     await page.waitForSelector("body[data-ready]", { timeout: 60_000 });
     await page.click('button[data-route="bitcoin"]');
     const cell = '[data-status="bitcoin"]';
@@ -119,13 +63,13 @@ async function runBitcoinRoute(wallet: WalletName, tamper?: string): Promise<Rou
 async function sandboxStatus(detail: string): Promise<string> {
   const intentId = /intent ([0-9a-f-]{36})/.exec(detail)?.[1];
   if (!intentId) throw new Error(`no intent id in: ${detail}`);
-  const client = createClient({ baseUrl: sandbox!.url, apiKey: API_KEY });
+  const client = createClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
   return (await client.getIntentStatus({ intentId })).rawStatus;
 }
 
 describe("Bitcoin injected wallets in headless Chromium", () => {
   it("runs the Bitcoin route through Unisat, sats-connect and Leather stand-ins to Fulfilled", async () => {
-    assertSetUp();
+    harness.assertSetUp();
     const names = Object.keys(WALLETS) as WalletName[];
     const rows = await Promise.all(names.map((name) => runBitcoinRoute(name)));
     for (const row of rows) {
@@ -141,7 +85,7 @@ describe("Bitcoin injected wallets in headless Chromium", () => {
   });
 
   it("refuses tampering stand-ins with the package's coded error on the page; the intent is never approved", async () => {
-    assertSetUp();
+    harness.assertSetUp();
     const cases: [WalletName, string, string][] = [
       ["unisat", "addOutput", "BTC_TX_MODIFIED"],
       ["unisat", "invalidSignature", "BTC_SIGNATURE_INVALID"],

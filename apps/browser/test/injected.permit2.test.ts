@@ -1,24 +1,14 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@swapintent/client";
-import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { type ChainFacts, createDevApi } from "@swapintent/testing/devApi";
 import { createPermit2WalletBase } from "@swapintent/testing/permit2Wallet";
-import { build as buildScript } from "esbuild";
-import type { Browser } from "playwright-core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertSignerBuild } from "./assertSignerBuild.js";
-import { launchChromium } from "./chromium.js";
-import { serveStatic } from "./serveStatic.js";
+import { describe, expect, it } from "vitest";
 import type {
   Permit2StandinConfig,
   Permit2StandinName,
   Permit2Tamper,
 } from "./standins/permit2StandinConfig.js";
+import { useInjectedHarness } from "./support/injectedHarness.js";
 
 // `?wallets=injected` with the Permit2 stand-ins (test/standins): `window.ethereum` (EIP-1193) and TronLink
 // (`window.tronLink` + `window.tronWeb`), each following its wallet's documented API, holding its own key and signing
@@ -26,7 +16,6 @@ import type {
 // stand-in's key and gives the one-time Permit2 allowance with it from Node (a wallet owner's step before the swap),
 // then hands the key to the stand-in only. One browser, one sandbox; the routes of a page run in parallel.
 
-const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const STANDINS: Record<Permit2StandinName, string> = { ethereum: "ethereum.ts", tronLink: "tronLink.ts" };
 const API_KEY = "swapintent-browser";
 /** The page's Permit2 routes: the route key, the stand-in, the chain type, the source token. */
@@ -35,56 +24,7 @@ const ROUTES = [
   { route: "tron", standin: "tronLink", type: "TRON", token: "USDT", gas: { token: "TRX", amount: "100" } },
 ] as const;
 
-let outDir: string;
-let sandbox: Sandbox | undefined;
-let site: { url: string; close: () => Promise<void> } | undefined;
-let browser: Browser | undefined;
-const scripts = new Map<Permit2StandinName, string>();
-
-/** A setup failure (e.g. no Chromium) fails every test with its message: nothing here is ever skipped. */
-let setupError: unknown;
-function assertSetUp(): void {
-  if (setupError) throw setupError;
-}
-
-beforeAll(async () => {
-  try {
-    assertSignerBuild();
-    browser = await launchChromium();
-    outDir = await mkdtemp(join(tmpdir(), "swapintent-browser-permit2-"));
-    const [started] = await Promise.all([
-      startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
-      build({
-        root: appDir,
-        configFile: join(appDir, "vite.config.ts"),
-        logLevel: "warn",
-        build: { outDir, emptyOutDir: true },
-      }),
-      ...Object.entries(STANDINS).map(async ([name, file]) => {
-        const out = await buildScript({
-          entryPoints: [join(appDir, "test/standins", file)],
-          bundle: true,
-          format: "iife",
-          platform: "browser",
-          write: false,
-          logLevel: "silent",
-        });
-        scripts.set(name as Permit2StandinName, out.outputFiles[0]!.text);
-      }),
-    ]);
-    sandbox = started;
-    site = await serveStatic({ dir: outDir });
-  } catch (error) {
-    setupError = error;
-  }
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
-});
+const harness = useInjectedHarness({ standins: STANDINS, tmpPrefix: "swapintent-browser-permit2-" });
 
 /**
  * A stand-in's configuration with a fresh key whose owner already gave Permit2 its allowance for the route's source
@@ -102,7 +42,7 @@ async function standinWithAllowance(
     tron: route.type === "TRON",
     account: privateKeyToAccount(privateKey),
   });
-  const dev = createDevApi({ baseUrl: sandbox!.url, apiKey: API_KEY });
+  const dev = createDevApi({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
   const token = (chain.info.tokens as Record<string, string>)[route.token]!;
   await dev.faucet({ networkId: chain.network_id, address: wallet.address, ...route.gas });
   await wallet.prepare({ token, amountLots: 10n ** 30n });
@@ -118,7 +58,7 @@ interface RouteRow {
 
 /** Opens the page with both stand-ins (their tampers), runs the Permit2 routes in parallel, reads their rows. */
 async function runPermit2Routes(tampers: Record<Permit2StandinName, Permit2Tamper>) {
-  const dev = createDevApi({ baseUrl: sandbox!.url, apiKey: API_KEY });
+  const dev = createDevApi({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
   const chains = await dev.chains();
   const configs = Object.fromEntries(
     await Promise.all(
@@ -127,18 +67,18 @@ async function runPermit2Routes(tampers: Record<Permit2StandinName, Permit2Tampe
       ),
     ),
   );
-  const context = await browser!.newContext();
+  const context = await harness.browser().newContext();
   const errors: string[] = [];
   try {
     const page = await context.newPage();
     page.on("pageerror", (error) => errors.push(error.message));
     await page.addInitScript({ content: `window.__permit2Standins = ${JSON.stringify(configs)};` });
     for (const name of Object.keys(STANDINS) as Permit2StandinName[])
-      await page.addInitScript({ content: scripts.get(name)! });
-    const query = new URLSearchParams({ sandbox: sandbox!.url, wallets: "injected" });
+      await page.addInitScript({ content: harness.script(name) });
+    const query = new URLSearchParams({ sandbox: harness.sandbox().url, wallets: "injected" });
     query.append("injected", "ethereum");
     query.append("injected", "tronlink");
-    await page.goto(`${site!.url}/?${query}`);
+    await page.goto(`${harness.siteUrl()}/?${query}`);
     await page.waitForSelector("body[data-ready]", { timeout: 60_000 });
     const setup = await page.textContent("#setup");
     // One click after the other (a click returns once dispatched; the routes then run in parallel).
@@ -178,13 +118,13 @@ async function runPermit2Routes(tampers: Record<Permit2StandinName, Permit2Tampe
 async function sandboxStatus(detail: string): Promise<string> {
   const intentId = /intent ([0-9a-f-]{36})/.exec(detail)?.[1];
   if (!intentId) throw new Error(`no intent id in: ${detail}`);
-  const client = createClient({ baseUrl: sandbox!.url, apiKey: API_KEY });
+  const client = createClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
   return (await client.getIntentStatus({ intentId })).rawStatus;
 }
 
 describe("Permit2 injected wallets in headless Chromium", () => {
   it("runs the EVM route through window.ethereum and the Tron route through TronLink to Fulfilled", async () => {
-    assertSetUp();
+    harness.assertSetUp();
     const { setup, rows, errors, configs } = await runPermit2Routes({ ethereum: "none", tronLink: "none" });
     // The page's EVM and Tron wallets are the stand-ins' accounts (their keys stayed in the stand-ins).
     expect(setup).toContain(`EVM: ${privateKeyToAccount(configs.ethereum!.privateKey).address}`);
@@ -204,7 +144,7 @@ describe("Permit2 injected wallets in headless Chromium", () => {
   });
 
   it("refuses stand-ins that sign with another key, for another chain or return junk; the intent is never approved", async () => {
-    assertSetUp();
+    harness.assertSetUp();
     const cases: { tampers: Record<Permit2StandinName, Permit2Tamper>; evm: string; tron: string }[] = [
       {
         tampers: { ethereum: "otherKey", tronLink: "otherKey" },

@@ -4,86 +4,30 @@
  * the Solana route through `@swapintent/solana/kit`'s wallet-standard adapter to `Fulfilled`; stand-ins that tamper
  * with what they return are refused with the package's code, shown on the page, and the intent is never approved.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@swapintent/client";
-import { type Sandbox, startSandbox } from "@swapintent/sandbox";
-import { build as esbuild } from "esbuild";
-import type { Browser, Page } from "playwright-core";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertSignerBuild } from "./assertSignerBuild.js";
-import { launchChromium } from "./chromium.js";
-import { serveStatic } from "./serveStatic.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useInjectedHarness } from "./support/injectedHarness.js";
 
-const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const API_KEY = "swapintent-browser";
-
-let outDir: string;
-let sandbox: Sandbox | undefined;
-let site: { url: string; close: () => Promise<void> } | undefined;
-let browser: Browser | undefined;
-let standIn: string;
-
-/** A setup failure (e.g. no Chromium) fails every test with its message: nothing here is ever skipped. */
-let setupError: unknown;
-function assertSetUp(): void {
-  if (setupError) throw setupError;
-}
-
-beforeAll(async () => {
-  try {
-    assertSignerBuild();
-    browser = await launchChromium();
-    outDir = await mkdtemp(join(tmpdir(), "swapintent-injected-solana-"));
-    const [started, , script] = await Promise.all([
-      startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} }),
-      build({
-        root: appDir,
-        configFile: join(appDir, "vite.config.ts"),
-        logLevel: "warn",
-        build: { outDir, emptyOutDir: true },
-      }),
-      esbuild({
-        entryPoints: [join(appDir, "test/standins/walletStandard.ts")],
-        bundle: true,
-        write: false,
-        format: "iife",
-        platform: "browser",
-        target: "es2022",
-        logLevel: "silent",
-      }),
-    ]);
-    sandbox = started;
-    standIn = script.outputFiles[0]!.text;
-    site = await serveStatic({ dir: outDir });
-  } catch (error) {
-    setupError = error;
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+const harness = useInjectedHarness({
+  standins: { walletStandard: "walletStandard.ts" },
+  tmpPrefix: "swapintent-injected-solana-",
 });
 
 /** The page in injected mode with the stand-in (in `mode`) registered before any of the page's scripts run. */
 async function openPage(mode: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 560 } });
+  const page = await harness.browser().newPage({ viewport: { width: 1280, height: 560 } });
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  await page.addInitScript({ content: standIn });
+  await page.addInitScript({ content: harness.script("walletStandard") });
   const query = new URLSearchParams({
-    sandbox: sandbox!.url,
+    sandbox: harness.sandbox().url,
     wallets: "injected",
     injected: "wallet-standard",
   });
   query.set("standin", mode);
-  await page.goto(`${site!.url}/?${query}`);
+  await page.goto(`${harness.siteUrl()}/?${query}`);
   await page.waitForSelector("body[data-ready]", { timeout: 60_000 });
   return { page, errors };
 }
@@ -103,7 +47,7 @@ async function runSolanaRoute(page: Page) {
 
 describe("Solana through an injected wallet-standard wallet, in Chromium", () => {
   it("the stand-in signs the Solana route to Fulfilled; the page never holds the key", async () => {
-    assertSetUp();
+    harness.assertSetUp();
     const { page, errors } = await openPage("honest");
     expect(await page.getAttribute("body", "data-ready")).toBe("true");
     // The Solana address is the stand-in's account (connected through standard:connect), not a page key.
@@ -136,8 +80,8 @@ describe("Solana through an injected wallet-standard wallet, in Chromium", () =>
   });
 
   it("stand-ins that tamper with what they return are refused with the package's code, shown on the page, never approved", async () => {
-    assertSetUp();
-    const client = createClient({ baseUrl: sandbox!.url, apiKey: API_KEY });
+    harness.assertSetUp();
+    const client = createClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
     const cases = [
       ["message", "SOL_WALLET_MESSAGE_CHANGED"],
       ["other-signature", "SOL_WALLET_SIGNATURES_CHANGED"],
