@@ -105,6 +105,16 @@ export interface Permit2ErrorDetails {
   /** The wallet or signer refused or failed to sign (its error is the `cause`); `step` says which request failed. */
   PERMIT2_SIGNING_FAILED: { step: "accounts" | "chainId" | "sign" | "privateKey" };
   /**
+   * The caller's `signal` aborted (its `reason` is the `cause`; a signal whose `aborted` getter throws counts as
+   * aborted, the thrown value the `cause`). `stage` `beforeSigning`: before any wallet or key was asked anything;
+   * `whileSigning`: while the wallet was asked `step` (a wallet that never answers), or after it answered and before
+   * the approval was returned. No approval is returned after an abort; a late wallet answer is ignored.
+   */
+  PERMIT2_SIGNING_ABORTED: {
+    stage: "beforeSigning" | "whileSigning";
+    step?: "accounts" | "chainId" | "sign";
+  };
+  /**
    * An EIP-1193 provider answered `eth_chainId` with something other than a hex quantity, or `eth_accounts` with no
    * account (`method`; `value`: what it returned).
    */
@@ -173,6 +183,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_SIGNATURE_INVALID: true,
   PERMIT2_SIGNER_MISMATCH: true,
   PERMIT2_SIGNING_FAILED: true,
+  PERMIT2_SIGNING_ABORTED: true,
   PERMIT2_WALLET_RESPONSE_INVALID: true,
   PERMIT2_ALLOWANCE_INSUFFICIENT: true,
   PERMIT2_ALLOWANCE_READ_FAILED: true,

@@ -18,6 +18,7 @@ import {
   type Permit2Eip1193Provider,
   type Permit2EvmSigner,
   type SignPermit2ApprovalErrorType,
+  type SignPermit2ApprovalParameters,
   type SignPermit2ApprovalReturnType,
   signPermit2Approval,
 } from "./evm.js";
@@ -48,6 +49,7 @@ import {
 } from "./index.js";
 import {
   type SignTronPermit2ApprovalErrorType,
+  type SignTronPermit2ApprovalParameters,
   type SignTronPermit2ApprovalReturnType,
   signTronPermit2Approval,
   type TronLinkTronWeb,
@@ -252,6 +254,26 @@ describe("isPermit2Error and the error types", () => {
     if (isPermit2Error(error, "PERMIT2_EXPECTED_INVALID")) {
       expectTypeOf(error.details.field).toEqualTypeOf<string>();
     }
+    if (isPermit2Error(error, "PERMIT2_SIGNING_ABORTED")) {
+      expectTypeOf(error.details.stage).toEqualTypeOf<"beforeSigning" | "whileSigning">();
+      expectTypeOf(error.details.step).toEqualTypeOf<"accounts" | "chainId" | "sign" | undefined>();
+      // @ts-expect-error a fact of another code is not in this code's details
+      expectTypeOf(error.details.recovered);
+    }
+  });
+
+  it("every signer takes an optional AbortSignal", () => {
+    expectTypeOf<SignPermit2ApprovalParameters["signal"]>().toEqualTypeOf<AbortSignal | undefined>();
+    expectTypeOf<SignTronPermit2ApprovalParameters["signal"]>().toEqualTypeOf<AbortSignal | undefined>();
+    void signPermit2Approval({
+      intent,
+      quote,
+      expected,
+      provider: {} as EIP1193Provider,
+      signal: AbortSignal.timeout(1),
+    });
+    // @ts-expect-error a signal is an AbortSignal, not a flag
+    void signTronPermit2Approval({ intent, quote, expected, tronLink: {} as TronLinkTronWeb, signal: true });
   });
 
   it("narrowing a Permit2Error by its code in a switch narrows details too", () => {

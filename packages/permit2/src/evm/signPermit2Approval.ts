@@ -32,8 +32,15 @@ export interface Permit2EvmSigner {
  * Parameters of {@link signPermit2Approval}: the verification parameters plus who signs, either a `signer` (a viem
  * account, a custom signer or a viem `WalletClient`) or a bare EIP-1193 `provider` (`window.ethereum`).
  */
-export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters &
-  (
+export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
+  /**
+   * Stops waiting for the wallet: when it aborts, signing rejects at once with `PERMIT2_SIGNING_ABORTED` (`cause`:
+   * `signal.reason`) and never returns an approval, even if the wallet answers later. An already aborted signal is
+   * refused before any wallet or key is asked. For a per-call wallet timeout pass `AbortSignal.timeout(ms)` (or
+   * `AbortSignal.any([userCancel, AbortSignal.timeout(ms)])`).
+   */
+  signal?: AbortSignal | undefined;
+} & (
     | {
         /**
          * A viem `LocalAccount`, a custom {@link Permit2EvmSigner}, or a viem `WalletClient` (for example wagmi's
@@ -70,7 +77,7 @@ export type SignPermit2ApprovalErrorType = Permit2Error;
  * `PERMIT2_CHAIN_ID_MISMATCH` (a wallet on another chain), `PERMIT2_WALLET_RESPONSE_INVALID` (a provider's malformed
  * `eth_chainId` or empty `eth_accounts`), `PERMIT2_SIGNING_FAILED` (the wallet refused or failed, original error as
  * `cause`), `PERMIT2_SIGNATURE_INVALID` (malformed or high-`s` signature), `PERMIT2_SIGNER_MISMATCH` (it recovers
- * to another address).
+ * to another address), `PERMIT2_SIGNING_ABORTED` (`signal` aborted; see `signal`).
  *
  * @example
  * ```ts
@@ -91,9 +98,10 @@ export type SignPermit2ApprovalErrorType = Permit2Error;
 export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,
 ): Promise<SignPermit2ApprovalReturnType> {
-  const { signer, provider, account, ...verifyParameters } = parameters;
+  const { signer, provider, account, signal, ...verifyParameters } = parameters;
   return verifyThenSign<Hex>({
     parameters: verifyParameters,
+    signal,
     family: "evm",
     recoverAddress,
     signing: (verified) => {

@@ -2,6 +2,7 @@ import type { Approval, Hex } from "@swapintent/client";
 import { isPermit2Error } from "../errors.js";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+import { isSignalLike, raceAbort, readAbort } from "./abort.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
 import { createPermit2Error } from "./fail.js";
@@ -33,7 +34,8 @@ export interface VerifiedSigning {
  * no wallet request, no key), then let `signing` say how the wallet signs the verified permit, check that the owner
  * is an address of the family and the owner the summary shows (when `expected.owner` was given), let the wallet's
  * state pass, ask the wallet, and check the signature recovers to the owner over the verified digest
- * (`assertSignedByOwner`).
+ * (`assertSignedByOwner`). With a `signal`: refused before any wallet question when already aborted, each wallet
+ * question raced against it, and no approval returned once it aborted (`PERMIT2_SIGNING_ABORTED`).
  */
 export async function verifyThenSign<TOwner extends string>(input: {
   parameters: VerifyPermit2ApprovalParameters;
@@ -41,8 +43,14 @@ export async function verifyThenSign<TOwner extends string>(input: {
   signing: (verified: VerifyPermit2ApprovalReturnType) => Promise<VerifiedSigning> | VerifiedSigning;
   /** The entry's secp256k1 recovery (see {@link RecoverAddress}). */
   recoverAddress: RecoverAddress;
+  /** The caller's signal (see `PERMIT2_SIGNING_ABORTED`). */
+  signal?: AbortSignal | undefined;
 }): Promise<SignedPermit2Approval<TOwner>> {
-  const { parameters, family } = input;
+  const { parameters, family, signal } = input;
+  if (signal !== undefined && !isSignalLike(signal))
+    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", "signal is not an AbortSignal.", {
+      field: "signal",
+    });
   const verified = verifyPermit2Approval({
     ...parameters,
     expected: { ...parameters.expected, chainType: family },
@@ -51,6 +59,9 @@ export async function verifyThenSign<TOwner extends string>(input: {
   // whatever the wallet object throws becomes a typed error, like its refusal to sign.
   // The wallet gets its own deep copy: one that writes into the typed data it is handed cannot change the
   // `verified` this returns (what the app shows and stores), only what it signs, which the recovery then refuses.
+  throwIfAborted(signal, "beforeSigning");
+  const askWallet = <T>(step: WalletStep, run: () => Promise<T> | T) =>
+    askWalletUntilAborted(signal, step, run);
   const signing = await askWallet("accounts", () => input.signing(structuredClone(verified)));
   const { owner } = signing;
   const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
@@ -76,6 +87,8 @@ export async function verifyThenSign<TOwner extends string>(input: {
     owner20,
     recoverAddress: input.recoverAddress,
   });
+  // An abort while the answer was checked (the recovery may await) still wins: no approval after an abort.
+  throwIfAborted(signal, "whileSigning");
   return {
     signature,
     approval: { type: "permit2", signedData: signature },
@@ -84,14 +97,37 @@ export async function verifyThenSign<TOwner extends string>(input: {
   };
 }
 
-/** One step of talking to the wallet; anything but a permit2 error becomes `PERMIT2_SIGNING_FAILED` with the step. */
-async function askWallet<T>(step: "accounts" | "chainId" | "sign", run: () => Promise<T> | T): Promise<T> {
+type WalletStep = "accounts" | "chainId" | "sign";
+
+/**
+ * One step of talking to the wallet, raced against `signal` (`PERMIT2_SIGNING_ABORTED` with the step, the answer
+ * after that never used); anything but a permit2 error becomes `PERMIT2_SIGNING_FAILED` with the step.
+ */
+async function askWalletUntilAborted<T>(
+  signal: AbortSignal | undefined,
+  step: WalletStep,
+  run: () => Promise<T> | T,
+): Promise<T> {
   try {
-    return await run();
+    return await raceAbort(signal, run, (reason) => abortedError("whileSigning", reason, step));
   } catch (cause) {
     if (isPermit2Error(cause)) throw cause;
     throw createPermit2Error("PERMIT2_SIGNING_FAILED", stepMessage[step], { step }, cause);
   }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined, stage: "beforeSigning" | "whileSigning"): void {
+  const state = readAbort(signal);
+  if (state.aborted) throw abortedError(stage, state.reason);
+}
+
+function abortedError(stage: "beforeSigning" | "whileSigning", reason: unknown, step?: WalletStep) {
+  return createPermit2Error(
+    "PERMIT2_SIGNING_ABORTED",
+    "Signing was aborted by the caller's signal.",
+    step === undefined ? { stage } : { stage, step },
+    reason,
+  );
 }
 
 const stepMessage = {

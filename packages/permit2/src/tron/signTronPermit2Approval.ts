@@ -57,8 +57,15 @@ export interface TronWebModule {
 }
 
 /** Parameters of {@link signTronPermit2Approval}: the verification parameters plus one way to sign. */
-export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters &
-  (
+export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
+  /**
+   * Stops waiting for the wallet: when it aborts, signing rejects at once with `PERMIT2_SIGNING_ABORTED` (`cause`:
+   * `signal.reason`) and never returns an approval, even if the wallet answers later. An already aborted signal is
+   * refused before any wallet or key is asked. For a per-call wallet timeout pass `AbortSignal.timeout(ms)` (or
+   * `AbortSignal.any([userCancel, AbortSignal.timeout(ms)])`).
+   */
+  signal?: AbortSignal | undefined;
+} & (
     | {
         /** A hex private key (with or without `0x`); signs offline with TronWeb's TIP-712 implementation. */
         privateKey: string;
@@ -92,7 +99,8 @@ export type SignTronPermit2ApprovalErrorType = Permit2Error;
  * tronweb is an optional peer dependency loaded only here, and only for the private-key path.
  *
  * @throws `Permit2Error`: any verification code, `PERMIT2_OWNER_MISMATCH`, `PERMIT2_TRONWEB_UNAVAILABLE`,
- * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`, `PERMIT2_SIGNER_MISMATCH`.
+ * `PERMIT2_SIGNING_FAILED`, `PERMIT2_SIGNATURE_INVALID`, `PERMIT2_SIGNER_MISMATCH`, `PERMIT2_SIGNING_ABORTED`
+ * (`signal` aborted).
  *
  * @example
  * ```ts
@@ -109,9 +117,10 @@ export type SignTronPermit2ApprovalErrorType = Permit2Error;
 export async function signTronPermit2Approval(
   parameters: SignTronPermit2ApprovalParameters,
 ): Promise<SignTronPermit2ApprovalReturnType> {
-  const { signer, privateKey, tronWeb, tronLink, ...verifyParameters } = parameters;
+  const { signer, privateKey, tronWeb, tronLink, signal, ...verifyParameters } = parameters;
   return verifyThenSign<string>({
     parameters: verifyParameters,
+    signal,
     family: "tron",
     recoverAddress: ({ hash, signature }) =>
       Secp256k1.recoverAddress({ payload: hash, signature: Signature.fromHex(signature) }),
