@@ -260,31 +260,44 @@ describe("lookup table contents", () => {
 });
 
 describe("a Kit signer's dictionary", () => {
-  it("signatures for other addresses (the fee payer, a stranger) are ignored: only the user's slot changes", async () => {
+  it("an entry for another address is refused (one rule: only the user's slot may change); an echo of what a signer has is not a change", async () => {
     const secret = chain.user.secretKey.subarray(0, 32);
     const hex = compileHex(chain, honestInstructions(chain));
-    const result = await signCosignTransactionWithKit({
-      intent: intentFor(hex),
-      quote: quoteFor(chain),
-      escrow: { owner: chain.escrowOwner.address },
-      signer: {
-        address: chain.userAddress,
-        signTransactions: async (txs) => [
-          {
-            [chain.resolver.address]: new Uint8Array(64).fill(7),
-            [chain.stranger]: new Uint8Array(64).fill(9),
-            [chain.userAddress]: ed25519.sign(Uint8Array.from(txs[0]!.messageBytes), secret),
-          },
-        ],
-      },
-    });
-    const received = hexToBytes(hex);
-    const signed = hexToBytes(result.transaction);
-    expect(signed.length).toBe(received.length);
-    expect(bytesToHex(signed.subarray(1, 65))).toBe(bytesToHex(received.subarray(1, 65))); // the fee payer's slot
-    expect(bytesToHex(signed.subarray(129))).toBe(bytesToHex(received.subarray(129))); // the message
-    expect(bytesToHex(signed.subarray(65, 129))).toBe(result.signature);
-    expect(await runtimeAccepts(hex, signed.subarray(65, 129))).toBe(true);
+    const sign = (extra: Record<string, Uint8Array | null>) =>
+      signCosignTransactionWithKit({
+        intent: intentFor(hex),
+        quote: quoteFor(chain),
+        escrow: { owner: chain.escrowOwner.address },
+        signer: {
+          address: chain.userAddress,
+          signTransactions: async (txs) => [
+            {
+              ...extra,
+              [chain.userAddress]: ed25519.sign(Uint8Array.from(txs[0]!.messageBytes), secret),
+            } as Record<string, Uint8Array>,
+          ],
+        },
+      });
+    const codeOf = (run: Promise<unknown>) =>
+      run.then(
+        () => undefined,
+        (e: unknown) => (isSwapIntentError(e) ? e.code : String(e)),
+      );
+    expect(await codeOf(sign({ [chain.resolver.address]: new Uint8Array(64).fill(7) }))).toBe(
+      "SOL_WALLET_SIGNATURES_CHANGED",
+    );
+    expect(await codeOf(sign({ [chain.stranger]: new Uint8Array(64).fill(9) }))).toBe(
+      "SOL_WALLET_RESPONSE_INVALID",
+    );
+    // The fee payer has not signed yet: null (Kit's "no signature") or 64 zero bytes is what it has.
+    for (const echo of [null, new Uint8Array(64)]) {
+      const result = await sign({ [chain.resolver.address]: echo });
+      const received = hexToBytes(hex);
+      const signed = hexToBytes(result.transaction);
+      expect(bytesToHex(signed.subarray(1, 65))).toBe(bytesToHex(received.subarray(1, 65))); // the fee payer's slot
+      expect(bytesToHex(signed.subarray(129))).toBe(bytesToHex(received.subarray(129))); // the message
+      expect(await runtimeAccepts(hex, signed.subarray(65, 129))).toBe(true);
+    }
   });
 
   it("a slow signer's answer is checked like any other; its late writes into what it was handed change nothing", async () => {

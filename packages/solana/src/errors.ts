@@ -169,6 +169,14 @@ export interface SolanaErrorDetails {
     /** What is wrong with the answer, in a few words. */
     reason: string;
   };
+  /**
+   * The caller's `signal` aborted (its `reason` is the `cause`; a signal whose `aborted` getter throws counts as
+   * aborted, the thrown value the `cause`). No approval is returned after an abort; a late wallet answer is ignored.
+   */
+  SOL_SIGNING_ABORTED: {
+    /** `beforeSigning`: before any wallet or key was touched; `whileSigning`: while the wallet or signer was asked, or its answer checked. */
+    stage: "beforeSigning" | "whileSigning";
+  };
   /** A signature returned by a wallet or an external signer is missing or does not verify over the message. */
   SOL_SIGNATURE_INVALID: {
     /** Who returned it: `wallet`, `external signer`, `kit signer`, `wallet-standard`. */
@@ -217,6 +225,7 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
   SOL_WALLET_SIGNATURES_CHANGED: true,
   SOL_WALLET_RESPONSE_INVALID: true,
   SOL_SIGNATURE_INVALID: true,
+  SOL_SIGNING_ABORTED: true,
 };
 
 /**

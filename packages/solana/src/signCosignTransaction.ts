@@ -1,16 +1,21 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { type SolanaError, solanaError } from "./errors.js";
+import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import {
   assembleCosign,
   type CosignResult,
+  checkReturnedTransaction,
   checkUserSignature,
   readAnswer,
   readSigner,
 } from "./internal/cosign.js";
-import { bytesEqual, ownBytes } from "./internal/hex.js";
-import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
+import {
+  type VerifiedTransaction,
+  type VerifyCosignTransactionParameters,
+  verifyAndDecode,
+} from "./verifyCosignTransaction.js";
 
 /** A wallet-adapter style signer: signs a whole transaction and returns it (possibly a new object). */
 export interface WalletTransactionSigner {
@@ -33,6 +38,12 @@ export interface SignCosignTransactionParameters
   extends Omit<VerifyCosignTransactionParameters, "userAddress"> {
   /** The user's signer. Its public key is the user address that is verified. */
   signer: CosignSigner;
+  /**
+   * Stops waiting for the wallet or signer: when it aborts, signing rejects at once with `SOL_SIGNING_ABORTED`
+   * (`cause`: `signal.reason`) and never returns an approval, even if the wallet answers later. An already aborted
+   * signal is refused before any wallet or key is touched. A per-call timeout is `AbortSignal.timeout(ms)`.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** The signed transaction and the approval body to submit. */
@@ -43,9 +54,13 @@ export type SignCosignTransactionErrorType = SolanaError;
 
 /**
  * Verify the intent's cosign transaction (see {@link verifyCosignTransaction}) and add the user's signature to the
- * user's slot only, keeping every other signature. With a wallet adapter the returned transaction is checked again:
- * its message bytes must be unchanged and the user's signature must verify; other signature slots are restored
- * from the original (some wallets zero them). Verification always runs before the signer is asked.
+ * user's slot only, keeping every other signature. Verification always runs before the signer is asked. Every
+ * signer is held to one rule: the user's signature must verify over the verified message (ed25519 as the runtime
+ * checks it; a Keypair's own signature too), and a wallet adapter's returned transaction may differ from what it was
+ * sent in the user's signature slot only: other message bytes (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot
+ * changed, zeroed, added or removed (`SOL_WALLET_SIGNATURES_CHANGED` / `SOL_WALLET_RESPONSE_INVALID`), a missing or
+ * invalid user signature (`SOL_SIGNATURE_INVALID`) or an answer that is no transaction (`SOL_WALLET_RESPONSE_INVALID`)
+ * is refused, never repaired. `signal` aborts a wait on the wallet (`SOL_SIGNING_ABORTED`).
  *
  * @example
  * ```ts
@@ -63,57 +78,48 @@ export type SignCosignTransactionErrorType = SolanaError;
 export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
 ): Promise<SignCosignTransactionReturnType> {
-  const { signer } = parameters;
+  const { signer, signal, ...verifyParameters } = parameters;
+  checkSignal(signal);
   const user = readSigner("signer", () => signerAddress(signer));
-  const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
-  const { messageBytes } = verified;
+  const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
+  throwIfAborted(signal, "beforeSigning");
+  const signature = await userSignatureFrom(signer, verified, signal);
+  // An abort while the answer was checked still wins: no approval after an abort.
+  throwIfAborted(signal, "whileSigning");
+  return assembleCosign(verified, signature);
+}
 
+/** The user's signature from whichever signer, checked the same way: only the user's slot may change. */
+async function userSignatureFrom(
+  signer: CosignSigner,
+  verified: VerifiedTransaction,
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array> {
   if (isKeypair(signer)) {
-    // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses).
-    return assembleCosign(verified, ed25519.sign(messageBytes, signer.secretKey.subarray(0, 32)));
+    // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses), and checked
+    // like any wallet's signature: a Keypair-shaped object whose secret key is not its public key's is refused.
+    const signature = ed25519.sign(verified.messageBytes, signer.secretKey.subarray(0, 32));
+    return checkUserSignature(signature, verified, "keypair");
   }
   if (isWalletSigner(signer)) {
-    const index = verified.userSignerIndex;
-    const returned = await signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes));
-    let returnedMessage: Uint8Array | undefined;
-    try {
-      returnedMessage = ownBytes(returned.message.serialize());
-    } catch {
-      returnedMessage = undefined;
-    }
-    if (returnedMessage === undefined || !bytesEqual(returnedMessage, messageBytes)) {
-      throw solanaError(
-        "SOL_WALLET_MESSAGE_CHANGED",
-        "The wallet returned a transaction with a different message.",
-        {
-          source: "wallet",
-        },
-      );
-    }
-    const signatures = readAnswer("wallet", "signatures", () => {
-      const list: unknown = returned.signatures;
-      return Array.isArray(list) ? [...(list as unknown[])] : undefined;
-    });
-    if (signatures === undefined) {
-      throw solanaError(
-        "SOL_WALLET_RESPONSE_INVALID",
-        "The wallet returned a transaction without signatures.",
-        {
-          source: "wallet",
-          reason: "signatures is not an array",
-        },
-      );
-    }
-    const signature = checkUserSignature(signatures[index], verified, "wallet");
-    // Other slots are restored from the original (some wallets zero them); they are counted, not refused.
-    const restored = verified.decoded.signatures.filter((original, i) => {
-      const other = i === index ? undefined : ownBytes(signatures[i]);
-      return i !== index && (other === undefined || !bytesEqual(original, other));
-    }).length;
-    return assembleCosign(verified, signature, restored);
+    const returned: unknown = await askUntilAborted(signal, () =>
+      signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes)),
+    );
+    // Whatever object came back, its wire bytes are what it says: parsed again and held to the one rule.
+    const bytes = readAnswer("wallet", "the returned transaction", () => serializedOf(returned));
+    return checkReturnedTransaction(bytes, verified, "wallet");
   }
-  const returned = await signer.signMessage(messageBytes.slice());
-  return assembleCosign(verified, checkUserSignature(returned, verified, "external signer"));
+  const returned = await askUntilAborted(signal, () => signer.signMessage(verified.messageBytes.slice()));
+  return checkUserSignature(returned, verified, "external signer");
+}
+
+/** The wire bytes of what a wallet adapter returned (`serialize()` of a `VersionedTransaction`), else undefined. */
+function serializedOf(returned: unknown): unknown {
+  const serialize: unknown =
+    typeof returned === "object" && returned !== null
+      ? (returned as { serialize?: unknown }).serialize
+      : undefined;
+  return typeof serialize === "function" ? Reflect.apply(serialize, returned, []) : undefined;
 }
 
 function isKeypair(signer: CosignSigner): signer is Keypair {

@@ -1,4 +1,5 @@
 import { type SolanaError, solanaError } from "./errors.js";
+import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import {
   assembleCosign,
@@ -7,6 +8,7 @@ import {
   readAnswer,
   readSigner,
 } from "./internal/cosign.js";
+import { bytesEqual, ownBytes } from "./internal/hex.js";
 import {
   type VerifiedTransaction,
   type VerifyCosignTransactionParameters,
@@ -48,6 +50,12 @@ export interface SignCosignTransactionWithKitParameters
   extends Omit<VerifyCosignTransactionParameters, "userAddress"> {
   /** The user's Kit signer. Its `address` is the user address that is verified. */
   signer: KitCosignSigner;
+  /**
+   * Stops waiting for the signer: when it aborts, signing rejects at once with `SOL_SIGNING_ABORTED` (`cause`:
+   * `signal.reason`) and never returns an approval, even if the signer answers later. An already aborted signal is
+   * refused before any wallet or key is touched. A per-call timeout is `AbortSignal.timeout(ms)`.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** The signed transaction and the approval body to submit. */
@@ -62,8 +70,9 @@ const SOURCE = "kit signer";
  * Verify the intent's cosign transaction (the same checks as {@link verifyCosignTransaction}, over the bytes, with
  * no `@solana/web3.js`) and add the user's signature from a `@solana/kit` signer (a `KeyPairSigner` or any
  * `TransactionPartialSigner`). The signer is asked only after every check passed, and is handed the verified message
- * bytes; the signature it returns for the user's address must verify over them (ed25519, checked here), and only
- * the user's slot of the received bytes is replaced.
+ * bytes; the signature it returns for the user's address must verify over them (ed25519, checked here), an entry
+ * for another signer must be the signature that signer already has (`SOL_WALLET_SIGNATURES_CHANGED`), and only the
+ * user's slot of the received bytes is replaced. `signal` aborts a wait on the signer (`SOL_SIGNING_ABORTED`).
  *
  * @example
  * ```ts
@@ -78,12 +87,15 @@ const SOURCE = "kit signer";
 export async function signCosignTransactionWithKit(
   parameters: SignCosignTransactionWithKitParameters,
 ): Promise<SignCosignTransactionWithKitReturnType> {
-  const user = readSigner("Kit signer", () => kitSignerAddress(parameters.signer));
-  const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
-  const dictionaries: unknown = await parameters.signer.signTransactions([kitTransactionOf(verified)]);
-  const read = readAnswer(SOURCE, "the signature dictionary", () =>
-    userSignatureOf(dictionaries, user.address),
+  const { signer, signal, ...verifyParameters } = parameters;
+  checkSignal(signal);
+  const user = readSigner("Kit signer", () => kitSignerAddress(signer));
+  const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
+  throwIfAborted(signal, "beforeSigning");
+  const dictionaries: unknown = await askUntilAborted(signal, () =>
+    signer.signTransactions([kitTransactionOf(verified)]),
   );
+  const read = readAnswer(SOURCE, "the signature dictionary", () => userSignatureOf(dictionaries, verified));
   if ("wrong" in read) {
     throw solanaError(
       "SOL_WALLET_RESPONSE_INVALID",
@@ -94,21 +106,56 @@ export async function signCosignTransactionWithKit(
       },
     );
   }
-  const signature = read.value;
-  return assembleCosign(verified, checkUserSignature(signature, verified, SOURCE));
+  if ("changed" in read) {
+    throw solanaError(
+      "SOL_WALLET_SIGNATURES_CHANGED",
+      "The Kit signer changed a signature other than the user's.",
+      {
+        source: SOURCE,
+        slots: read.changed,
+      },
+    );
+  }
+  const signature = checkUserSignature(read.value, verified, SOURCE);
+  throwIfAborted(signal, "whileSigning");
+  return assembleCosign(verified, signature);
 }
 
 /**
  * The user's entry of the one dictionary a Kit signer returned (`value` undefined when absent), or what is wrong
- * with the answer's shape (every read of the answer inside; a throw there is the caller's to turn into a refusal).
+ * with the answer (every read of the answer inside; a throw there is the caller's to turn into a refusal). The one
+ * rule of every path: only the user's signature may change. An entry for another signer must be the signature that
+ * signer already has (absent or null where it has none), else its slot is `changed`; an entry for an
+ * address that signs nothing is a wrong answer.
  */
-function userSignatureOf(dictionaries: unknown, address: string): { value: unknown } | { wrong: string } {
+function userSignatureOf(
+  dictionaries: unknown,
+  verified: VerifiedTransaction,
+): { value: unknown } | { wrong: string } | { changed: number[] } {
   if (!Array.isArray(dictionaries) || dictionaries.length !== 1)
     return { wrong: "not one dictionary per transaction" };
   const dictionary: unknown = dictionaries[0];
   if (typeof dictionary !== "object" || dictionary === null) return { wrong: "dictionary is not an object" };
+  const { decoded, userAddress, userSignerIndex } = verified;
+  const signers = decoded.staticAccountKeys.slice(0, decoded.signatures.length);
+  const slots: number[] = [];
+  for (const key of Reflect.ownKeys(dictionary)) {
+    const i = typeof key === "string" ? signers.indexOf(key) : -1;
+    if (i < 0) return { wrong: "a signature for an address that is not a signer" };
+    if (i === userSignerIndex) continue;
+    const value: unknown = (dictionary as Record<string, unknown>)[key as string];
+    const original = decoded.signatures[i]!;
+    const unchanged =
+      value === null || value === undefined
+        ? original.every((byte) => byte === 0)
+        : bytesEqual(ownBytes(value) ?? new Uint8Array(0), original);
+    if (!unchanged) slots.push(i);
+  }
+  if (slots.length > 0) return { changed: slots };
   return {
-    value: Object.hasOwn(dictionary, address) ? (dictionary as Record<string, unknown>)[address] : undefined,
+    value: Object.hasOwn(dictionary, userAddress)
+      ? (dictionary as Record<string, unknown>)[userAddress]
+      : undefined,
   };
 }
 

@@ -1,4 +1,5 @@
 import { type SolanaError, solanaError } from "./errors.js";
+import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import {
   assembleCosign,
@@ -66,6 +67,12 @@ export interface SignCosignTransactionWithWalletStandardParameters
   account: WalletStandardAccount;
   /** The chain passed to the wallet, e.g. `solana:mainnet`; when given, the account must list it. */
   chain?: `solana:${string}` | undefined;
+  /**
+   * Stops waiting for the wallet: when it aborts, signing rejects at once with `SOL_SIGNING_ABORTED` (`cause`:
+   * `signal.reason`) and never returns an approval, even if the wallet answers later. An already aborted signal is
+   * refused before any wallet or key is touched. A per-call timeout is `AbortSignal.timeout(ms)`.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** The signed transaction and the approval body to submit. */
@@ -82,7 +89,8 @@ const SOURCE = "wallet-standard wallet";
  * after every check passed. What it returns is parsed again and refused unless only the user's signature changed:
  * other message bytes (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot (`SOL_WALLET_SIGNATURES_CHANGED`), a
  * missing or invalid user signature (`SOL_SIGNATURE_INVALID`, ed25519 checked here), an answer of another shape or
- * bytes that are not a transaction (`SOL_WALLET_RESPONSE_INVALID`).
+ * bytes that are not a transaction (`SOL_WALLET_RESPONSE_INVALID`). `signal` aborts a wait on the wallet
+ * (`SOL_SIGNING_ABORTED`).
  *
  * @example
  * ```ts
@@ -104,10 +112,11 @@ const SOURCE = "wallet-standard wallet";
 export async function signCosignTransactionWithWalletStandard(
   parameters: SignCosignTransactionWithWalletStandardParameters,
 ): Promise<SignCosignTransactionWithWalletStandardReturnType> {
-  const { account, chain } = parameters;
-  const feature = readSigner("wallet", () => signTransactionFeatureOf(parameters.wallet));
+  const { account, chain, signal, wallet, ...verifyParameters } = parameters;
+  checkSignal(signal);
+  const feature = readSigner("wallet", () => signTransactionFeatureOf(wallet));
   const user = readSigner("wallet account", () => accountAddress(account, chain));
-  const verified = verifyAndDecode({ ...parameters, userAddress: user.address });
+  const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
   const version = verified.decoded.version;
   const unsupported = readSigner("wallet", () => {
     const versions: unknown = feature.supportedTransactionVersions;
@@ -119,11 +128,14 @@ export async function signCosignTransactionWithWalletStandard(
       address: user.address,
     });
   }
-  const outputs: unknown = await feature.signTransaction({
-    account,
-    transaction: verified.decoded.bytes.slice(),
-    ...(chain === undefined ? {} : { chain }),
-  });
+  throwIfAborted(signal, "beforeSigning");
+  const outputs: unknown = await askUntilAborted(signal, () =>
+    feature.signTransaction({
+      account,
+      transaction: verified.decoded.bytes.slice(),
+      ...(chain === undefined ? {} : { chain }),
+    }),
+  );
   const read = readAnswer(SOURCE, "the outputs", () => signedTransactionOf(outputs));
   if (read === undefined) {
     throw solanaError("SOL_WALLET_RESPONSE_INVALID", "The wallet did not return one signed transaction.", {
@@ -131,8 +143,9 @@ export async function signCosignTransactionWithWalletStandard(
       reason: "not one output per input",
     });
   }
-  const signedTransaction = read.value;
-  return assembleCosign(verified, checkReturnedTransaction(signedTransaction, verified, SOURCE));
+  const signature = checkReturnedTransaction(read.value, verified, SOURCE);
+  throwIfAborted(signal, "whileSigning");
+  return assembleCosign(verified, signature);
 }
 
 /** The `signedTransaction` of the one output a wallet returned, or undefined when the answer has another shape. */

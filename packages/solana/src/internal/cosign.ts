@@ -15,8 +15,6 @@ export interface CosignResult {
   userAddress: string;
   /** The user's 64-byte signature, hex. */
   signature: string;
-  /** How many other signatures a wallet had changed and were restored from the original (web3.js wallet adapters only; 0 elsewhere). */
-  restoredSignatures: number;
   /** Body of `POST /intents/{id}/approvals`. */
   approval: Extract<Approval, { type: "cosign" }>;
 }
@@ -102,11 +100,7 @@ export function checkReturnedTransaction(
 }
 
 /** The received bytes with only the user's slot replaced (every other signature and the message as they were), and the approval. */
-export function assembleCosign(
-  verified: VerifiedTransaction,
-  signature: Uint8Array,
-  restoredSignatures = 0,
-): CosignResult {
+export function assembleCosign(verified: VerifiedTransaction, signature: Uint8Array): CosignResult {
   const { bytes, signaturesOffset } = verified.decoded;
   const out = bytes.slice();
   out.set(signature, signaturesOffset + 64 * verified.userSignerIndex);
@@ -116,7 +110,6 @@ export function assembleCosign(
     transaction: hex,
     userAddress,
     signature: bytesToHex(signature),
-    restoredSignatures,
     approval: { type: "cosign", signedData: { transaction: hex, userAddress } },
   };
 }

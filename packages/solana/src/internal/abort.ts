@@ -1,0 +1,121 @@
+/**
+ * The caller's `AbortSignal`, read so that a hostile or broken signal cannot break a signing flow: a signal whose
+ * `aborted` getter throws (or answers anything but `false`) counts as aborted, a listener is attached only while the
+ * wallet is asked and removed once that question settles, and whatever the wallet answers after the abort is never
+ * used (its late rejection is handled, never unhandled).
+ */
+import { solanaError } from "../errors.js";
+
+/** The signal's state: not aborted, or aborted with the reason to report as the error's `cause`. */
+export type AbortState = { aborted: false } | { aborted: true; reason: unknown };
+
+/** Whether `value` can be watched as an `AbortSignal` (duck-typed, so a signal of another realm passes). */
+export function isSignalLike(value: unknown): value is AbortSignal {
+  try {
+    const candidate = value as Partial<AbortSignal> | null;
+    return (
+      typeof candidate === "object" &&
+      candidate !== null &&
+      typeof candidate.addEventListener === "function" &&
+      typeof candidate.removeEventListener === "function"
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Reads `signal.aborted` and `signal.reason`; a read that throws counts as aborted, with the thrown value as reason. */
+export function readAbort(signal: AbortSignal | undefined): AbortState {
+  if (signal === undefined) return { aborted: false };
+  try {
+    if (signal.aborted === false) return { aborted: false };
+    return { aborted: true, reason: signal.reason };
+  } catch (thrown) {
+    return { aborted: true, reason: thrown };
+  }
+}
+
+/**
+ * `run()`'s answer, or `abortError(reason)` as soon as `signal` aborts (also when `run` itself aborts it, or the
+ * signal reads as aborted once the answer is in): the answer after that is never returned and its rejection is
+ * absorbed. The listener is removed when the race settles, so one long-lived signal collects none.
+ */
+export function raceAbort<T>(
+  signal: AbortSignal | undefined,
+  run: () => Promise<T> | T,
+  abortError: (reason: unknown) => Error,
+): Promise<T> {
+  if (signal === undefined) return Promise.resolve().then(run);
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const onAbort = () => finish(() => reject(abortError(reasonOf(signal))));
+    function finish(settle: () => void) {
+      if (settled) return;
+      settled = true;
+      try {
+        signal!.removeEventListener("abort", onAbort);
+      } catch {
+        // A signal that cannot remove its listener keeps a settled no-op; nothing else to do.
+      }
+      settle();
+    }
+    try {
+      signal.addEventListener("abort", onAbort);
+    } catch (thrown) {
+      // A signal that cannot be watched cannot stop a hanging wallet: refused before the wallet is asked.
+      finish(() => reject(abortError(thrown)));
+      return;
+    }
+    const before = readAbort(signal);
+    if (before.aborted) return finish(() => reject(abortError(before.reason)));
+    let work: Promise<T>;
+    try {
+      work = Promise.resolve(run());
+    } catch (error) {
+      finish(() => reject(error));
+      return;
+    }
+    work.then(
+      (value) =>
+        finish(() => {
+          const after = readAbort(signal);
+          if (after.aborted) reject(abortError(after.reason));
+          else resolve(value);
+        }),
+      (error: unknown) => finish(() => reject(error)),
+    );
+  });
+}
+
+function reasonOf(signal: AbortSignal): unknown {
+  const state = readAbort(signal);
+  return state.aborted ? state.reason : undefined;
+}
+
+/**
+ * Refuses a `signal` that is no `AbortSignal` (`SOL_INVALID_PARAMETERS`, parameter `signal`), then one already
+ * aborted (`SOL_SIGNING_ABORTED`, stage `beforeSigning`): run before any wallet or key is touched.
+ */
+export function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined {
+  if (signal !== undefined && !isSignalLike(signal))
+    throw solanaError("SOL_INVALID_PARAMETERS", "signal is not an AbortSignal.", { parameter: "signal" });
+  throwIfAborted(signal, "beforeSigning");
+}
+
+/** `SOL_SIGNING_ABORTED` (cause: the signal's reason) when `signal` has aborted. */
+export function throwIfAborted(
+  signal: AbortSignal | undefined,
+  stage: "beforeSigning" | "whileSigning",
+): void {
+  const state = readAbort(signal);
+  if (state.aborted) throw abortedError(stage, state.reason);
+}
+
+/** The wallet's or signer's answer, or `SOL_SIGNING_ABORTED` (stage `whileSigning`) as soon as `signal` aborts. */
+export function askUntilAborted<T>(signal: AbortSignal | undefined, run: () => Promise<T> | T): Promise<T> {
+  return raceAbort(signal, run, (reason) => abortedError("whileSigning", reason));
+}
+
+function abortedError(stage: "beforeSigning" | "whileSigning", reason: unknown) {
+  return solanaError("SOL_SIGNING_ABORTED", "Signing was aborted by the caller's signal.", { stage }, reason);
+}
