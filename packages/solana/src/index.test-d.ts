@@ -107,6 +107,7 @@ describe("signatures and results", () => {
     expectTypeOf(signCosignTransaction).parameters.toEqualTypeOf<[SignCosignTransactionParameters]>();
     expectTypeOf(signCosignTransaction).returns.toEqualTypeOf<Promise<SignCosignTransactionReturnType>>();
     expectTypeOf<SignCosignTransactionParameters>().not.toHaveProperty("userAddress");
+    expectTypeOf<SignCosignTransactionParameters["signal"]>().toEqualTypeOf<AbortSignal | undefined>();
     expectTypeOf(keypair).toExtend<CosignSigner>();
     expectTypeOf<WalletTransactionSigner>().toExtend<CosignSigner>();
     expectTypeOf<Ed25519MessageSigner>().toExtend<CosignSigner>();

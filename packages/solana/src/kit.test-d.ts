@@ -78,5 +78,20 @@ describe("wallet-standard", () => {
     if (isSolanaError(error, "SOL_WALLET_RESPONSE_INVALID")) {
       expectTypeOf(error.details).toEqualTypeOf<Readonly<{ source: string; reason: string }>>();
     }
+    if (isSolanaError(error, "SOL_SIGNING_ABORTED")) {
+      expectTypeOf(error.details.stage).toEqualTypeOf<"beforeSigning" | "whileSigning">();
+      // @ts-expect-error a fact of another code is not in this code's details
+      expectTypeOf(error.details.slots);
+    }
+  });
+
+  it("every signer takes an optional AbortSignal, and nothing else as signal", () => {
+    expectTypeOf<SignCosignTransactionWithKitParameters["signal"]>().toEqualTypeOf<AbortSignal | undefined>();
+    expectTypeOf<SignCosignTransactionWithWalletStandardParameters["signal"]>().toEqualTypeOf<
+      AbortSignal | undefined
+    >();
+    expectTypeOf<{ signal: boolean }>().not.toExtend<
+      Pick<SignCosignTransactionWithKitParameters, "signal">
+    >();
   });
 });

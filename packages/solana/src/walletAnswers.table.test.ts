@@ -62,7 +62,7 @@ interface Answer {
 
 /** The honest answer: the user's signature over the message in the user's slot, every other slot as sent. */
 function honestAnswer(): Answer {
-  const signatures = original.signatures.map((s) => s.slice());
+  const signatures: Uint8Array[] = original.signatures.map((s) => s.slice());
   signatures[USER] = ed25519.sign(original.message, secret());
   return { signatures, message: original.message };
 }
@@ -97,7 +97,7 @@ const rows: Row[] = [
       const memo = Buffer.from(message).indexOf("swapintent:");
       expect(memo).toBeGreaterThan(0);
       message[memo + "swapintent:".length]! ^= 1;
-      const signatures = original.signatures.map((s) => s.slice());
+      const signatures: Uint8Array[] = original.signatures.map((s) => s.slice());
       signatures[USER] = ed25519.sign(message, secret());
       return { signatures, message };
     },

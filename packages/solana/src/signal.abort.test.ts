@@ -1,0 +1,443 @@
+/**
+ * A wallet that never answers, on every signing path (web3.js Keypair, wallet adapter, external `signMessage`
+ * signer, Kit signer, wallet-standard wallet): the caller's `signal` ends the wait with `SOL_SIGNING_ABORTED`, an
+ * already aborted signal is refused before any wallet or key is touched, a late answer is never used, a late
+ * failure is never unhandled, one long-lived signal collects no listeners; plus the attacker's tries on the signal
+ * itself (throwing getters, a signal that cannot be listened to, an abort during verification, a wallet that aborts).
+ */
+import { getEventListeners } from "node:events";
+import { ed25519 } from "@noble/curves/ed25519";
+import { VersionedTransaction } from "@solana/web3.js";
+import { isSwapIntentError } from "@swapintent/client";
+import { FailedTransactionMetadata } from "litesvm";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type Chain,
+  compileHex,
+  createChain,
+  decodeHex,
+  honestInstructions,
+  intentFor,
+  quoteFor,
+} from "../test/fixture.js";
+import { standardAccount } from "../test/paths.js";
+import { isSolanaError } from "./isSolanaError.js";
+import { signCosignTransaction } from "./signCosignTransaction.js";
+import { signCosignTransactionWithKit } from "./signCosignTransactionWithKit.js";
+import { signCosignTransactionWithWalletStandard } from "./signCosignTransactionWithWalletStandard.js";
+
+let chain: Chain;
+let hex: string;
+beforeAll(async () => {
+  chain = await createChain();
+  hex = compileHex(chain, honestInstructions(chain));
+});
+
+/**
+ * A wallet whose signing question waits until the test answers it honestly (`answerLate`) or fails it
+ * (`failLate`), or forever; `asked` records every touch (getters included); `onAsk` runs when it is asked.
+ */
+function standIn() {
+  const asked: string[] = [];
+  const waiting: { answer: () => void; fail: (error: unknown) => void }[] = [];
+  let onAsk: () => void = () => {};
+  const wait = <T>(answer: () => T): Promise<T> => {
+    asked.push("sign");
+    onAsk();
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ answer: () => resolve(answer()), fail: reject });
+    });
+  };
+  return {
+    asked,
+    wait,
+    onAsk: (hook: () => void) => {
+      onAsk = hook;
+    },
+    answerLate: () => {
+      for (const w of waiting) w.answer();
+    },
+    failLate: (error: unknown) => {
+      for (const w of waiting) w.fail(error);
+    },
+  };
+}
+type StandIn = ReturnType<typeof standIn>;
+
+const secret = () => chain.user.secretKey.subarray(0, 32);
+const base = () => ({
+  intent: intentFor(hex),
+  quote: quoteFor(chain),
+  escrow: { owner: chain.escrowOwner.address },
+});
+/** A getter that records the read (a wallet object touched). */
+const recorded = <T>(wallet: StandIn, value: () => T) => ({
+  get() {
+    wallet.asked.push("read");
+    return value();
+  },
+  enumerable: true,
+});
+
+interface Route {
+  name: string;
+  /** Whether the route waits on a wallet at all (a Keypair signs in process). */
+  waits: boolean;
+  sign: (wallet: StandIn, signal: unknown) => Promise<{ transaction: string }>;
+}
+
+const routes: Route[] = [
+  {
+    name: "web3.js Keypair",
+    waits: false,
+    sign: (wallet, signal) =>
+      signCosignTransaction({
+        ...base(),
+        signal: signal as AbortSignal,
+        signer: Object.defineProperties(
+          {},
+          {
+            publicKey: recorded(wallet, () => chain.user.publicKey),
+            secretKey: recorded(wallet, () => chain.user.secretKey),
+          },
+        ) as never,
+      }),
+  },
+  {
+    name: "web3.js wallet adapter",
+    waits: true,
+    sign: (wallet, signal) =>
+      signCosignTransaction({
+        ...base(),
+        signal: signal as AbortSignal,
+        signer: Object.defineProperties(
+          {
+            signTransaction: (tx: VersionedTransaction) =>
+              wallet.wait(() => {
+                tx.sign([chain.user]);
+                return tx;
+              }),
+          },
+          { publicKey: recorded(wallet, () => chain.user.publicKey) },
+        ) as never,
+      }),
+  },
+  {
+    name: "external ed25519 signMessage signer",
+    waits: true,
+    sign: (wallet, signal) =>
+      signCosignTransaction({
+        ...base(),
+        signal: signal as AbortSignal,
+        signer: Object.defineProperties(
+          { signMessage: (message: Uint8Array) => wallet.wait(() => ed25519.sign(message, secret())) },
+          { publicKey: recorded(wallet, () => chain.user.publicKey) },
+        ) as never,
+      }),
+  },
+  {
+    name: "Kit signer",
+    waits: true,
+    sign: (wallet, signal) =>
+      signCosignTransactionWithKit({
+        ...base(),
+        signal: signal as AbortSignal,
+        signer: Object.defineProperties(
+          {
+            signTransactions: (txs: readonly { messageBytes: Uint8Array }[]) =>
+              wallet.wait(() => [
+                { [chain.userAddress]: ed25519.sign(Uint8Array.from(txs[0]!.messageBytes), secret()) },
+              ]),
+          },
+          { address: recorded(wallet, () => chain.userAddress) },
+        ) as never,
+      }),
+  },
+  {
+    name: "wallet-standard wallet",
+    waits: true,
+    sign: (wallet, signal) =>
+      signCosignTransactionWithWalletStandard({
+        ...base(),
+        signal: signal as AbortSignal,
+        account: standardAccount(chain.userAddress),
+        wallet: Object.defineProperties(
+          { accounts: [] },
+          {
+            features: recorded(wallet, () => ({
+              "solana:signTransaction": {
+                version: "1.0.0",
+                supportedTransactionVersions: [0],
+                signTransaction: ({ transaction }: { transaction: Uint8Array }) =>
+                  wallet.wait(() => {
+                    const tx = VersionedTransaction.deserialize(transaction);
+                    tx.sign([chain.user]);
+                    return [{ signedTransaction: tx.serialize() }];
+                  }),
+              },
+            })),
+          },
+        ) as never,
+      }),
+  },
+];
+
+async function refusal(run: Promise<unknown>) {
+  const error = await run.then(
+    () => {
+      throw new Error("expected a refusal, but an approval was returned");
+    },
+    (e: unknown) => e,
+  );
+  if (!isSwapIntentError(error)) throw error;
+  return { code: error.code, details: error.details, cause: error.cause };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+async function cosignedSimulates(signedHex: string) {
+  const { partiallySignTransaction } = await import("@solana/kit");
+  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(signedHex));
+  return !(chain.svm.simulateTransaction(tx) instanceof FailedTransactionMetadata);
+}
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeEach(() => {
+  unhandled.length = 0;
+  process.on("unhandledRejection", onUnhandled);
+});
+afterEach(() => {
+  process.off("unhandledRejection", onUnhandled);
+});
+
+describe.each(routes)("$name", (route) => {
+  it("an already aborted signal is refused before the wallet (or key) is touched", async () => {
+    const wallet = standIn();
+    const reason = new Error("user left");
+    const result = await refusal(route.sign(wallet, AbortSignal.abort(reason)));
+    expect(result).toEqual({
+      code: "SOL_SIGNING_ABORTED",
+      details: { stage: "beforeSigning" },
+      cause: reason,
+    });
+    expect(wallet.asked).toEqual([]);
+  });
+
+  it("a signal that never aborts changes nothing: litesvm runs the result once the resolver co-signs", async () => {
+    const wallet = standIn();
+    wallet.onAsk(() => queueMicrotask(() => wallet.answerLate()));
+    const controller = new AbortController();
+    const { transaction } = await route.sign(wallet, controller.signal);
+    expect(await cosignedSimulates(transaction)).toBe(true);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe.each(routes.filter((route) => route.waits))("$name: a wallet that never answers", (route) => {
+  it("aborting while the wallet is asked rejects at once, the reason as cause, no listener left", async () => {
+    const wallet = standIn();
+    const controller = new AbortController();
+    const pending = route.sign(wallet, controller.signal);
+    while (!wallet.asked.includes("sign")) await tick();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    const reason = { why: "timeout" };
+    controller.abort(reason);
+    expect(await refusal(pending)).toEqual({
+      code: "SOL_SIGNING_ABORTED",
+      details: { stage: "whileSigning" },
+      cause: reason,
+    });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a late honest answer after the abort is ignored; a late failure is never unhandled", async () => {
+    for (const late of ["answer", "fail"] as const) {
+      const wallet = standIn();
+      const controller = new AbortController();
+      const pending = route.sign(wallet, controller.signal);
+      while (!wallet.asked.includes("sign")) await tick();
+      controller.abort();
+      if (late === "answer") wallet.answerLate();
+      else wallet.failLate(new Error("wallet closed"));
+      expect((await refusal(pending)).code, late).toBe("SOL_SIGNING_ABORTED");
+      await tick();
+      await tick();
+    }
+    expect(unhandled).toEqual([]);
+  });
+
+  it("re-entrancy: a wallet that aborts the caller's signal itself, then answers, yields no approval", async () => {
+    const wallet = standIn();
+    const controller = new AbortController();
+    wallet.onAsk(() => {
+      controller.abort("the wallet said so");
+      queueMicrotask(() => wallet.answerLate());
+    });
+    expect(await refusal(route.sign(wallet, controller.signal))).toEqual({
+      code: "SOL_SIGNING_ABORTED",
+      details: { stage: "whileSigning" },
+      cause: "the wallet said so",
+    });
+  });
+});
+
+describe("one long-lived signal over many signings", () => {
+  it("collects no listener: 8 rounds of honest signings on every path leave it with none", async () => {
+    const controller = new AbortController();
+    for (let round = 0; round < 8; round++) {
+      for (const route of routes) {
+        const wallet = standIn();
+        wallet.onAsk(() => queueMicrotask(() => wallet.answerLate()));
+        await route.sign(wallet, controller.signal);
+      }
+    }
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("playing the attacker on the signal", () => {
+  const adapter = routes[1]!;
+
+  it("a signal whose aborted getter throws counts as aborted: refused before the wallet, the throw as cause", async () => {
+    const thrown = new TypeError("aborted getter blew up");
+    const signal = Object.defineProperty(new AbortController().signal, "aborted", {
+      get() {
+        throw thrown;
+      },
+    });
+    for (const route of routes) {
+      const wallet = standIn();
+      expect(await refusal(route.sign(wallet, signal)), route.name).toEqual({
+        code: "SOL_SIGNING_ABORTED",
+        details: { stage: "beforeSigning" },
+        cause: thrown,
+      });
+      expect(wallet.asked, route.name).toEqual([]);
+    }
+  });
+
+  it("a signal whose aborted getter starts throwing once the wallet is asked: no approval, the answer unused", async () => {
+    const thrown = new Error("flaky signal");
+    let broken = false;
+    class FlakySignal extends EventTarget {
+      get aborted() {
+        if (broken) throw thrown;
+        return false;
+      }
+    }
+    const wallet = standIn();
+    wallet.onAsk(() => {
+      broken = true;
+      queueMicrotask(() => wallet.answerLate());
+    });
+    expect(await refusal(adapter.sign(wallet, new FlakySignal()))).toEqual({
+      code: "SOL_SIGNING_ABORTED",
+      details: { stage: "whileSigning" },
+      cause: thrown,
+    });
+  });
+
+  it("a signal that cannot be listened to is refused before the wallet is asked (it could never stop a hang)", async () => {
+    const thrown = new Error("no listeners here");
+    class DeafSignal extends EventTarget {
+      readonly aborted = false;
+      override addEventListener() {
+        throw thrown;
+      }
+    }
+    const wallet = standIn();
+    const result = await refusal(adapter.sign(wallet, new DeafSignal()));
+    expect(result).toEqual({
+      code: "SOL_SIGNING_ABORTED",
+      details: { stage: "whileSigning" },
+      cause: thrown,
+    });
+    expect(wallet.asked).not.toContain("sign");
+  });
+
+  it("something that is not a signal is the caller's bug: SOL_INVALID_PARAMETERS, nothing touched", async () => {
+    for (const signal of [{ aborted: false }, "abort", 1, null]) {
+      for (const route of routes) {
+        const wallet = standIn();
+        const result = await refusal(route.sign(wallet, signal));
+        expect(result.code, `${route.name} ${String(signal)}`).toBe("SOL_INVALID_PARAMETERS");
+        expect(result.details).toEqual({ parameter: "signal" });
+        expect(wallet.asked).toEqual([]);
+      }
+    }
+  });
+
+  it("a signal that aborts while the transaction is verified: refused before the wallet is asked", async () => {
+    const controller = new AbortController();
+    const wallet = standIn();
+    const parameters = Object.defineProperty(base(), "quote", {
+      get() {
+        controller.abort("changed my mind");
+        return quoteFor(chain);
+      },
+      enumerable: true,
+    });
+    const result = await refusal(
+      signCosignTransaction({
+        ...parameters,
+        signal: controller.signal,
+        signer: { publicKey: chain.user.publicKey, signMessage: () => wallet.wait(() => new Uint8Array(64)) },
+      }),
+    );
+    expect(result).toEqual({
+      code: "SOL_SIGNING_ABORTED",
+      details: { stage: "beforeSigning" },
+      cause: "changed my mind",
+    });
+    expect(wallet.asked).toEqual([]);
+  });
+
+  it("an abort while the answer is checked (k ticks after the wallet answered) is caught by the last check", async () => {
+    // A wallet-adapter answer: first the race catches the abort, then the check after the answer was verified,
+    // then the approval was already returned. Never an approval before that.
+    const outcomes: string[] = [];
+    for (let k = 0; k < 20; k++) {
+      const controller = new AbortController();
+      const signer = {
+        publicKey: chain.user.publicKey,
+        signTransaction: async (tx: VersionedTransaction) => {
+          let chainOfTicks = Promise.resolve();
+          for (let i = 0; i < k; i++) chainOfTicks = chainOfTicks.then(() => undefined);
+          void chainOfTicks.then(() => controller.abort());
+          tx.sign([chain.user]);
+          return tx;
+        },
+      };
+      outcomes.push(
+        await signCosignTransaction({ ...base(), signer, signal: controller.signal }).then(
+          () => "approved",
+          (error: unknown) => (isSolanaError(error, "SOL_SIGNING_ABORTED") ? "aborted" : String(error)),
+        ),
+      );
+      await tick();
+    }
+    // Verification is synchronous after the answer, so "aborted" covers both the race and the last check here.
+    expect(outcomes.join(",")).toMatch(/^(aborted,)+(approved,)*approved$/);
+  });
+
+  it("a wallet whose answer getter throws: SOL_WALLET_RESPONSE_INVALID, and the signal keeps no listener", async () => {
+    const controller = new AbortController();
+    const result = await refusal(
+      signCosignTransaction({
+        ...base(),
+        signal: controller.signal,
+        signer: {
+          publicKey: chain.user.publicKey,
+          signTransaction: async () =>
+            Object.defineProperty({}, "serialize", {
+              get() {
+                throw new TypeError("serialize getter blew up");
+              },
+            }) as VersionedTransaction,
+        },
+      }),
+    );
+    expect(result.code).toBe("SOL_WALLET_RESPONSE_INVALID");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
