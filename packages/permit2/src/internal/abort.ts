@@ -44,7 +44,13 @@ export function raceAbort<T>(
   run: () => Promise<T> | T,
   abortError: (reason: unknown) => Error,
 ): Promise<T> {
-  if (signal === undefined) return Promise.resolve().then(run);
+  if (signal === undefined) {
+    try {
+      return Promise.resolve(run());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const onAbort = () => finish(() => reject(abortError(reasonOf(signal))));
