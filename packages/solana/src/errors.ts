@@ -145,7 +145,7 @@ export interface SolanaErrorDetails {
     /** The first such character, as `U+XXXX`. */
     character: string;
   };
-  /** The signer is unusable: no usable public key or address, not a signer of any kind this package takes, a wallet without `solana:signTransaction`, an account whose public key is not its address or that lacks the chain asked for, a wallet that does not sign the transaction's version. */
+  /** The signer is unusable: no usable public key or address, not a signer of any kind this package takes, a wallet without `solana:signTransaction`, an account whose public key is not its address or that lacks the chain asked for, a wallet that does not sign the transaction's version, a `Keypair` whose secret key does not derive its public key. */
   SOL_SIGNER_INVALID: {
     /** What is wrong with it, in a few words. */
     reason: string;

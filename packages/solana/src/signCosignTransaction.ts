@@ -2,7 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { type SolanaError, solanaError } from "./errors.js";
 import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
-import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
+import { type ParsedAddress, parseAddress, parseSignerAddress } from "./internal/address.js";
 import {
   assembleCosign,
   type CosignResult,
@@ -11,6 +11,7 @@ import {
   readAnswer,
   readSigner,
 } from "./internal/cosign.js";
+import { bytesEqual, ownBytes } from "./internal/hex.js";
 import {
   type VerifiedTransaction,
   type VerifyCosignTransactionParameters,
@@ -56,7 +57,7 @@ export type SignCosignTransactionErrorType = SolanaError;
  * Verify the intent's cosign transaction (see {@link verifyCosignTransaction}) and add the user's signature to the
  * user's slot only, keeping every other signature. Verification always runs before the signer is asked. Every
  * signer is held to one rule: the user's signature must verify over the verified message (ed25519 as the runtime
- * checks it; a Keypair's own signature too), and a wallet adapter's returned transaction may differ from what it was
+ * checks it; a Keypair's secret key must derive its public key), and a wallet adapter's returned transaction may differ from what it was
  * sent in the user's signature slot only: other message bytes (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot
  * changed, zeroed, added or removed (`SOL_WALLET_SIGNATURES_CHANGED` / `SOL_WALLET_RESPONSE_INVALID`), a missing or
  * invalid user signature (`SOL_SIGNATURE_INVALID`) or an answer that is no transaction (`SOL_WALLET_RESPONSE_INVALID`)
@@ -96,10 +97,18 @@ async function userSignatureFrom(
   signal: AbortSignal | undefined,
 ): Promise<Uint8Array> {
   if (isKeypair(signer)) {
-    // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses), and checked
-    // like any wallet's signature: a Keypair-shaped object whose secret key is not its public key's is refused.
-    const signature = ed25519.sign(verified.messageBytes, signer.secretKey.subarray(0, 32));
-    return checkUserSignature(signature, verified, "keypair");
+    // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses). The seed is
+    // copied once and must derive the user's public key, so the signature verifies under it (a Keypair-shaped
+    // object holding another key's secret is refused before it signs; cheaper than verifying the signature after).
+    const seed = readSigner("signer", () => ownBytes(signer.secretKey)?.slice(0, 32));
+    const user = parseAddress(verified.userAddress, "userAddress").bytes;
+    if (seed?.length !== 32 || !bytesEqual(ed25519.getPublicKey(seed), user)) {
+      throw solanaError("SOL_SIGNER_INVALID", "The Keypair's secret key is not its public key's.", {
+        reason: "secret key does not derive the public key",
+        address: verified.userAddress,
+      });
+    }
+    return ed25519.sign(verified.messageBytes, seed);
   }
   if (isWalletSigner(signer)) {
     const returned: unknown = await askUntilAborted(signal, () =>

@@ -168,7 +168,8 @@ const rows: Row[] = [
       return answer;
     },
     expect: {
-      keypair: "SOL_SIGNATURE_INVALID",
+      // A Keypair is refused before it signs: its secret key does not derive the user's public key.
+      keypair: "SOL_SIGNER_INVALID",
       ...both("SOL_SIGNATURE_INVALID"),
       kit: "SOL_SIGNATURE_INVALID",
       external: "SOL_SIGNATURE_INVALID",
