@@ -355,6 +355,30 @@ describe("playing the attacker on the signal", () => {
     expect(wallet.asked).not.toContain("sign");
   });
 
+  it("a signal that fires abort the moment it is listened to (aborted still false): the wallet is never asked", async () => {
+    class EagerSignal extends EventTarget {
+      readonly aborted = false;
+      override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null) {
+        super.addEventListener(type, listener);
+        this.dispatchEvent(new Event("abort"));
+      }
+    }
+    for (const route of routes.filter((r) => r.waits)) {
+      const wallet = standIn();
+      const result = await refusal(route.sign(wallet, new EagerSignal()));
+      expect(result.code, route.name).toBe("SOL_SIGNING_ABORTED");
+      expect(wallet.asked, route.name).not.toContain("sign");
+    }
+  });
+
+  it("AbortSignal.timeout composes as a per-call wallet timeout: a wallet-standard wallet that never answers", async () => {
+    const wallet = standIn();
+    const result = await refusal(routes[4]!.sign(wallet, AbortSignal.timeout(20)));
+    expect(result.code).toBe("SOL_SIGNING_ABORTED");
+    expect(result.details).toEqual({ stage: "whileSigning" });
+    expect((result.cause as DOMException).name).toBe("TimeoutError");
+  });
+
   it("something that is not a signal is the caller's bug: SOL_INVALID_PARAMETERS, nothing touched", async () => {
     for (const signal of [{ aborted: false }, "abort", 1, null]) {
       for (const route of routes) {

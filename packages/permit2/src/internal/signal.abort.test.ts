@@ -412,6 +412,39 @@ describe("playing the attacker on the signal and the wallet", () => {
     expect(methods).toEqual([]);
   });
 
+  it("a signal that fires abort the moment it is listened to (aborted still false): the wallet is never asked", async () => {
+    class EagerSignal extends EventTarget {
+      readonly aborted = false;
+      override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null) {
+        super.addEventListener(type, listener);
+        this.dispatchEvent(new Event("abort"));
+      }
+    }
+    const { provider, methods } = evmProvider();
+    const result = await refusal(
+      signPermit2Approval({
+        ...parametersOf("evm"),
+        provider,
+        signal: new EagerSignal() as unknown as AbortSignal,
+      }),
+    );
+    expect(result.code).toBe("PERMIT2_SIGNING_ABORTED");
+    expect(methods).toEqual([]);
+  });
+
+  it("AbortSignal.timeout composes as a per-call wallet timeout: a provider that never answers eth_chainId", async () => {
+    const provider = {
+      request: ({ method }: { method: string }) =>
+        method === "eth_accounts" ? Promise.resolve([USER_ADDRESS]) : new Promise(() => {}),
+    };
+    const result = await refusal(
+      signPermit2Approval({ ...parametersOf("evm"), provider, signal: AbortSignal.timeout(20) }),
+    );
+    expect(result.code).toBe("PERMIT2_SIGNING_ABORTED");
+    expect(result.details).toEqual({ stage: "whileSigning", step: "chainId" });
+    expect((result.cause as DOMException).name).toBe("TimeoutError");
+  });
+
   it("something that is not a signal is the caller's bug: PERMIT2_EXPECTED_INVALID, nothing asked", async () => {
     for (const signal of [{ aborted: false }, "abort", 1, null]) {
       const { provider, methods } = evmProvider();

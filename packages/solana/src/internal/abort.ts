@@ -72,6 +72,8 @@ export function raceAbort<T>(
       finish(() => reject(abortError(thrown)));
       return;
     }
+    // A signal may fire its listener while it is being added: then the wallet is never asked.
+    if (settled) return;
     const before = readAbort(signal);
     if (before.aborted) return finish(() => reject(abortError(before.reason)));
     let work: Promise<T>;
