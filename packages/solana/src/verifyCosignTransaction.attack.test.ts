@@ -118,6 +118,7 @@ function signBlindly(hex: string): string {
  */
 async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
   const outcomes = await everyPathRefusal(params(hex, extra));
+  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
   expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
   expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
   return outcomes.web3;

@@ -68,6 +68,7 @@ const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> =
  */
 async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
   const outcomes = await everyPathRefusal(params(hex, extra));
+  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
   expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
   expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
   return outcomes.web3;

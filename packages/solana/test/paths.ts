@@ -1,15 +1,20 @@
 /**
- * Test support: the three signing paths of this package (web3.js `signCosignTransaction`, Kit
- * `signCosignTransactionWithKit`, wallet-standard `signCosignTransactionWithWalletStandard`), each with a spy signer,
+ * Test support: the four wallet paths of this package (web3.js `signCosignTransaction` with an external
+ * `signMessage` signer and with a wallet adapter, Kit `signCosignTransactionWithKit`, wallet-standard
+ * `signCosignTransactionWithWalletStandard`), each with a spy signer,
  * so one table of tampered transactions runs through every path and shows the signer was never asked.
  */
 import { address, getAddressEncoder } from "@solana/kit";
+import { PublicKey } from "@solana/web3.js";
 import { isSwapIntentError } from "@swapintent/client";
 import { vi } from "vitest";
 import { signCosignTransaction } from "../src/signCosignTransaction.js";
 import { signCosignTransactionWithKit } from "../src/signCosignTransactionWithKit.js";
 import { signCosignTransactionWithWalletStandard } from "../src/signCosignTransactionWithWalletStandard.js";
 import type { VerifyCosignTransactionParameters } from "../src/verifyCosignTransaction.js";
+
+/** The wallet paths: `web3` (an external `signMessage` signer), `adapter` (a web3.js wallet adapter), `kit`, `walletStandard`. */
+export type Path = "web3" | "adapter" | "kit" | "walletStandard";
 
 /** What one path did: the code it refused with (undefined when it signed) and how often its signer was asked. */
 export interface PathOutcome {
@@ -46,11 +51,12 @@ export function standardAccount(user: string) {
 /** Run `parameters` through every signing path with a spy signer for its user; one outcome per path. */
 export async function everyPathRefusal(
   parameters: VerifyCosignTransactionParameters,
-): Promise<Record<"web3" | "kit" | "walletStandard", PathOutcome>> {
+): Promise<Record<Path, PathOutcome>> {
   const { userAddress: _user, ...rest } = parameters;
   const user = userOf(parameters);
   const signMessage = vi.fn(async (_message: Uint8Array) => new Uint8Array(64));
   const signTransactions = vi.fn(async () => [{}]);
+  const adapterSignTransaction = vi.fn(async (tx: unknown) => tx);
   const signTransaction = vi.fn(async () => [{ signedTransaction: new Uint8Array(0) }]);
   const wallet = {
     accounts: [],
@@ -67,6 +73,14 @@ export async function everyPathRefusal(
       () => signCosignTransaction({ ...rest, signer: { publicKey: user, signMessage } }),
       () => signMessage.mock.calls.length,
     ),
+    adapter: await outcome(
+      () =>
+        signCosignTransaction({
+          ...rest,
+          signer: { publicKey: new PublicKey(user), signTransaction: adapterSignTransaction as never },
+        }),
+      () => adapterSignTransaction.mock.calls.length,
+    ),
     kit: await outcome(
       () => signCosignTransactionWithKit({ ...rest, signer: { address: user, signTransactions } }),
       () => signTransactions.mock.calls.length,
@@ -79,7 +93,7 @@ export async function everyPathRefusal(
 }
 
 /** The outcome every path must have for a refused transaction: `code`, the signer never asked. */
-export function refusedEverywhere(code: string): Record<"web3" | "kit" | "walletStandard", PathOutcome> {
+export function refusedEverywhere(code: string): Record<Path, PathOutcome> {
   const refused = { code, signerCalls: 0 };
-  return { web3: refused, kit: refused, walletStandard: refused };
+  return { web3: refused, adapter: refused, kit: refused, walletStandard: refused };
 }
