@@ -282,6 +282,22 @@ describe.each(routes.filter((route) => route.waits))("$name: a wallet that never
 });
 
 describe("one long-lived signal over many signings", () => {
+  it("many calls waiting at once on one signal: one abort ends them all, and leaves no listener", async () => {
+    const controller = new AbortController();
+    const waiting = routes
+      .filter((route) => route.waits)
+      .map((route) => {
+        const wallet = standIn();
+        return { wallet, route, pending: route.sign(wallet, controller.signal) };
+      });
+    for (const { wallet } of waiting) while (!wallet.asked.includes("sign")) await tick();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(waiting.length);
+    controller.abort();
+    for (const { pending, route } of waiting)
+      expect((await refusal(pending)).code, route.name).toBe("SOL_SIGNING_ABORTED");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
   it("collects no listener: 8 rounds of honest signings on every path leave it with none", async () => {
     const controller = new AbortController();
     for (let round = 0; round < 8; round++) {

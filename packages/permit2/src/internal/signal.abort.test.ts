@@ -303,6 +303,20 @@ describe.each(routes)("$name: a wallet that never answers", (route) => {
 });
 
 describe("one long-lived signal over many signings", () => {
+  it("many calls waiting at once on one signal: one abort ends them all, and leaves no listener", async () => {
+    const controller = new AbortController();
+    const waiting = routes.map((route) => {
+      const wallet = standIn(route.chain, route.hangAt);
+      return { wallet, route, pending: route.sign(wallet, controller.signal) };
+    });
+    for (const { wallet, route } of waiting) while (!wallet.asked.includes(route.hangAt)) await tick();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(routes.length);
+    controller.abort();
+    for (const { pending, route } of waiting)
+      expect((await refusal(pending)).code, route.name).toBe("PERMIT2_SIGNING_ABORTED");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
   it("collects no listener: 40 honest signings on every route leave it with none", async () => {
     const controller = new AbortController();
     for (let round = 0; round < 4; round++) {
