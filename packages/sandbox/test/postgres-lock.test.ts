@@ -1,0 +1,212 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { isDatabaseError } from "../src/db/databaseError.js";
+import { startSandbox } from "../src/index.js";
+import { createTestLegFactory } from "./support/createTestLeg.js";
+import { startTestSandbox, type TestSandbox } from "./support/harness.js";
+import { type SpawnedSandbox, spawnSandbox } from "./support/spawnSandbox.js";
+import { startPostgres, type TestPostgres } from "./support/startPostgres.js";
+
+// The single-resolver rule under abuse: one PostgreSQL server for the file, a database per test.
+let server: TestPostgres;
+let admin: pg.Client;
+let databases = 0;
+const children: SpawnedSandbox[] = [];
+beforeAll(async () => {
+  server = await startPostgres();
+  admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+});
+afterAll(async () => {
+  for (const child of children) child.child.kill("SIGCONT");
+  await Promise.all(children.map((child) => child.kill()));
+  await admin?.end();
+  await server?.stop();
+});
+const freshDatabase = () => server.createDatabase(`lock_${++databases}`);
+
+/** Resolves once `condition` holds, polling on timers (no fixed sleep decides an outcome). */
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The backend pid holding the resolver lock of database `url`, or undefined. */
+async function lockHolderPid(url: string): Promise<number | undefined> {
+  const r = await admin.query<{ pid: number }>(
+    `SELECT l.pid FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+     WHERE l.locktype = 'advisory' AND l.classid = 1398227280 AND l.objid = 1 AND l.granted AND d.datname = $1`,
+    [new URL(url).pathname.slice(1)],
+  );
+  return r.rows[0]?.pid;
+}
+
+/** The backend pids connected to database `url`. */
+async function backendPids(url: string): Promise<number[]> {
+  const r = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [
+    new URL(url).pathname.slice(1),
+  ]);
+  return r.rows.map((row) => row.pid);
+}
+
+/** Every intent row as the database holds it (status and step), by id. */
+async function storedIntents(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ id: string; status: string; pending_step: string | null }>(
+      "SELECT id, status, pending_step FROM intents ORDER BY seq",
+    );
+    return r.rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function recordLog() {
+  const lines: string[] = [];
+  return { lines, log: (line: string) => void lines.push(line), text: () => lines.join("\n") };
+}
+
+describe("the single-resolver rule holds when the lock's connection is killed", () => {
+  test("the sandbox that lost the lock writes nothing once another took it over (503), and the new holder's cache matches the database", async () => {
+    const url = await freshDatabase();
+    const logA = recordLog();
+    const a = await startTestSandbox({ databaseUrl: url, log: logA.log });
+    let b: TestSandbox | undefined;
+    try {
+      const { intent, wallet } = await a.createIntent();
+      const before = new Set(await backendPids(url));
+      const logB = recordLog();
+      const startingB = startTestSandbox({ databaseUrl: url, log: logB.log });
+      await until(() => logB.text().includes("waiting for it to stop"), "B to wait for the lock");
+      const ofB = (await backendPids(url)).filter((pid) => !before.has(pid));
+      // Kill the holder until B holds the lock (A, reconnecting, may take it back first).
+      await until(async () => {
+        const holder = await lockHolderPid(url);
+        if (holder !== undefined && ofB.includes(holder)) return true;
+        if (holder !== undefined) await admin.query("SELECT pg_terminate_backend($1)", [holder]);
+        return false;
+      }, "B to take the lock");
+      b = await startingB;
+      expect((await b.status(intent.intent_id)).status).toBe("Initiated"); // B caches it
+      // A lost the lock: whatever it is asked to write now is refused, never written beside B.
+      const approval = await a.approve(intent, wallet);
+      expect(approval.status).toBe(503);
+      expect((await a.quote({ amount: 5 })).status).toBe(503);
+      expect((await storedIntents(url)).map((r) => r.status)).toEqual(["Initiated"]);
+      expect((await b.status(intent.intent_id)).status).toBe("Initiated");
+      // B, the holder, writes: its answer and the database agree. (B's engines are its own: fund the wallet there.)
+      const faucet = {
+        network_id: 1,
+        address: wallet.address,
+        token: await b.token(1, "USDC"),
+        amount: 1_000,
+      };
+      expect((await b.request("POST", "/sandbox/faucet", faucet)).status).toBe(200);
+      const approved = await b.approve(intent, wallet);
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      expect((await storedIntents(url)).map((r) => r.status)).toEqual(["ApprovalAdded"]);
+      await until(() => logA.text().includes("took the resolver lock; this one stays paused"), "A to say so");
+    } finally {
+      await b?.close();
+      await a.close();
+    }
+  }, 60_000);
+
+  test("two sandboxes started at the same instant with --no-wait: exactly one starts, the other is SANDBOX_DATABASE_LOCKED", async () => {
+    const url = await freshDatabase();
+    const start = () =>
+      startSandbox({
+        port: 0,
+        log: () => {},
+        databaseUrl: url,
+        waitForDatabaseLock: false,
+        legs: createTestLegFactory(),
+      });
+    const outcomes = await Promise.allSettled([start(), start(), start()]);
+    const started = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
+    const refused = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
+    try {
+      expect(started).toHaveLength(1);
+      expect(refused.map((e) => isDatabaseError(e, "SANDBOX_DATABASE_LOCKED"))).toEqual([true, true]);
+      expect(await lockHolderPid(url)).toBeDefined();
+    } finally {
+      await Promise.all(started.map((s) => s.close()));
+    }
+  }, 60_000);
+});
+
+describe("a lock holder that hangs (stopped, not dead: its session stays open)", () => {
+  test("a waiting sandbox gives up after --lock-timeout with SANDBOX_DATABASE_LOCKED naming the holder; once the holder's session is ended another starts, and the holder, resumed, writes nothing", async () => {
+    const url = await freshDatabase();
+    const holder = await spawnSandbox({ args: ["--port", "0", "--database-url", url, "--quote-ttl", "600"] });
+    children.push(holder);
+    const quoteOf = async (base: string) => {
+      const tokens = (await (
+        await fetch(`${base}/affiliate/v1/tokens?limit=100`, { headers: { "x-api-key": "k" } })
+      ).json()) as {
+        data: { network_id: number; symbol: string; contract_address: string }[];
+      };
+      const usdc = (n: number) =>
+        tokens.data.find((t) => t.network_id === n && t.symbol === "USDC")!.contract_address;
+      return fetch(`${base}/affiliate/v1/quotes/best`, {
+        method: "POST",
+        headers: { "x-api-key": "k", "content-type": "application/json" },
+        body: JSON.stringify({
+          source_chain: 1,
+          source_token: usdc(1),
+          dest_chain: 5,
+          dest_token: usdc(5),
+          amount: 3,
+          slippage_bps: "50",
+          swap_type: "standard",
+        }),
+      });
+    };
+    expect((await quoteOf(holder.url)).status).toBe(200);
+    holder.child.kill("SIGSTOP");
+    try {
+      const log = recordLog();
+      const startedMs = Date.now();
+      const outcome = await startSandbox({
+        port: 0,
+        log: log.log,
+        databaseUrl: url,
+        databaseLockTimeoutSecs: 2,
+        legs: createTestLegFactory(),
+      }).then(
+        async (s) => {
+          await s.close();
+          return new Error("started beside a holder");
+        },
+        (error: unknown) => error,
+      );
+      if (!isDatabaseError(outcome, "SANDBOX_DATABASE_LOCKED")) throw outcome;
+      expect(outcome.details.holder).toContain(`pid=${holder.child.pid}`);
+      expect(outcome.details.waitedSecs).toBe(2);
+      expect(Date.now() - startedMs).toBeGreaterThanOrEqual(2_000);
+      expect(outcome.message).toContain("--lock-timeout");
+      expect(log.text()).toContain("of at most 2 s, --lock-timeout");
+      expect(`${outcome.message}${JSON.stringify(outcome)}${log.text()}`).not.toContain(server.password);
+
+      // An operator ends the stopped holder's session: the lock is free, a new sandbox starts at once.
+      await admin.query("SELECT pg_terminate_backend($1)", [await lockHolderPid(url)]);
+      const taker = await startTestSandbox({ databaseUrl: url, waitForDatabaseLock: false });
+      try {
+        holder.child.kill("SIGCONT");
+        // Resumed, the old holder finds its writer gone and the lock taken: it answers 503 and writes nothing.
+        await until(() => holder.stderr().includes("took the resolver lock"), "the old holder to notice");
+        expect((await quoteOf(holder.url)).status).toBe(503);
+        expect((await taker.quote({ amount: 4 })).status).toBe(200);
+      } finally {
+        await taker.close();
+      }
+    } finally {
+      holder.child.kill("SIGCONT");
+    }
+  }, 90_000);
+});
