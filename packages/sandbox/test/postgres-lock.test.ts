@@ -1,7 +1,13 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createStore } from "../src/db/createStore.js";
 import { isDatabaseError } from "../src/db/databaseError.js";
+import type { IntentRow } from "../src/db/intentRow.js";
+import { openSandboxDatabase } from "../src/db/openSandboxDatabase.js";
 import { startSandbox } from "../src/index.js";
+import { advanceIntent } from "../src/resolver/advanceIntent.js";
+import type { Core } from "../src/service/core.js";
 import { createTestLegFactory } from "./support/createTestLeg.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
 import { type SpawnedSandbox, spawnSandbox } from "./support/spawnSandbox.js";
@@ -210,3 +216,118 @@ describe("a lock holder that hangs (stopped, not dead: its session stays open)",
     }
   }, 90_000);
 });
+
+describe("the resolver calls no leg without a write on the lock's connection just before it", () => {
+  /** A store on a fresh server database (with its lock), a Fulfilled intent whose claim is recorded, a counting leg. */
+  async function claimPending() {
+    const url = await freshDatabase();
+    const opened = await openSandboxDatabase({ databaseUrl: url, log: () => {} });
+    const store = createStore({ db: opened.db, gate: opened.gate });
+    const quoteId = randomUUID();
+    await store.insertQuote({
+      id: quoteId,
+      wire: { id: quoteId },
+      expiryMs: 1,
+      retailUserId: null,
+      usedByIntent: null,
+      createdAtMs: 1,
+      partnerId: "p",
+    });
+    const row = fulfilledRow(quoteId);
+    expect(await store.insertIntentFromQuote(row, { partnerId: "p" })).toBe(true);
+    const claims: string[] = [];
+    const leg = {
+      claim: async (intent: { intentId: string }) => {
+        claims.push(intent.intentId);
+        return { txHash: "0xclaim" };
+      },
+    };
+    const core = {
+      store,
+      clock: { nowMs: () => 1_000 },
+      legs: new Map([
+        [1, leg],
+        [5, leg],
+      ]),
+      faults: { fail_delivery: false, decline_all: false },
+      log: () => {},
+    } as unknown as Core;
+    return { url, opened, store, row, claims, core };
+  }
+
+  test("a recorded step (the claim) after the lock was lost: refused (lock_lost), the leg never called; once the lock is back it is claimed once", async () => {
+    const { url, opened, row, claims, core } = await claimPending();
+    try {
+      await admin.query("SELECT pg_terminate_backend($1)", [await lockHolderPid(url)]);
+      await until(() => !opened.gate.held(), "the loss to be noticed");
+      const outcome = await advanceIntent({ core, row }).catch((error: unknown) => error);
+      expect(isDatabaseError(outcome, "SANDBOX_DATABASE_UNAVAILABLE") && outcome.details.driverCode).toBe(
+        "lock_lost",
+      );
+      expect(claims).toEqual([]);
+      await until(() => opened.gate.held(), "the lock to be taken again");
+      const next = await advanceIntent({ core, row });
+      expect([next?.pendingStep, next?.swapTx, claims]).toEqual([null, "0xclaim", [row.id]]);
+    } finally {
+      await opened.close();
+    }
+  }, 30_000);
+
+  test("a recorded step on a row another sandbox changed since it was read: the leg is not called", async () => {
+    const { opened, row, claims, core } = await claimPending();
+    try {
+      // Another sandbox (while it held the lock) claimed and cleared the step; this one still holds the old row.
+      await opened.db.query("UPDATE intents SET pending_step = NULL, swap_tx = '0xother' WHERE id = $1", [
+        row.id,
+      ]);
+      expect(await advanceIntent({ core, row })).toBeUndefined();
+      expect(claims).toEqual([]);
+    } finally {
+      await opened.close();
+    }
+  }, 30_000);
+});
+
+function fulfilledRow(quoteId: string): IntentRow {
+  return {
+    id: randomUUID(),
+    quoteId,
+    swapId: randomUUID(),
+    status: "Fulfilled",
+    pendingStep: "claim",
+    sourceChain: 1,
+    sourceToken: "0xsource",
+    sourceAmountLots: "100",
+    sourceAmountDecimals: 6,
+    destChain: 5,
+    destToken: "dest",
+    destAmountDecimals: 6,
+    minDestAmountLots: "99",
+    maxDestAmountLots: "100",
+    userSourceAddress: "0xuser",
+    userSourcePublicKey: null,
+    userDestinationAddress: "0xuser",
+    refundAddress: "0xuser",
+    retailUserId: null,
+    secret: "00".repeat(32),
+    secretHash: `0x${"11".repeat(32)}`,
+    deadlineSecs: 2_000,
+    approvalMechanism: "permit2",
+    paramsToSign: {},
+    legData: {},
+    proxyAddress: "0xescrow",
+    deliveredAmountLots: "100",
+    userDepositTx: "0xdeposit",
+    fulfillTx: "0xfulfil",
+    swapTx: null,
+    refundTx: null,
+    lastError: null,
+    createdAtMs: 1,
+    updatedAtMs: 1,
+    userDepositedAtMs: 1,
+    kycRequestedAtMs: null,
+    fulfilledAtMs: 1,
+    swappedAtMs: null,
+    refundedAtMs: null,
+  };
+}

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { acquireResolverLock } from "./acquireResolverLock.js";
 import { applyMigrations } from "./applyMigrations.js";
 import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
-import type { ResolverGate } from "./createStore.js";
+import { EXCLUSIVE_GATE, type ResolverGate } from "./createStore.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./openDatabase.js";
 import { openPostgres } from "./openPostgres.js";
@@ -50,7 +50,7 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
       dir: options.dataDir === undefined ? undefined : join(options.dataDir, "db"),
       migrations,
     });
-    return { db, gate: { held: () => true, generation: () => 1 }, close: () => db.close() };
+    return { db, gate: EXCLUSIVE_GATE, close: () => db.close() };
   }
   const url = options.databaseUrl;
   checkDatabaseUrl(url);

@@ -80,7 +80,12 @@ async function runStep<T>(
   refused?: () => Partial<IntentRow>,
 ): Promise<boolean> {
   const { core, row } = s;
-  if (row.pendingStep !== step && !(await s.cas(null, { pendingStep: step }))) return false;
+  // Record the step; a step recorded before (a crash, a retry, the claim after a delivery) is confirmed instead on a
+  // shared database: a write on the lock's connection that still finds the row as read. So no leg is called by a
+  // sandbox that lost the lock, or on a row another sandbox changed since it was read.
+  if (row.pendingStep !== step) {
+    if (!(await s.cas(null, { pendingStep: step }))) return false;
+  } else if (!core.store.exclusive && !(await s.cas(step, {}))) return false;
   let result: T;
   try {
     result = await call();
