@@ -129,6 +129,47 @@ async function connect(url: string): Promise<pg.Client> {
   return client;
 }
 
+/**
+ * After the lock's connection was lost: reconnect with backoff (200 ms doubling to 5 s; every `pollMs` once the server
+ * answers) until the lock is taken on a new connection, which it returns; undefined once `stopped()` (the connection
+ * is closed, so a lock taken just then is released). Says once when another sandbox holds the lock meanwhile.
+ */
+async function regainLock({
+  url,
+  pollMs,
+  log,
+  stopped,
+}: {
+  url: string;
+  pollMs: number;
+  log: (message: string) => void;
+  stopped: () => boolean;
+}): Promise<pg.Client | undefined> {
+  let delayMs = 200;
+  let toldTaken = false;
+  while (!stopped()) {
+    await sleep(delayMs);
+    delayMs = Math.min(delayMs * 2, 5_000);
+    let next: pg.Client | undefined;
+    try {
+      next = await connect(url);
+      if (!stopped() && (await tryLock(next)) && !stopped()) return next;
+      if (!stopped() && !toldTaken) {
+        toldTaken = true;
+        log(
+          `another sandbox (${(await findHolder(next)) ?? "unknown"}) took the resolver lock; this one stays paused and writes nothing`,
+        );
+      }
+      await next.end().catch(() => {});
+      delayMs = pollMs;
+    } catch (error) {
+      await next?.end().catch(() => {});
+      if (delayMs >= 5_000) log(`resolver lock: database still unreachable (${driverCode(error)})`);
+    }
+  }
+  return undefined;
+}
+
 /** Runs one piece of work at a time on the lock's connection, in call order. */
 function createQueue() {
   let tail: Promise<unknown> = Promise.resolve();
@@ -172,46 +213,21 @@ export async function acquireResolverLock({
   let released = false;
   const queue = createQueue();
 
-  /** After a lost connection: reconnect with backoff and take the lock again. */
-  const regain = async () => {
-    let delayMs = 200;
-    let toldTaken = false;
-    while (!released) {
-      await sleep(delayMs);
-      delayMs = Math.min(delayMs * 2, 5_000);
-      let next: pg.Client | undefined;
-      try {
-        next = await connect(url);
-        if (released) return void (await next.end().catch(() => {}));
-        if (await tryLock(next)) {
-          client = next;
-          client.once("end", onEnd);
-          held = true;
-          generation++;
-          log("resolver lock taken again: the resolver resumes");
-          return;
-        }
-        if (!toldTaken) {
-          toldTaken = true;
-          log(
-            `another sandbox (${(await findHolder(next)) ?? "unknown"}) took the resolver lock; this one stays paused and writes nothing`,
-          );
-        }
-        await next.end().catch(() => {});
-        delayMs = pollMs;
-      } catch (error) {
-        await next?.end().catch(() => {});
-        if (delayMs >= 5_000) log(`resolver lock: database still unreachable (${driverCode(error)})`);
-      }
-    }
-  };
   const onEnd = () => {
     if (released) return;
     held = false;
     log(
       "lost the resolver lock's connection: writes fail and the resolver pauses until the lock is taken again",
     );
-    void regain();
+    void regainLock({ url, pollMs, log, stopped: () => released }).then(async (next) => {
+      if (!next) return;
+      if (released) return void (await next.end().catch(() => {}));
+      client = next;
+      client.once("end", onEnd);
+      held = true;
+      generation++;
+      log("resolver lock taken again: the resolver resumes");
+    });
   };
   client.once("end", onEnd);
 
