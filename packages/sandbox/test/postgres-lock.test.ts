@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Agent, request as httpRequest } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createStore } from "../src/db/createStore.js";
@@ -8,8 +9,8 @@ import { openSandboxDatabase } from "../src/db/openSandboxDatabase.js";
 import { startSandbox } from "../src/index.js";
 import { advanceIntent } from "../src/resolver/advanceIntent.js";
 import type { Core } from "../src/service/core.js";
-import { createTestLegFactory } from "./support/createTestLeg.js";
-import { startTestSandbox, type TestSandbox } from "./support/harness.js";
+import { createTestLegFactory, createTestWallet, signTestApproval } from "./support/createTestLeg.js";
+import { startTestSandbox, type TestSandbox, type Wire } from "./support/harness.js";
 import { type SpawnedSandbox, spawnSandbox } from "./support/spawnSandbox.js";
 import { startPostgres, type TestPostgres } from "./support/startPostgres.js";
 
@@ -331,3 +332,143 @@ function fulfilledRow(quoteId: string): IntentRow {
     refundedAtMs: null,
   };
 }
+
+describe("503 under writer kills, over one keep-alive socket", () => {
+  /** One request on `agent`; resolves with the status, the body and whether the socket was reused. */
+  function send(agent: Agent, port: number, method: string, path: string, body?: unknown) {
+    return new Promise<{ status: number; body: Wire; reused: boolean; close: boolean }>((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body);
+      const req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port,
+          method,
+          path,
+          agent,
+          headers: { "x-api-key": "test-key", "content-type": "application/json" },
+        },
+        (res) => {
+          let data = "";
+          res.on("data", (chunk: Buffer) => {
+            data += chunk.toString();
+          });
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: data === "" ? undefined : JSON.parse(data),
+              reused: req.reusedSocket,
+              close: res.headers.connection === "close",
+            }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(text);
+    });
+  }
+
+  test("every write answered 503 left nothing half-written (an intent and its quote's mark together or neither; an approval whole or not at all), and the socket carried the next request", async () => {
+    const url = await freshDatabase();
+    const t = await startTestSandbox({ databaseUrl: url });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const port = t.sandbox.port;
+      const wallet = createTestWallet();
+      const recipient = createTestWallet();
+      const usdc1 = await t.token(1, "USDC");
+      expect(
+        (
+          await t.request("POST", "/sandbox/faucet", {
+            network_id: 1,
+            address: wallet.address,
+            token: usdc1,
+            amount: 1e6,
+          })
+        ).status,
+      ).toBe(200);
+      const answers: { status: number; reused: boolean; close: boolean }[] = [];
+      const created: Wire[] = [];
+      const attempted: { quoteId: string; status: number }[] = [];
+      for (let i = 0; i < 12; i++) {
+        // A quote once the sandbox writes again (it retakes the lock after a kill).
+        let quote = await t.quote({ amount: 1 + i });
+        await until(async () => {
+          if (quote.status === 200) return true;
+          quote = await t.quote({ amount: 1 + i });
+          return false;
+        }, "a quote to be stored again");
+        // Kill the writer at the same moment as the write (every other round), so some land mid-statement, some
+        // before the lock is taken again (lock_lost), some after.
+        const kill =
+          i % 2 === 0
+            ? lockHolderPid(url).then((pid) => admin.query("SELECT pg_terminate_backend($1)", [pid]))
+            : undefined;
+        const intent = await send(agent, port, "POST", "/affiliate/v1/intents", {
+          quote_id: quote.body.id,
+          refund_address: wallet.address,
+          user_source_address: wallet.address,
+          user_source_public_key: wallet.publicKeyHex,
+          user_destination_address: recipient.address,
+        });
+        await kill;
+        answers.push(intent);
+        attempted.push({ quoteId: quote.body.id, status: intent.status });
+        expect([200, 503], JSON.stringify(intent.body)).toContain(intent.status);
+        if (intent.status === 200) created.push(intent.body);
+        else expect(intent.body.type).toBe("SERVICE_UNAVAILABLE");
+      }
+      for (const [i, intent] of created.entries()) {
+        await until(async () => (await t.quote({ amount: 1 })).status === 200, "the sandbox to write again");
+        const kill =
+          i % 2 === 0
+            ? lockHolderPid(url).then((pid) => admin.query("SELECT pg_terminate_backend($1)", [pid]))
+            : undefined;
+        const approval = await send(
+          agent,
+          port,
+          "POST",
+          `/affiliate/v1/intents/${intent.intent_id}/approvals`,
+          signTestApproval({ wallet, intent }),
+        );
+        await kill;
+        answers.push(approval);
+        expect([200, 503], JSON.stringify(approval.body)).toContain(approval.status);
+      }
+      // Both outcomes happened, and after every 503 the agent's next request went over the same socket.
+      const statuses = answers.map((a) => a.status);
+      expect(statuses).toContain(503);
+      expect(statuses).toContain(200);
+      for (const [i, a] of answers.entries()) {
+        expect(a.close).toBe(false);
+        if (i > 0) expect(a.reused, `request ${i}`).toBe(true);
+      }
+      // The database: every quote marked used has exactly its intent, every intent its quote's mark; a 503 on
+      // create left the quote unused (or, outcome unknown, wholly used); every stored intent is whole.
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const quotes = await db.query<{ id: string; used_by_intent: string | null }>(
+          "SELECT id, used_by_intent FROM quotes",
+        );
+        const intents = await db.query<{ id: string; quote_id: string; status: string; leg_data: unknown }>(
+          "SELECT id, quote_id, status, leg_data FROM intents",
+        );
+        const intentOfQuote = new Map(intents.rows.map((r) => [r.quote_id, r]));
+        for (const q of quotes.rows) expect(intentOfQuote.get(q.id)?.id ?? null, q.id).toBe(q.used_by_intent);
+        for (const { quoteId, status } of attempted)
+          if (status === 200) expect(intentOfQuote.has(quoteId)).toBe(true);
+        for (const row of intents.rows) {
+          expect(["Initiated", "ApprovalAdded"]).toContain(row.status);
+          // An approval is stored with its verified signature in the same statement as the status.
+          const signed = (row.leg_data as { signature?: unknown }).signature !== undefined;
+          expect(signed, row.id).toBe(row.status === "ApprovalAdded");
+        }
+      } finally {
+        await db.end();
+      }
+    } finally {
+      agent.destroy();
+      await t.close();
+    }
+  }, 90_000);
+});

@@ -27,7 +27,7 @@ const errorResponses = (...statuses: number[]) =>
             404: "Unknown id",
             422: "Business rule",
             429: "Rate limited (see Retry-After)",
-            503: "The database is unavailable (a PostgreSQL server restarting or unreachable, or this sandbox lost its resolver lock); nothing was written; retry after Retry-After (type SERVICE_UNAVAILABLE)",
+            503: "The database is unavailable (a PostgreSQL server restarting or unreachable, or this sandbox lost its resolver lock), type SERVICE_UNAVAILABLE. The write happened whole or not at all (its outcome may be unknown): read before retrying, after Retry-After",
           }[s] ?? "Error",
         content: { "application/json": { schema: ref("Error") } },
         ...(s === 429 || s === 503
