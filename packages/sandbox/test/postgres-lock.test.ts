@@ -183,7 +183,7 @@ describe("a lock holder that hangs (stopped, not dead: its session stays open)",
         port: 0,
         log: log.log,
         databaseUrl: url,
-        databaseLockTimeoutSecs: 2,
+        databaseLockTimeoutSecs: 1,
         legs: createTestLegFactory(),
       }).then(
         async (s) => {
@@ -194,10 +194,10 @@ describe("a lock holder that hangs (stopped, not dead: its session stays open)",
       );
       if (!isDatabaseError(outcome, "SANDBOX_DATABASE_LOCKED")) throw outcome;
       expect(outcome.details.holder).toContain(`pid=${holder.child.pid}`);
-      expect(outcome.details.waitedSecs).toBe(2);
-      expect(Date.now() - startedMs).toBeGreaterThanOrEqual(2_000);
+      expect(outcome.details.waitedSecs).toBe(1);
+      expect(Date.now() - startedMs).toBeGreaterThanOrEqual(1_000);
       expect(outcome.message).toContain("--lock-timeout");
-      expect(log.text()).toContain("of at most 2 s, --lock-timeout");
+      expect(log.text()).toContain("of at most 1 s, --lock-timeout");
       expect(`${outcome.message}${JSON.stringify(outcome)}${log.text()}`).not.toContain(server.password);
 
       // An operator ends the stopped holder's session: the lock is free, a new sandbox starts at once.
