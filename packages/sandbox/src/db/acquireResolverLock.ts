@@ -170,6 +170,25 @@ async function regainLock({
   return undefined;
 }
 
+/**
+ * Run `work` on `client`; if it has not settled after `timeoutMs`, destroy the connection's socket (a hung server
+ * never answers, and a polite close would wait for it), which fails the statement in flight as a lost connection.
+ */
+async function withTimeout<T>(
+  client: pg.Client,
+  timeoutMs: number,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const timer = setTimeout(() => {
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  }, timeoutMs);
+  try {
+    return await work(client);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Runs one piece of work at a time on the lock's connection, in call order. */
 function createQueue() {
   let tail: Promise<unknown> = Promise.resolve();
@@ -197,6 +216,7 @@ export async function acquireResolverLock({
   log,
   pollMs = 1_000,
   startTimeoutMs = 60_000,
+  statementTimeoutMs = 15_000,
 }: {
   url: string;
   /** How long to wait for another sandbox's lock, ms; 0 refuses at once (`--no-wait`). */
@@ -205,6 +225,11 @@ export async function acquireResolverLock({
   pollMs?: number;
   /** How long to retry the lock's first connection while the server is unreachable. */
   startTimeoutMs?: number;
+  /**
+   * How long one {@link ResolverLock.use} may run before the connection is dropped (a server that hangs): the work
+   * fails as unavailable and the lock is taken again on a new connection once the server answers.
+   */
+  statementTimeoutMs?: number;
 }): Promise<ResolverLock> {
   let client = await firstConnection(url, startTimeoutMs, log);
   await waitForLock({ client, url, waitMs, log, pollMs });
@@ -244,7 +269,7 @@ export async function acquireResolverLock({
               : "This sandbox does not hold the database's resolver lock (its connection was lost); nothing was written.",
             { driverCode: released ? "closed" : "lock_lost" },
           );
-        return work(client);
+        return withTimeout(client, statementTimeoutMs, work);
       }),
     release: () =>
       queue(async () => {

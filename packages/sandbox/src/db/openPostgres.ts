@@ -66,12 +66,15 @@ export function openPostgres({
   url,
   writer,
   log,
+  statementTimeoutMs,
 }: {
   url: string;
   writer: ResolverLock;
   log: (message: string) => void;
+  /** A read that takes longer fails as unavailable (its connection is dropped); the writer has its own (the lock's). */
+  statementTimeoutMs: number;
 }): SqlDatabase {
-  const readers = new pg.Pool(poolConfig(url, READERS));
+  const readers = new pg.Pool({ ...poolConfig(url, READERS), query_timeout: statementTimeoutMs });
   let down = false;
   const noteLost = (error: unknown) => {
     if (down || !isConnectionLost(error)) return;

@@ -8,6 +8,9 @@ import { openDatabase } from "./openDatabase.js";
 import { openPostgres } from "./openPostgres.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
 
+/** How long one statement on a server may take by default before it fails as unavailable: 15 s. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
 /** How long a sandbox waits for another's resolver lock by default: 10 minutes. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 600_000;
 
@@ -32,6 +35,12 @@ export interface OpenSandboxDatabaseOptions {
   lockTimeoutMs?: number;
   /** How long to retry a server that is unreachable at start, ms (default 60 s). */
   startTimeoutMs?: number;
+  /**
+   * How long one statement on a server may take before its connection is dropped and it fails as
+   * `SANDBOX_DATABASE_UNAVAILABLE` (a server that hangs answers 503 instead of holding every request), ms
+   * (default 15 s).
+   */
+  statementTimeoutMs?: number;
   log: (message: string) => void;
   migrations?: readonly Migration[];
 }
@@ -63,8 +72,14 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
     waitMs: options.waitForLock === false ? 0 : (options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS),
     log: options.log,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
   });
-  const db = openPostgres({ url, writer: lock, log: options.log });
+  const db = openPostgres({
+    url,
+    writer: lock,
+    log: options.log,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+  });
   const close = async () => {
     await db.close();
     await lock.release();

@@ -55,13 +55,13 @@ export function driverCode(error: unknown): string {
 /**
  * True when `error` says the server or the connection went away (rather than a statement failing): socket
  * errors, SQLSTATE class 08 (connection exception), 57P01-57P03 (shut down, crashed, starting), and pg's own
- * "Connection terminated" / connection-timeout errors, which carry no code.
+ * "Connection terminated" / connection-timeout / query-timeout errors, which carry no code.
  */
 export function isConnectionLost(error: unknown): boolean {
   const code = driverCode(error);
   if (CONNECTION_CODES.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code)) return true;
   const message = error instanceof Error ? error.message : "";
-  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed|Query read timeout/i.test(
     message,
   );
 }
