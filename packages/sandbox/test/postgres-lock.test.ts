@@ -502,6 +502,14 @@ describe("a database server that hangs (its backends stopped, the sockets open)"
       expect((await opened.db.read("SELECT value FROM meta WHERE key = 'thawed'")).rows).toEqual([
         { value: "x" },
       ]);
+      // Closing while the server hangs again ends too (it does not wait for an answer that never comes).
+      for (const pid of await backendPids(url)) {
+        process.kill(pid, "SIGSTOP");
+        stopped.push(pid);
+      }
+      const closingMs = Date.now();
+      await opened.close();
+      expect(Date.now() - closingMs).toBeLessThan(15_000);
     } finally {
       for (const pid of stopped) process.kill(pid, "SIGCONT");
       await opened.close();

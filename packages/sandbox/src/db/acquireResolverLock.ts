@@ -1,7 +1,13 @@
 import pg from "pg";
 import { connectWithRetry } from "./connectWithRetry.js";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { APPLICATION_NAME, driverCode, PG_TYPES } from "./postgresConnection.js";
+import {
+  APPLICATION_NAME,
+  destroyConnection,
+  driverCode,
+  endConnection,
+  PG_TYPES,
+} from "./postgresConnection.js";
 
 /**
  * The advisory lock key (two int4s: "SWAP" in ASCII, then 1 for "resolver") every sandbox takes on its database.
@@ -179,9 +185,7 @@ async function withTimeout<T>(
   timeoutMs: number,
   work: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
-  const timer = setTimeout(() => {
-    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-  }, timeoutMs);
+  const timer = setTimeout(() => destroyConnection(client), timeoutMs);
   try {
     return await work(client);
   } finally {
@@ -276,7 +280,7 @@ export async function acquireResolverLock({
         if (released) return;
         released = true;
         held = false;
-        await client.end().catch(() => {});
+        await endConnection(client);
       }),
   };
 }

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { ResolverLock } from "./acquireResolverLock.js";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { driverCode, isConnectionLost, poolConfig } from "./postgresConnection.js";
+import { driverCode, endPool, isConnectionLost, poolConfig } from "./postgresConnection.js";
 import type { SqlDatabase, SqlQueryable, SqlResult } from "./sqlDatabase.js";
 
 /** Reader connections at most (reads run beside the single writer). */
@@ -75,6 +75,7 @@ export function openPostgres({
   statementTimeoutMs: number;
 }): SqlDatabase {
   const readers = new pg.Pool({ ...poolConfig(url, READERS), query_timeout: statementTimeoutMs });
+  const endReaders = endPool(readers);
   let down = false;
   const noteLost = (error: unknown) => {
     if (down || !isConnectionLost(error)) return;
@@ -119,7 +120,7 @@ export function openPostgres({
     async close() {
       if (closed) return;
       closed = true;
-      await readers.end().catch(() => {});
+      await endReaders();
     },
   };
 }

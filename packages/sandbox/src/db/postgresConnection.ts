@@ -84,3 +84,46 @@ export function poolConfig(url: string, max: number): pg.PoolConfig {
     keepAliveInitialDelayMillis: 10_000,
   };
 }
+
+/**
+ * Drop a connection at once: destroy its socket (pg's own way out of a stuck connection; it has no public call for
+ * it). A polite `end()` waits for the server, which a hung server never answers. The statement in flight, if any,
+ * fails as a lost connection and the client emits "end".
+ */
+export function destroyConnection(client: pg.Client): void {
+  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+}
+
+/** How long closing waits for a server to answer before its connections are dropped. */
+const CLOSE_WAIT_MS = 2_000;
+
+/** `client.end()`, or, if the server has not answered within {@link CLOSE_WAIT_MS}, drop the connection. */
+export async function endConnection(client: pg.Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      destroyConnection(client);
+      resolve();
+    }, CLOSE_WAIT_MS);
+  });
+  await Promise.race([client.end().catch(() => {}), gaveUp]);
+  clearTimeout(timer);
+}
+
+/** `pool.end()`, or, if the server has not answered within {@link CLOSE_WAIT_MS}, drop every connection it holds. */
+export function endPool(pool: pg.Pool): () => Promise<void> {
+  const open = new Set<pg.Client>();
+  pool.on("connect", (client) => open.add(client));
+  pool.on("remove", (client) => open.delete(client));
+  return async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const client of open) destroyConnection(client);
+        resolve();
+      }, CLOSE_WAIT_MS);
+    });
+    await Promise.race([pool.end().catch(() => {}), gaveUp]);
+    clearTimeout(timer);
+  };
+}
