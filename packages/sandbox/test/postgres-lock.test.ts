@@ -13,6 +13,7 @@ import { createTestLegFactory, createTestWallet, signTestApproval } from "./supp
 import { startTestSandbox, type TestSandbox, type Wire } from "./support/harness.js";
 import { type SpawnedSandbox, spawnSandbox } from "./support/spawnSandbox.js";
 import { startPostgres, type TestPostgres } from "./support/startPostgres.js";
+import { testIntentRow } from "./support/testIntentRow.js";
 
 // The single-resolver rule under abuse: one PostgreSQL server for the file, a database per test.
 let server: TestPostgres;
@@ -290,47 +291,15 @@ describe("the resolver calls no leg without a write on the lock's connection jus
 });
 
 function fulfilledRow(quoteId: string): IntentRow {
-  return {
-    id: randomUUID(),
-    quoteId,
-    swapId: randomUUID(),
+  return testIntentRow(quoteId, {
     status: "Fulfilled",
     pendingStep: "claim",
-    sourceChain: 1,
-    sourceToken: "0xsource",
-    sourceAmountLots: "100",
-    sourceAmountDecimals: 6,
-    destChain: 5,
-    destToken: "dest",
-    destAmountDecimals: 6,
-    minDestAmountLots: "99",
-    maxDestAmountLots: "100",
-    userSourceAddress: "0xuser",
-    userSourcePublicKey: null,
-    userDestinationAddress: "0xuser",
-    refundAddress: "0xuser",
-    retailUserId: null,
-    secret: "00".repeat(32),
-    secretHash: `0x${"11".repeat(32)}`,
-    deadlineSecs: 2_000,
-    approvalMechanism: "permit2",
-    paramsToSign: {},
-    legData: {},
-    proxyAddress: "0xescrow",
     deliveredAmountLots: "100",
     userDepositTx: "0xdeposit",
     fulfillTx: "0xfulfil",
-    swapTx: null,
-    refundTx: null,
-    lastError: null,
-    createdAtMs: 1,
-    updatedAtMs: 1,
     userDepositedAtMs: 1,
-    kycRequestedAtMs: null,
     fulfilledAtMs: 1,
-    swappedAtMs: null,
-    refundedAtMs: null,
-  };
+  });
 }
 
 describe("503 under writer kills, over one keep-alive socket", () => {
