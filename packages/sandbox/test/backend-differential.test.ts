@@ -109,8 +109,8 @@ async function transcript(t: TestSandbox, wallet: TestWallet, recipient: TestWal
       `wallet=${recipient.address}&retail_id=${RETAIL[1]}`,
       `retail_id=${RETAIL[0]}`,
     ])
-      for (const limit of [1, 2, 100])
-        for (const offset of [0, 1, 3, 50])
+      for (const limit of [2, 100])
+        for (const offset of [0, 1, 50])
           note(
             `${label} history ${query} ${limit} ${offset}`,
             await t.request("GET", `/affiliate/v1/swaps/history?${query}&limit=${limit}&offset=${offset}`),
