@@ -5,6 +5,7 @@ test("exports", async () => {
     [
       "DEFAULT_PRICES",
       "DEFAULT_STABLECOINS",
+      "LEG_REJECTION_CODES",
       "LegRejection",
       "SANDBOX_NETWORKS",
       "createOpenApiDocument",

@@ -31,6 +31,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
     waitForLock: options.waitForDatabaseLock,
+    lockTimeoutMs:
+      options.databaseLockTimeoutSecs === undefined ? undefined : options.databaseLockTimeoutSecs * 1000,
     startTimeoutMs:
       options.databaseStartTimeoutSecs === undefined ? undefined : options.databaseStartTimeoutSecs * 1000,
     log,

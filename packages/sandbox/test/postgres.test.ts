@@ -154,9 +154,9 @@ describe("one sandbox resolves per database", () => {
 });
 
 describe("a connection that dies", () => {
-  test("mid-transaction: the transaction fails as SANDBOX_DATABASE_UNAVAILABLE, none of it is written, the next one works", async () => {
+  test("mid-transaction: the transaction fails as SANDBOX_DATABASE_UNAVAILABLE, none of it is written, the next one works once the lock is taken again", async () => {
     const opened = await openSandboxDatabase({ databaseUrl: await freshDatabase(), log: () => {} });
-    const { db } = opened;
+    const { db, gate } = opened;
     try {
       const outcome = await db
         .transaction(async (tx) => {
@@ -171,9 +171,18 @@ describe("a connection that dies", () => {
         );
       if (!isDatabaseError(outcome, "SANDBOX_DATABASE_UNAVAILABLE")) throw outcome;
       expect((await db.read("SELECT key FROM meta WHERE key IN ('half', 'other')")).rows).toEqual([]);
+      // The transaction ran on the writer, which is the lock's connection: the lock is lost with it, and writes
+      // fail (nothing half-done) until it is taken again.
+      while (gate.held()) await sleep(10);
+      const refused = await db.query("INSERT INTO meta (key, value) VALUES ('early', 'x')").catch((e) => e);
+      expect(isDatabaseError(refused, "SANDBOX_DATABASE_UNAVAILABLE") && refused.details.driverCode).toBe(
+        "lock_lost",
+      );
+      while (!gate.held()) await sleep(20);
+      expect(gate.generation()).toBe(2);
       await db.transaction((tx) => tx.query("INSERT INTO meta (key, value) VALUES ('whole', 'written')"));
-      expect((await db.read("SELECT value FROM meta WHERE key = 'whole'")).rows).toEqual([
-        { value: "written" },
+      expect((await db.read("SELECT key, value FROM meta WHERE key IN ('whole', 'early')")).rows).toEqual([
+        { key: "whole", value: "written" },
       ]);
     } finally {
       await opened.close();
@@ -183,7 +192,7 @@ describe("a connection that dies", () => {
   test("the lock's own connection: the lock is released, then taken again (a new generation)", async () => {
     const url = await freshDatabase();
     const record = recordLog();
-    const lock = await acquireResolverLock({ url, wait: false, log: record.log });
+    const lock = await acquireResolverLock({ url, waitMs: 0, log: record.log });
     const opened = await openSandboxDatabase({ databaseUrl: pg.url, log: () => {} }); // an admin connection
     try {
       expect([lock.held(), lock.generation()]).toEqual([true, 1]);

@@ -89,6 +89,17 @@ test("--database-url, --no-wait and --database-timeout; SANDBOX_DATABASE_URL is 
   );
 });
 
+test("--lock-timeout: seconds to wait for another sandbox's lock, an integer >= 1", () => {
+  expect(parseCliArgs({ argv: ["--lock-timeout", "30"], env: {} })).toEqual({
+    help: false,
+    options: { port: 8787, databaseLockTimeoutSecs: 30 },
+  });
+  for (const bad of ["0", "-1", "1.5", "soon"])
+    expect(() => parseCliArgs({ argv: ["--lock-timeout", bad], env: {} })).toThrow(
+      "--lock-timeout must be an integer >= 1",
+    );
+});
+
 test("a mistyped flag with an inline value is named without its value (which may hold a password)", () => {
   expect(() => parseCliArgs({ argv: ["--database-urll=postgres://app:s3cret@db/sandbox"], env: {} })).toThrow(
     /^unknown argument --database-urll$/,

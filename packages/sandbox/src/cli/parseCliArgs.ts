@@ -13,6 +13,8 @@ export const USAGE = `Usage: pnpm sandbox [options]
                              in --data-dir. One sandbox resolves per database: a second one waits
   --no-wait                  with --database-url: refuse to start while another sandbox holds the
                              database, instead of waiting for it
+  --lock-timeout <secs>      with --database-url: wait at most this long for another sandbox's lock,
+                             then fail with SANDBOX_DATABASE_LOCKED (default 600)
   --database-timeout <secs>  with --database-url: retry an unreachable server this long at start
                              (default 60)
   --api-key <key>            accept only this X-Api-Key (repeatable; default: any key)
@@ -29,7 +31,7 @@ export const USAGE = `Usage: pnpm sandbox [options]
   --help                     this text
 `;
 
-/** Read `--database-url`, `--no-wait` or `--database-timeout` into `options`; false when `flag` is none of them. */
+/** Read `--database-url`, `--no-wait`, `--lock-timeout` or `--database-timeout` into `options`; false when `flag` is none of them. */
 function readDatabaseFlag({
   flag,
   options,
@@ -50,6 +52,9 @@ function readDatabaseFlag({
       return true;
     case "--database-timeout":
       options.databaseStartTimeoutSecs = integer(1);
+      return true;
+    case "--lock-timeout":
+      options.databaseLockTimeoutSecs = integer(1);
       return true;
     default:
       return false;

@@ -1,7 +1,13 @@
 import pg from "pg";
 import { connectWithRetry } from "./connectWithRetry.js";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { APPLICATION_NAME, driverCode, PG_TYPES } from "./postgresConnection.js";
+import {
+  APPLICATION_NAME,
+  destroyConnection,
+  driverCode,
+  endConnection,
+  PG_TYPES,
+} from "./postgresConnection.js";
 
 /**
  * The advisory lock key (two int4s: "SWAP" in ASCII, then 1 for "resolver") every sandbox takes on its database.
@@ -18,7 +24,15 @@ export interface ResolverLock {
    * written (the store then drops its status cache).
    */
   generation(): number;
-  /** Release the lock and close its connection. */
+  /**
+   * Run `work` on the lock's own connection, alone (one call at a time, in call order). This is the sandbox's
+   * writer: a statement on this session runs only while the session holds the lock, so a sandbox that lost the lock
+   * cannot write beside the one that took it. Fails with `SANDBOX_DATABASE_UNAVAILABLE` (driver code `lock_lost`)
+   * while the lock is not held; the connection dying mid-`work` fails the statement, and the lock is taken again in
+   * the background (see {@link acquireResolverLock}).
+   */
+  use<T>(work: (client: pg.Client) => Promise<T>): Promise<T>;
+  /** Release the lock and close its connection (after the call in progress). */
   release(): Promise<void>;
 }
 
@@ -64,39 +78,46 @@ async function firstConnection(
   return client;
 }
 
-/** Poll until `client` holds the lock; without `wait`, throw `SANDBOX_DATABASE_LOCKED` (closing it) instead. */
+/**
+ * Poll until `client` holds the lock, for at most `waitMs` (0: refuse at once); then throw `SANDBOX_DATABASE_LOCKED`
+ * (closing the connection). While waiting, say who holds it at once and then every minute.
+ */
 async function waitForLock({
   client,
   url,
-  wait,
+  waitMs,
   log,
   pollMs,
 }: {
   client: pg.Client;
   url: string;
-  wait: boolean;
+  waitMs: number;
   log: (message: string) => void;
   pollMs: number;
 }): Promise<void> {
   const shownUrl = redactDatabaseUrl(url);
+  const startedMs = Date.now();
   let lastLogMs = 0;
   while (!(await tryLock(client))) {
     const holder = await findHolder(client);
-    if (!wait) {
+    const waitedMs = Date.now() - startedMs;
+    if (waitedMs >= waitMs) {
       await client.end().catch(() => {});
       throw createDatabaseError(
         "SANDBOX_DATABASE_LOCKED",
-        "Another sandbox resolves on this database (its lock is held); refusing to start.",
-        { url: shownUrl, holder },
+        waitMs === 0
+          ? "Another sandbox resolves on this database (its lock is held); refusing to start."
+          : `Another sandbox still resolves on this database after ${Math.round(waitedMs / 1000)} s of waiting (--lock-timeout); giving up.`,
+        { url: shownUrl, holder, waitedSecs: Math.round(waitedMs / 1000) },
       );
     }
     if (Date.now() - lastLogMs >= 60_000) {
       lastLogMs = Date.now();
       log(
-        `another sandbox (${holder ?? "unknown"}) resolves on ${shownUrl}; waiting for it to stop (--no-wait refuses instead)`,
+        `another sandbox (${holder ?? "unknown"}) resolves on ${shownUrl}; waiting for it to stop (${Math.round(waitedMs / 1000)} s of at most ${Math.round(waitMs / 1000)} s, --lock-timeout)`,
       );
     }
-    await sleep(pollMs);
+    await sleep(Math.min(pollMs, waitMs - waitedMs));
   }
 }
 
@@ -115,84 +136,151 @@ async function connect(url: string): Promise<pg.Client> {
 }
 
 /**
- * Take the database's single-resolver lock on a connection of its own. When another sandbox holds it: with
- * `wait`, log who holds it (once, then every minute) and poll every `pollMs` until it is free; without, throw
- * `SANDBOX_DATABASE_LOCKED`. Call it before migrating and before serving: a second sandbox must neither resolve nor
- * answer requests (each sandbox's status cache assumes it is the database's only writer).
+ * After the lock's connection was lost: reconnect with backoff (200 ms doubling to 5 s; every `pollMs` once the server
+ * answers) until the lock is taken on a new connection, which it returns; undefined once `stopped()` (the connection
+ * is closed, so a lock taken just then is released). Says once when another sandbox holds the lock meanwhile.
+ */
+async function regainLock({
+  url,
+  pollMs,
+  log,
+  stopped,
+}: {
+  url: string;
+  pollMs: number;
+  log: (message: string) => void;
+  stopped: () => boolean;
+}): Promise<pg.Client | undefined> {
+  let delayMs = 200;
+  let toldTaken = false;
+  while (!stopped()) {
+    await sleep(delayMs);
+    delayMs = Math.min(delayMs * 2, 5_000);
+    let next: pg.Client | undefined;
+    try {
+      next = await connect(url);
+      if (!stopped() && (await tryLock(next)) && !stopped()) return next;
+      if (!stopped() && !toldTaken) {
+        toldTaken = true;
+        log(
+          `another sandbox (${(await findHolder(next)) ?? "unknown"}) took the resolver lock; this one stays paused and writes nothing`,
+        );
+      }
+      await next.end().catch(() => {});
+      delayMs = pollMs;
+    } catch (error) {
+      await next?.end().catch(() => {});
+      if (delayMs >= 5_000) log(`resolver lock: database still unreachable (${driverCode(error)})`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Run `work` on `client`; if it has not settled after `timeoutMs`, destroy the connection's socket (a hung server
+ * never answers, and a polite close would wait for it), which fails the statement in flight as a lost connection.
+ */
+async function withTimeout<T>(
+  client: pg.Client,
+  timeoutMs: number,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const timer = setTimeout(() => destroyConnection(client), timeoutMs);
+  try {
+    return await work(client);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs one piece of work at a time on the lock's connection, in call order. */
+function createQueue() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const next = tail.then(work);
+    tail = next.catch(() => {});
+    return next;
+  };
+}
+
+/**
+ * Take the database's single-resolver lock on a connection of its own, which is also the sandbox's only writer
+ * ({@link ResolverLock.use}). When another sandbox holds it: log who holds it (at once, then every minute) and poll
+ * every `pollMs` for at most `waitMs` (0: refuse at once), then throw `SANDBOX_DATABASE_LOCKED`. Call it before
+ * migrating and before serving: a second sandbox must neither resolve nor answer requests (each sandbox's status
+ * cache assumes it is the database's only writer).
  *
- * When the lock's connection drops (server restarted), the lock is gone: {@link ResolverLock.held} turns false,
- * the resolver pauses, and the lock is taken again as soon as the server is back (if another sandbox took it
- * first, this one stays paused and says so).
+ * When the lock's connection drops (server restarted, backend terminated), the lock is gone: {@link ResolverLock.held}
+ * turns false, writes fail, the resolver pauses, and the lock is taken again on a new connection as soon as the
+ * server is back (if another sandbox took it first, this one stays paused and says so).
  */
 export async function acquireResolverLock({
   url,
-  wait,
+  waitMs,
   log,
   pollMs = 1_000,
   startTimeoutMs = 60_000,
+  statementTimeoutMs = 15_000,
 }: {
   url: string;
-  wait: boolean;
+  /** How long to wait for another sandbox's lock, ms; 0 refuses at once (`--no-wait`). */
+  waitMs: number;
   log: (message: string) => void;
   pollMs?: number;
   /** How long to retry the lock's first connection while the server is unreachable. */
   startTimeoutMs?: number;
+  /**
+   * How long one {@link ResolverLock.use} may run before the connection is dropped (a server that hangs): the work
+   * fails as unavailable and the lock is taken again on a new connection once the server answers.
+   */
+  statementTimeoutMs?: number;
 }): Promise<ResolverLock> {
   let client = await firstConnection(url, startTimeoutMs, log);
-  await waitForLock({ client, url, wait, log, pollMs });
+  await waitForLock({ client, url, waitMs, log, pollMs });
   let held = true;
   let generation = 1;
   let released = false;
+  const queue = createQueue();
 
-  /** After a lost connection: reconnect with backoff and take the lock again. */
-  const regain = async () => {
-    let delayMs = 200;
-    let toldTaken = false;
-    while (!released) {
-      await sleep(delayMs);
-      delayMs = Math.min(delayMs * 2, 5_000);
-      let next: pg.Client | undefined;
-      try {
-        next = await connect(url);
-        if (released) return void (await next.end().catch(() => {}));
-        if (await tryLock(next)) {
-          client = next;
-          client.once("end", onEnd);
-          held = true;
-          generation++;
-          log("resolver lock taken again: the resolver resumes");
-          return;
-        }
-        if (!toldTaken) {
-          toldTaken = true;
-          log(
-            `another sandbox (${(await findHolder(next)) ?? "unknown"}) took the resolver lock; this one stays paused`,
-          );
-        }
-        await next.end().catch(() => {});
-        delayMs = pollMs;
-      } catch (error) {
-        await next?.end().catch(() => {});
-        if (delayMs >= 5_000) log(`resolver lock: database still unreachable (${driverCode(error)})`);
-      }
-    }
-  };
   const onEnd = () => {
     if (released) return;
     held = false;
-    log("lost the resolver lock's connection: the resolver pauses until the database is back");
-    void regain();
+    log(
+      "lost the resolver lock's connection: writes fail and the resolver pauses until the lock is taken again",
+    );
+    void regainLock({ url, pollMs, log, stopped: () => released }).then(async (next) => {
+      if (!next) return;
+      if (released) return void (await next.end().catch(() => {}));
+      client = next;
+      client.once("end", onEnd);
+      held = true;
+      generation++;
+      log("resolver lock taken again: the resolver resumes");
+    });
   };
   client.once("end", onEnd);
 
   return {
     held: () => held,
     generation: () => generation,
-    async release() {
-      if (released) return;
-      released = true;
-      held = false;
-      await client.end().catch(() => {});
-    },
+    use: (work) =>
+      queue(() => {
+        if (!held)
+          throw createDatabaseError(
+            "SANDBOX_DATABASE_UNAVAILABLE",
+            released
+              ? "The database was closed."
+              : "This sandbox does not hold the database's resolver lock (its connection was lost); nothing was written.",
+            { driverCode: released ? "closed" : "lock_lost" },
+          );
+        return withTimeout(client, statementTimeoutMs, work);
+      }),
+    release: () =>
+      queue(async () => {
+        if (released) return;
+        released = true;
+        held = false;
+        await endConnection(client);
+      }),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startPostgres, type TestPostgres } from "../../test/support/startPostgres.js";
+import { testIntentRow as intentRow } from "../../test/support/testIntentRow.js";
 import { createStore, type Store } from "./createStore.js";
 import type { IntentRow, IntentStatusName } from "./intentRow.js";
 import { MIGRATIONS } from "./migrations.js";
@@ -44,51 +45,6 @@ describe.each<Backend>(["PGlite", "PostgreSQL server"])("store on %s", (backend)
     createdAtMs: 1,
     partnerId: PARTNER,
   });
-
-  function intentRow(quoteId: string, overrides: Partial<IntentRow> = {}): IntentRow {
-    return {
-      id: randomUUID(),
-      quoteId,
-      swapId: randomUUID(),
-      status: "Initiated",
-      pendingStep: null,
-      sourceChain: 1,
-      sourceToken: "0xsource",
-      sourceAmountLots: "100",
-      sourceAmountDecimals: 6,
-      destChain: 5,
-      destToken: "dest",
-      destAmountDecimals: 6,
-      minDestAmountLots: "99",
-      maxDestAmountLots: "100",
-      userSourceAddress: "0xuser",
-      userSourcePublicKey: null,
-      userDestinationAddress: "0xuser",
-      refundAddress: "0xuser",
-      retailUserId: null,
-      secret: "00".repeat(32),
-      secretHash: `0x${"11".repeat(32)}`,
-      deadlineSecs: 2_000,
-      approvalMechanism: "permit2",
-      paramsToSign: {},
-      legData: {},
-      proxyAddress: "0xescrow",
-      deliveredAmountLots: null,
-      userDepositTx: null,
-      fulfillTx: null,
-      swapTx: null,
-      refundTx: null,
-      lastError: null,
-      createdAtMs: 1,
-      updatedAtMs: 1,
-      userDepositedAtMs: null,
-      kycRequestedAtMs: null,
-      fulfilledAtMs: null,
-      swappedAtMs: null,
-      refundedAtMs: null,
-      ...overrides,
-    };
-  }
 
   async function newIntent(overrides: Partial<IntentRow> = {}): Promise<IntentRow> {
     const q = quote();

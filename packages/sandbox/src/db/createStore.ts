@@ -82,6 +82,12 @@ export interface Store {
   /** Move an intent the resolver could not advance behind the others in {@link Store.listWork}'s order. */
   deferIntent(id: string, nowMs: number): Promise<void>;
   listHistory(query: HistoryQuery): Promise<{ rows: StatusRow[]; total: number }>;
+  /**
+   * True when no other process can write this database (PGlite in this process). False on a shared server: there the
+   * resolver confirms a recorded step with a write (on the lock's connection) before it calls a leg again, so a
+   * sandbox that lost the lock, or holds a row another sandbox changed since, never calls the leg.
+   */
+  readonly exclusive: boolean;
 }
 
 /** Who may resolve: the resolver lock of a shared database (see `acquireResolverLock`). */
@@ -90,16 +96,18 @@ export interface ResolverGate {
   held(): boolean;
   /** Changes when the lock was lost and taken again: the status cache is dropped then. */
   generation(): number;
+  /** True when no other process can write the database (PGlite); a server's lock is not (see {@link Store.exclusive}). */
+  readonly exclusive?: boolean;
 }
 
 /** The gate of a database only this process uses (PGlite): always held. */
-const ALWAYS: ResolverGate = { held: () => true, generation: () => 1 };
+export const EXCLUSIVE_GATE: ResolverGate = { held: () => true, generation: () => 1, exclusive: true };
 
 /**
  * Create the store over an open database (see `openDatabase` and `openSandboxDatabase`). Its status cache assumes
  * it is the database's only writer, which the resolver lock (`gate`) guarantees on a shared server.
  */
-export function createStore({ db, gate = ALWAYS }: { db: SqlDatabase; gate?: ResolverGate }): Store {
+export function createStore({ db, gate = EXCLUSIVE_GATE }: { db: SqlDatabase; gate?: ResolverGate }): Store {
   const cache = createStatusCache({ generation: gate.generation, held: gate.held });
   return {
     ...createMetaQueries(db),
@@ -107,5 +115,6 @@ export function createStore({ db, gate = ALWAYS }: { db: SqlDatabase; gate?: Res
     ...createIntentQueries(db, cache),
     ...createWorkQueries(db, cache, gate.held),
     listHistory: (query) => listHistory(db, query),
+    exclusive: gate.exclusive === true,
   };
 }

@@ -10,6 +10,7 @@ test("the guard with a code narrows details to that code's facts", () => {
   }
   if (isDatabaseError(error, "SANDBOX_DATABASE_LOCKED")) {
     expectTypeOf(error.details.holder).toEqualTypeOf<string | null>();
+    expectTypeOf(error.details.waitedSecs).toEqualTypeOf<number>();
     // @ts-expect-error: a LOCKED error carries no sqlState
     void error.details.sqlState;
   }

@@ -26,19 +26,29 @@ export interface DatabaseErrorDetails {
     /** The server's SQLSTATE, for example `28P01` (password) or `3D000` (no such database). */
     sqlState: string;
   };
-  /** Another sandbox holds the resolver lock of this database and `waitForDatabaseLock` is false (`--no-wait`). */
+  /**
+   * Another sandbox holds the resolver lock of this database: at once with `waitForDatabaseLock: false`
+   * (`--no-wait`), or after waiting `databaseLockTimeoutSecs` (`--lock-timeout`, default 600) for it.
+   */
   SANDBOX_DATABASE_LOCKED: {
     /** The URL, password replaced by `***`. */
     url: string;
     /** Who holds it, as the holder's connection named itself (`swapintent-sandbox pid=… host=…`), when known. */
     holder: string | null;
+    /** How long this sandbox waited for the lock, seconds (0 with `--no-wait`). */
+    waitedSecs: number;
   };
   /**
-   * The database went away during a statement (server restarted or dropped, connection lost). The statement's
-   * transaction did not commit, or its outcome is unknown: read again before acting. HTTP answers 503.
+   * The database went away during a statement (server restarted or dropped, connection lost), or this sandbox lost
+   * the resolver lock's connection, which is its only writer, and has not taken the lock again (another sandbox may
+   * hold it). The statement's transaction did not commit, or its outcome is unknown: read again before acting.
+   * HTTP answers 503.
    */
   SANDBOX_DATABASE_UNAVAILABLE: {
-    /** The driver's error code (for example `ECONNRESET`, `57P01`), or `closed` when the pool was closed. */
+    /**
+     * The driver's error code (for example `ECONNRESET`, `57P01`), `lock_lost` when the write was refused because the
+     * lock is not held, or `closed` when the database was closed.
+     */
     driverCode: string;
   };
 }

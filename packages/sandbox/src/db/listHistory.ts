@@ -5,7 +5,7 @@ import type { SqlDatabase } from "./sqlDatabase.js";
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(", ");
 
-/** The swap history of `Store.listHistory`: one page and the total count. */
+/** The swap history of `Store.listHistory`: one page, newest first, and the total count, from one snapshot. */
 export async function listHistory(
   db: SqlDatabase,
   query: HistoryQuery,
@@ -24,10 +24,15 @@ export async function listHistory(
   }
   if (query.activeOnly) conditions.push(`status NOT IN (${TERMINAL_SQL})`);
   const where = `WHERE ${conditions.join(" AND ")}`;
-  const total = await db.read<{ n: number }>(`SELECT count(*)::int AS n FROM intents ${where}`, params);
-  const page = await db.read<Record<string, unknown>>(
-    `SELECT ${STATUS_COLUMNS_SQL} FROM intents ${where} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+  // One statement, so the total and the page come from one snapshot (as two reads, an intent stored between them
+  // made a page disagree with its total on a server). The LEFT JOIN keeps a row (the total) when the page is empty.
+  const r = await db.read<Record<string, unknown>>(
+    `WITH matching AS (SELECT ${STATUS_COLUMNS_SQL}, seq FROM intents ${where})
+     SELECT counted.history_total, page.* FROM (SELECT count(*)::int AS history_total FROM matching) counted
+     LEFT JOIN LATERAL (SELECT * FROM matching ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}) page ON true`,
     [...params, query.limit, query.offset],
   );
-  return { rows: page.rows.map(readIntentRow), total: total.rows[0]?.n ?? 0 };
+  const total = Number(r.rows[0]?.history_total ?? 0);
+  const rows = r.rows.filter((row) => row.seq !== null && row.seq !== undefined).map(readIntentRow);
+  return { rows, total };
 }

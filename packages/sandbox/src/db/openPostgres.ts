@@ -1,8 +1,7 @@
 import pg from "pg";
-import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
-import { connectWithRetry } from "./connectWithRetry.js";
+import type { ResolverLock } from "./acquireResolverLock.js";
 import { createDatabaseError, redactDatabaseUrl } from "./databaseError.js";
-import { driverCode, isConnectionLost, poolConfig } from "./postgresConnection.js";
+import { driverCode, endPool, isConnectionLost, poolConfig } from "./postgresConnection.js";
 import type { SqlDatabase, SqlQueryable, SqlResult } from "./sqlDatabase.js";
 
 /** Reader connections at most (reads run beside the single writer). */
@@ -20,7 +19,7 @@ function translate(error: unknown): unknown {
 }
 
 async function run<T>(
-  on: pg.Pool | pg.PoolClient,
+  on: pg.Pool | pg.Client,
   sql: string,
   params: readonly unknown[] | undefined,
 ): Promise<SqlResult<T>> {
@@ -32,20 +31,8 @@ async function run<T>(
   }
 }
 
-async function inTransaction<T>(writer: pg.Pool, work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await writer.connect();
-  } catch (error) {
-    throw translate(error);
-  }
-  // A checked-out client has no pool listener: without ours, a connection dying mid-transaction would be an
-  // unhandled 'error' event (the end of the process). The statement in flight fails on its own.
-  let broken: Error | undefined;
-  const onError = (error: Error) => {
-    broken = error;
-  };
-  client.on("error", onError);
+/** `work` between BEGIN and COMMIT on `client` (the writer, which the caller holds alone); ROLLBACK when it throws. */
+async function inTransaction<T>(client: pg.Client, work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
   const tx: SqlQueryable = {
     query: (sql, params) => run(client, sql, params),
     exec: async (sql) => {
@@ -58,38 +45,37 @@ async function inTransaction<T>(writer: pg.Pool, work: (tx: SqlQueryable) => Pro
     await tx.exec("COMMIT");
     return result;
   } catch (error) {
-    // A failed ROLLBACK means the connection is gone: the server rolls back on its own, the pool drops the client.
-    await client.query("ROLLBACK").catch((rollbackError: Error) => {
-      broken ??= rollbackError;
-    });
+    // A failed ROLLBACK means the connection is gone: the server rolls back on its own, and the lock's connection
+    // is replaced (see acquireResolverLock).
+    await client.query("ROLLBACK").catch(() => {});
     throw error;
-  } finally {
-    client.removeListener("error", onError);
-    client.release(broken);
   }
 }
 
 /**
- * Open a PostgreSQL server as a {@link SqlDatabase}: one writer connection (a pool of one, so writes and
- * transactions run one at a time, in call order, as on PGlite) and up to four readers. Checks the URL first,
- * then connects, retrying with backoff while the server is unreachable (at most `startTimeoutMs`).
+ * Open a PostgreSQL server as a {@link SqlDatabase} over the connection that holds the database's resolver lock
+ * (see `acquireResolverLock`, called first; it checks the URL and waits for the server). Every write and transaction
+ * runs on that one connection (one at a time, in call order, as on PGlite), so a sandbox writes only while it holds
+ * the lock; reads run on a pool of up to four readers beside it.
  *
- * A connection lost later (server restarted or dropped) fails the statements in flight with
- * `SANDBOX_DATABASE_UNAVAILABLE` and is replaced on the next statement; the first loss is logged, and so is the
- * first statement that works again.
+ * A connection lost later (server restarted or dropped, backend terminated) fails the statements in flight with
+ * `SANDBOX_DATABASE_UNAVAILABLE`; writes fail the same way until the lock is taken again, reads until a reader
+ * connects. The first loss is logged, and so is the first statement that works again.
  */
-export async function openPostgres({
+export function openPostgres({
   url,
-  startTimeoutMs,
+  writer,
   log,
+  statementTimeoutMs,
 }: {
   url: string;
-  startTimeoutMs: number;
+  writer: ResolverLock;
   log: (message: string) => void;
-}): Promise<SqlDatabase> {
-  checkDatabaseUrl(url);
-  const writer = new pg.Pool(poolConfig(url, 1));
-  const readers = new pg.Pool(poolConfig(url, READERS));
+  /** A read that takes longer fails as unavailable (its connection is dropped); the writer has its own (the lock's). */
+  statementTimeoutMs: number;
+}): SqlDatabase {
+  const readers = new pg.Pool({ ...poolConfig(url, READERS), query_timeout: statementTimeoutMs });
+  const endReaders = endPool(readers);
   let down = false;
   const noteLost = (error: unknown) => {
     if (down || !isConnectionLost(error)) return;
@@ -104,7 +90,6 @@ export async function openPostgres({
     log(`database ${redactDatabaseUrl(url)} is back`);
   };
   // An idle connection that dies emits on its pool; unhandled, it would end the process.
-  writer.on("error", noteLost);
   readers.on("error", noteLost);
   const watch = async <T>(statement: Promise<T>): Promise<T> => {
     try {
@@ -116,17 +101,6 @@ export async function openPostgres({
       throw error;
     }
   };
-  try {
-    await connectWithRetry({
-      url,
-      timeoutMs: startTimeoutMs,
-      log,
-      connect: async () => (await writer.connect()).release(),
-    });
-  } catch (error) {
-    await Promise.allSettled([writer.end(), readers.end()]);
-    throw error;
-  }
   let closed = false;
   /** Run `statement` unless the database was closed (then fail as unavailable, as a lost connection would). */
   const ifOpen = async <T>(statement: () => Promise<T>): Promise<T> => {
@@ -137,16 +111,16 @@ export async function openPostgres({
     return watch(statement());
   };
   return {
-    query: (sql, params) => ifOpen(() => run(writer, sql, params)),
+    query: (sql, params) => ifOpen(() => writer.use((client) => run(client, sql, params))),
     read: (sql, params) => ifOpen(() => run(readers, sql, params)),
     exec: async (sql) => {
-      await ifOpen(() => run(writer, sql, undefined));
+      await ifOpen(() => writer.use((client) => run(client, sql, undefined)));
     },
-    transaction: (work) => ifOpen(() => inTransaction(writer, work)),
+    transaction: (work) => ifOpen(() => writer.use((client) => inTransaction(client, work))),
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.allSettled([writer.end(), readers.end()]);
+      await endReaders();
     },
   };
 }

@@ -1,11 +1,18 @@
 import { join } from "node:path";
 import { acquireResolverLock } from "./acquireResolverLock.js";
 import { applyMigrations } from "./applyMigrations.js";
-import type { ResolverGate } from "./createStore.js";
+import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
+import { EXCLUSIVE_GATE, type ResolverGate } from "./createStore.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./openDatabase.js";
 import { openPostgres } from "./openPostgres.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+
+/** How long one statement on a server may take by default before it fails as unavailable: 15 s. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
+/** How long a sandbox waits for another's resolver lock by default: 10 minutes. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 600_000;
 
 /** The sandbox's open database, with the gate its resolver follows. */
 export interface SandboxDatabase {
@@ -24,16 +31,25 @@ export interface OpenSandboxDatabaseOptions {
   databaseUrl?: string | undefined;
   /** When another sandbox holds the server database's resolver lock: wait for it (default) or refuse at once. */
   waitForLock?: boolean;
+  /** How long to wait for that lock, ms (default 600 s), then fail with `SANDBOX_DATABASE_LOCKED`. */
+  lockTimeoutMs?: number;
   /** How long to retry a server that is unreachable at start, ms (default 60 s). */
   startTimeoutMs?: number;
+  /**
+   * How long one statement on a server may take before its connection is dropped and it fails as
+   * `SANDBOX_DATABASE_UNAVAILABLE` (a server that hangs answers 503 instead of holding every request), ms
+   * (default 15 s).
+   */
+  statementTimeoutMs?: number;
   log: (message: string) => void;
   migrations?: readonly Migration[];
 }
 
 /**
- * Open the sandbox database. Without `databaseUrl`: PGlite (see `openDatabase`). With it: connect to the server
- * (retrying while it is unreachable), take its single-resolver lock (waiting or refusing, see
- * `acquireResolverLock`), and only then apply the migrations, so two sandboxes never migrate one database at once.
+ * Open the sandbox database. Without `databaseUrl`: PGlite (see `openDatabase`). With it: check the URL, connect to
+ * the server (retrying while it is unreachable), take its single-resolver lock on that connection, which then is the
+ * sandbox's only writer (waiting or refusing, see `acquireResolverLock`), and only then apply the migrations, so two
+ * sandboxes never migrate one database at once and a sandbox that lost the lock writes nothing.
  * Throws a `DatabaseError` (`SANDBOX_DATABASE_*`) naming the redacted URL, never the password; nothing stays open.
  */
 export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): Promise<SandboxDatabase> {
@@ -43,38 +59,36 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
       dir: options.dataDir === undefined ? undefined : join(options.dataDir, "db"),
       migrations,
     });
-    return { db, gate: { held: () => true, generation: () => 1 }, close: () => db.close() };
+    return { db, gate: EXCLUSIVE_GATE, close: () => db.close() };
   }
   const url = options.databaseUrl;
+  checkDatabaseUrl(url);
   if (options.dataDir === undefined)
     options.log(
       "database on a server but no data dir: engine state is in memory, so after a restart the stored intents refer to chains that are gone",
     );
-  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
-  const db = await openPostgres({ url, startTimeoutMs, log: options.log });
-  try {
-    const lock = await acquireResolverLock({
-      url,
-      wait: options.waitForLock ?? true,
-      log: options.log,
-      startTimeoutMs,
-    });
-    try {
-      await applyMigrations(db, migrations);
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
-    return {
-      db,
-      gate: lock,
-      async close() {
-        await db.close();
-        await lock.release();
-      },
-    };
-  } catch (error) {
+  const lock = await acquireResolverLock({
+    url,
+    waitMs: options.waitForLock === false ? 0 : (options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS),
+    log: options.log,
+    startTimeoutMs: options.startTimeoutMs ?? 60_000,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+  });
+  const db = openPostgres({
+    url,
+    writer: lock,
+    log: options.log,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+  });
+  const close = async () => {
     await db.close();
+    await lock.release();
+  };
+  try {
+    await applyMigrations(db, migrations);
+  } catch (error) {
+    await close();
     throw error;
   }
+  return { db, gate: lock, close };
 }

@@ -55,13 +55,13 @@ export function driverCode(error: unknown): string {
 /**
  * True when `error` says the server or the connection went away (rather than a statement failing): socket
  * errors, SQLSTATE class 08 (connection exception), 57P01-57P03 (shut down, crashed, starting), and pg's own
- * "Connection terminated" / connection-timeout errors, which carry no code.
+ * "Connection terminated" / connection-timeout / query-timeout errors, which carry no code.
  */
 export function isConnectionLost(error: unknown): boolean {
   const code = driverCode(error);
   if (CONNECTION_CODES.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code)) return true;
   const message = error instanceof Error ? error.message : "";
-  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed|Query read timeout/i.test(
     message,
   );
 }
@@ -82,5 +82,48 @@ export function poolConfig(url: string, max: number): pg.PoolConfig {
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+/**
+ * Drop a connection at once: destroy its socket (pg's own way out of a stuck connection; it has no public call for
+ * it). A polite `end()` waits for the server, which a hung server never answers. The statement in flight, if any,
+ * fails as a lost connection and the client emits "end".
+ */
+export function destroyConnection(client: pg.Client): void {
+  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+}
+
+/** How long closing waits for a server to answer before its connections are dropped. */
+const CLOSE_WAIT_MS = 2_000;
+
+/** `client.end()`, or, if the server has not answered within {@link CLOSE_WAIT_MS}, drop the connection. */
+export async function endConnection(client: pg.Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      destroyConnection(client);
+      resolve();
+    }, CLOSE_WAIT_MS);
+  });
+  await Promise.race([client.end().catch(() => {}), gaveUp]);
+  clearTimeout(timer);
+}
+
+/** `pool.end()`, or, if the server has not answered within {@link CLOSE_WAIT_MS}, drop every connection it holds. */
+export function endPool(pool: pg.Pool): () => Promise<void> {
+  const open = new Set<pg.Client>();
+  pool.on("connect", (client) => open.add(client));
+  pool.on("remove", (client) => open.delete(client));
+  return async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const client of open) destroyConnection(client);
+        resolve();
+      }, CLOSE_WAIT_MS);
+    });
+    await Promise.race([pool.end().catch(() => {}), gaveUp]);
+    clearTimeout(timer);
   };
 }

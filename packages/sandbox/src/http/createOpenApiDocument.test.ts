@@ -32,3 +32,35 @@ test("every $ref points at a defined schema", () => {
   expect(refs.length).toBeGreaterThan(0);
   for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref!);
 });
+
+test("every route that reaches the database lists the 503 of a database that is away, with Retry-After; the catalogue (served from memory) does not", () => {
+  const doc = createOpenApiDocument() as {
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>
+    >;
+  };
+  const reachesDatabase = [
+    "post /affiliate/v1/quotes/best",
+    "post /affiliate/v1/intents",
+    "get /affiliate/v1/intents/{intent_id}/status",
+    "post /affiliate/v1/intents/{intent_id}/approvals",
+    "get /affiliate/v1/swaps/history",
+  ];
+  const memoryOnly = [
+    "get /affiliate/v1/networks",
+    "get /affiliate/v1/tokens",
+    "get /affiliate/v1/openapi.json",
+  ];
+  const response = (route: string) => {
+    const [method, path] = route.split(" ") as [string, string];
+    const operation = doc.paths[path]?.[method];
+    if (!operation) throw new Error(`${route} is not documented`);
+    return operation.responses["503"];
+  };
+  for (const route of reachesDatabase) {
+    expect(response(route), route).toBeDefined();
+    expect(response(route)?.headers, route).toHaveProperty("Retry-After");
+  }
+  for (const route of memoryOnly) expect(response(route), route).toBeUndefined();
+});

@@ -27,9 +27,10 @@ const errorResponses = (...statuses: number[]) =>
             404: "Unknown id",
             422: "Business rule",
             429: "Rate limited (see Retry-After)",
+            503: "The database is unavailable (a PostgreSQL server restarting or unreachable, or this sandbox lost its resolver lock), type SERVICE_UNAVAILABLE. The write happened whole or not at all (its outcome may be unknown): read before retrying, after Retry-After",
           }[s] ?? "Error",
         content: { "application/json": { schema: ref("Error") } },
-        ...(s === 429
+        ...(s === 429 || s === 503
           ? { headers: { "Retry-After": { schema: int, description: "Seconds to wait." } } }
           : {}),
       },
@@ -122,7 +123,7 @@ function quoteAndIntentPaths(): Schema {
             ],
           ),
         ),
-        responses: { 200: ok(ref("Quote")), ...errorResponses(400, 401, 422, 429) },
+        responses: { 200: ok(ref("Quote")), ...errorResponses(400, 401, 422, 429, 503) },
       },
     },
     "/affiliate/v1/intents": {
@@ -144,7 +145,7 @@ function quoteAndIntentPaths(): Schema {
             ["quote_id", "refund_address", "user_destination_address", "user_source_address"],
           ),
         ),
-        responses: { 200: ok(ref("IntentCreation")), ...errorResponses(400, 401, 404, 422, 429) },
+        responses: { 200: ok(ref("IntentCreation")), ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
   };
@@ -157,7 +158,7 @@ function intentPaths(): Schema {
       get: {
         summary: "Intent status",
         parameters: [intentIdParam],
-        responses: { 200: ok(ref("SwapStatus")), ...errorResponses(400, 401, 404, 429) },
+        responses: { 200: ok(ref("SwapStatus")), ...errorResponses(400, 401, 404, 429, 503) },
       },
     },
     "/affiliate/v1/intents/{intent_id}/approvals": {
@@ -181,7 +182,7 @@ function intentPaths(): Schema {
           },
           required: ["signed_data"],
         }),
-        responses: { 200: ok(ref("SwapStatus")), ...errorResponses(400, 401, 404, 422, 429) },
+        responses: { 200: ok(ref("SwapStatus")), ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
   };
@@ -247,7 +248,7 @@ function historyPaths(): Schema {
               total: int,
             }),
           ),
-          ...errorResponses(400, 401, 429),
+          ...errorResponses(400, 401, 429, 503),
         },
       },
     },

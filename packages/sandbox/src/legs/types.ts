@@ -79,12 +79,75 @@ export interface SubmittedApproval {
   signedData: unknown;
 }
 
+/**
+ * Every code a leg refuses with (the API error's `type` on a 422). The compiler rejects a code not listed here, so
+ * the list is the sandbox's full set; `LEG_NOT_STARTED` is the only one the resolver does not treat as final (a leg
+ * that is not running refuses nothing about the intent: the step is retried).
+ */
+export const LEG_REJECTION_CODES = [
+  "ADDRESS_INVALID",
+  "ALREADY_CLAIMED",
+  "ALREADY_DELIVERED",
+  "ALREADY_DEPOSITED",
+  "ALREADY_REFUNDED",
+  "AMOUNT_INVALID",
+  "AMOUNT_MISMATCH",
+  "AMOUNT_TOO_SMALL",
+  "APPROVAL_INVALID",
+  "APPROVAL_MALFORMED",
+  "APPROVAL_MISSING",
+  "APPROVAL_TYPE_MISMATCH",
+  "CONTRACT_REVERTED",
+  "DEADLINE_PASSED",
+  "DEPOSIT_FAILED",
+  "DEPOSIT_MISSING",
+  "HTLC_SPENT",
+  "INSUFFICIENT_ALLOWANCE",
+  "INSUFFICIENT_BALANCE",
+  "INSUFFICIENT_INVENTORY",
+  "INVALID_ADDRESS",
+  "INVALID_INTENT_ID",
+  "INVALID_SECRET_HASH",
+  "INVALID_TOKEN",
+  "LEG_DATA_INVALID",
+  "LEG_NOT_STARTED",
+  "NATIVE_SOURCE_UNSUPPORTED",
+  "NOT_DEPOSITED",
+  "NOT_LOCKED",
+  "NOT_OPERATOR",
+  "PERMIT2_NONCE_USED",
+  "PSBT_REJECTED",
+  "PUBLIC_KEY_MISMATCH",
+  "REFUND_TOO_EARLY",
+  "SECRET_INVALID",
+  "SECRET_MISMATCH",
+  "SIGNATURE_INVALID",
+  "SIGNATURE_MALFORMED",
+  "SIGNATURE_MISSING",
+  "SIMULATION_FAILED",
+  "TOKEN_UNKNOWN",
+  "TRANSACTION_FAILED",
+  "TRANSACTION_MALFORMED",
+  "TRANSACTION_MODIFIED",
+  "TRANSACTION_REVERTED",
+  "TRANSFER_FAILED",
+  "TX_INVALID",
+  "TX_NOT_FINAL",
+  "TX_VALUE_INVALID",
+  "UNKNOWN_TOKEN",
+  "USER_MISMATCH",
+  "UTXO_SPENT",
+] as const;
+
+/** A code of {@link LEG_REJECTION_CODES}. */
+export type LegRejectionCode = (typeof LEG_REJECTION_CODES)[number];
+
 /** Raised by a leg when an approval or request is refused; the core answers 422 with `reason` and changes no state. */
 export class LegRejection extends Error {
   override name = "LegRejection";
   constructor(
     /** Stable code, for example `SIGNATURE_INVALID`, `INSUFFICIENT_ALLOWANCE`, `PSBT_REJECTED`. */
-    readonly code: string,
+    readonly code: LegRejectionCode,
     /** Human text for the error body's `message`. */
     readonly reason: string,
     options?: { cause?: unknown },

@@ -12,6 +12,8 @@ describe("parseDecimalAmount", () => {
     ["2.5E3", 0, 2500n],
     ["0.123456789012345678", 18, 123456789012345678n],
     ["100", 0, 100n],
+    [`${2n ** 256n - 1n}`, 0, 2n ** 256n - 1n],
+    ["115792089237316195423570985008687907853269984665640564039457584007913129.639935", 6, 2n ** 256n - 1n],
   ])("%s with %i decimals is %s lots", (text, decimals, lots) => {
     expect(parseDecimalAmount({ text, decimals })).toEqual({ ok: true, lots });
   });
@@ -29,6 +31,10 @@ describe("parseDecimalAmount", () => {
     ["NaN", "NOT_A_NUMBER"],
     ["1e400", "TOO_LARGE"],
     ["1e99999", "TOO_LARGE"],
+    // Lots above 2^256-1 (no chain's amount holds them), though 78 digits long or shorter.
+    ["115792089237316195423570985008687907853269984665640564039457584007913129.639936", "TOO_LARGE"],
+    ["999999999999999999999999999999999999999999999999999999999999999999999999.999999", "TOO_LARGE"],
+    ["1e72", "TOO_LARGE"],
   ])("%s is refused with %s", (text, problem) => {
     expect(parseDecimalAmount({ text, decimals: 6 })).toEqual({ ok: false, problem });
   });

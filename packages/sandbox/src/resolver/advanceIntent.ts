@@ -35,8 +35,8 @@ function describeError(error: unknown, secretHex: string): string {
  * `pending_step` before the leg is called, and its result is stored in the same statement that sets the next
  * status and clears the step. After a crash a recorded step is called again first, whatever the faults or the
  * clock say, and the leg (idempotent by intent id) returns the transaction it already made instead of paying twice.
- * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested); any other error is
- * transient and the step is retried on the next pass.
+ * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested), except `LEG_NOT_STARTED`;
+ * any other error is transient and the step is retried on the next pass.
  *
  * Returns the intent as stored after the change (the row the database returned), or undefined when it did not change.
  */
@@ -80,12 +80,18 @@ async function runStep<T>(
   refused?: () => Partial<IntentRow>,
 ): Promise<boolean> {
   const { core, row } = s;
-  if (row.pendingStep !== step && !(await s.cas(null, { pendingStep: step }))) return false;
+  // Record the step; a step recorded before (a crash, a retry, the claim after a delivery) is confirmed instead on a
+  // shared database: a write on the lock's connection that still finds the row as read. So no leg is called by a
+  // sandbox that lost the lock, or on a row another sandbox changed since it was read.
+  if (row.pendingStep !== step) {
+    if (!(await s.cas(null, { pendingStep: step }))) return false;
+  } else if (!core.store.exclusive && !(await s.cas(step, {}))) return false;
   let result: T;
   try {
     result = await call();
   } catch (error) {
-    if (error instanceof LegRejection && refused) {
+    // LEG_NOT_STARTED says the leg is not running, nothing about the intent: retried like an engine error.
+    if (error instanceof LegRejection && error.code !== "LEG_NOT_STARTED" && refused) {
       core.log(`intent ${row.id}: ${step} refused (${s.describe(error)})`);
       return s.cas(step, { pendingStep: null, lastError: `${step}: ${s.describe(error)}`, ...refused() });
     }

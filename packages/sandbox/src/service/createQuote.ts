@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createBadRequestError, createUnprocessableError, type ErrorEntity } from "../http/apiError.js";
 import type { Json } from "../legs/types.js";
 import { computeQuoteAmounts } from "../quotes/computeQuoteAmounts.js";
-import { parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
+import { MAX_LOTS, parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
 import type { CatalogueToken, Core, ServiceCall } from "./core.js";
 
 /** A quote request, parsed from the wire. */
@@ -78,7 +78,8 @@ function priceOf(core: Core, token: CatalogueToken) {
 
 /**
  * The amounts of the swap of `lots` of `source` to `dest` (through the route's intermediate token, if any);
- * 422 when the source must be wrapped first, or the amount is above the sandbox's limit or buys nothing.
+ * 422 when the source must be wrapped first, or the amount is above the sandbox's limit (or a computed amount above
+ * 2^256-1 lots) or buys nothing.
  */
 function priceSwap(
   core: Core,
@@ -110,6 +111,13 @@ function priceSwap(
     slippageBps: BigInt(swap.slippageBps),
     intermediate: intermediate ? priceOf(core, intermediate) : null,
   });
+  // Every amount a leg may be handed fits its chain's amount type (the source was checked when it was parsed).
+  if (amounts.maxDestLots > MAX_LOTS || (amounts.intermediate?.maxLots ?? 0n) > MAX_LOTS)
+    throw createUnprocessableError(
+      "AMOUNT_TOO_LARGE",
+      "The amount is too large: the quoted amount would not fit in 2^256-1 lots.",
+      "Quote",
+    );
   if (amounts.minDestLots <= 0n)
     throw createUnprocessableError(
       "AMOUNT_TOO_SMALL",

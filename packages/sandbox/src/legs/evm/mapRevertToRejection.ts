@@ -1,7 +1,7 @@
 import { ContractFunctionRevertedError, BaseError as ViemBaseError } from "viem";
-import { LegRejection } from "../types.js";
+import { LegRejection, type LegRejectionCode } from "../types.js";
 
-const CODES: Record<string, [code: string, reason: string]> = {
+const CODES: Record<string, [code: LegRejectionCode, reason: string]> = {
   InvalidSigner: [
     "SIGNATURE_INVALID",
     "the signature does not recover to the user's source address for this permit",

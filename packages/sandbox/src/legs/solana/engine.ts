@@ -16,7 +16,7 @@ import {
 } from "@solana/kit";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import type { Clock, Json } from "../types.js";
-import { LegRejection } from "../types.js";
+import { LegRejection, type LegRejectionCode } from "../types.js";
 import { describeFailure } from "./describeFailure.js";
 
 const SNAPSHOT_FILE = "solana-litesvm.json";
@@ -143,7 +143,7 @@ export class SolanaEngine {
    * Execute a transaction. An identical transaction already in litesvm's history (a retry after a crash) counts
    * as done when that one succeeded. Failure -> `LegRejection` (`code`).
    */
-  execute(tx: Transaction, code = "TRANSACTION_FAILED"): string {
+  execute(tx: Transaction, code: LegRejectionCode = "TRANSACTION_FAILED"): string {
     this.syncClock();
     const signature = getSignatureFromTransaction(tx);
     const previous = this.svm.getTransaction(signature);
@@ -153,7 +153,7 @@ export class SolanaEngine {
   }
 
   /** Simulate a transaction without changing state. Failure -> `LegRejection` (`code`). */
-  simulate(tx: Transaction, code: string): void {
+  simulate(tx: Transaction, code: LegRejectionCode): void {
     this.syncClock();
     runChecked({ code, failed: "would fail", send: () => this.svm.simulateTransaction(tx) });
   }
@@ -183,7 +183,7 @@ function runChecked({
   failed,
   send,
 }: {
-  code: string;
+  code: LegRejectionCode;
   /** How the message words a failed result: `failed` (executed) or `would fail` (simulated). */
   failed: string;
   send: () => ReturnType<LiteSVM["sendTransaction"] | LiteSVM["simulateTransaction"]>;

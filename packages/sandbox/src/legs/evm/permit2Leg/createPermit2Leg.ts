@@ -3,7 +3,7 @@ import { hmac } from "@noble/hashes/hmac";
 import { sha256 } from "@noble/hashes/sha2";
 import { bytesToHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ChainLeg, Json } from "../../types.js";
+import { type ChainLeg, type Json, LegRejection } from "../../types.js";
 import { buildPermit2Approval } from "./buildPermit2Approval.js";
 import { deliverPermit2 } from "./deliverPermit2.js";
 import { depositPermit2 } from "./depositPermit2.js";
@@ -28,7 +28,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
   const setup = getPermit2LegSetup(options);
   let engine: Permit2Engine | undefined;
   const started = (): Permit2Engine => {
-    if (!engine) throw new Error(`${setup.label} is not started`);
+    if (!engine) throw new LegRejection("LEG_NOT_STARTED", `${setup.label} is not started`);
     return engine;
   };
 

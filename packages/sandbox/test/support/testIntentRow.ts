@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import type { IntentRow } from "../../src/db/intentRow.js";
+
+/** An `Initiated` intent row of quote `quoteId` (fresh ids, fixed values), with `overrides` on top: for store tests. */
+export function testIntentRow(quoteId: string, overrides: Partial<IntentRow> = {}): IntentRow {
+  return {
+    id: randomUUID(),
+    quoteId,
+    swapId: randomUUID(),
+    status: "Initiated",
+    pendingStep: null,
+    sourceChain: 1,
+    sourceToken: "0xsource",
+    sourceAmountLots: "100",
+    sourceAmountDecimals: 6,
+    destChain: 5,
+    destToken: "dest",
+    destAmountDecimals: 6,
+    minDestAmountLots: "99",
+    maxDestAmountLots: "100",
+    userSourceAddress: "0xuser",
+    userSourcePublicKey: null,
+    userDestinationAddress: "0xuser",
+    refundAddress: "0xuser",
+    retailUserId: null,
+    secret: "00".repeat(32),
+    secretHash: `0x${"11".repeat(32)}`,
+    deadlineSecs: 2_000,
+    approvalMechanism: "permit2",
+    paramsToSign: {},
+    legData: {},
+    proxyAddress: "0xescrow",
+    deliveredAmountLots: null,
+    userDepositTx: null,
+    fulfillTx: null,
+    swapTx: null,
+    refundTx: null,
+    lastError: null,
+    createdAtMs: 1,
+    updatedAtMs: 1,
+    userDepositedAtMs: null,
+    kycRequestedAtMs: null,
+    fulfilledAtMs: null,
+    swappedAtMs: null,
+    refundedAtMs: null,
+    ...overrides,
+  };
+}
