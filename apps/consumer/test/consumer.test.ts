@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
@@ -8,14 +8,21 @@ import { build, type Plugin } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsumerProject,
+  cleanEnv,
   createConsumerProject,
   exec,
+  exportedSpecifiers,
   exportedSubpaths,
   exportTargets,
+  type LoadedEntry,
+  loadEntries,
   type PackedPackage,
   packPublished,
   repoDir,
+  TYPESCRIPT_NEWEST,
+  TYPESCRIPT_OLDEST,
 } from "./project.js";
+import { type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
 
 const require = createRequire(import.meta.url);
 const appDir = join(repoDir, "apps", "consumer");
@@ -42,6 +49,8 @@ const externalExceptDemoSupport: Plugin = {
 let packDir: string;
 let packed: PackedPackage[] = [];
 let project: ConsumerProject;
+let minimal: ConsumerProject;
+let pnpmProject: ConsumerProject;
 let runDir: string;
 const timings: Record<string, number> = {};
 
@@ -57,8 +66,13 @@ beforeAll(async () => {
     packDir = await mkdtemp(join(tmpdir(), "swapintent-pack-"));
     packed = await packPublished(packDir);
     timings.buildAndPackMs = performance.now() - started;
-    project = await createConsumerProject(packed);
-    timings.installMs = project.installMs;
+    // the three installs at once: mostly waiting on the registry
+    [project, minimal, pnpmProject] = await Promise.all([
+      createConsumerProject(packed, "full"),
+      createConsumerProject(packed, "minimal"),
+      createConsumerProject(packed, "pnpm"),
+    ]);
+    timings.installMs = performance.now() - started - timings.buildAndPackMs;
     runDir = await mkdtemp(join(project.dir, "run-"));
   } catch (error) {
     setupError = error;
@@ -68,10 +82,16 @@ beforeAll(async () => {
 afterAll(async () => {
   if (runDir) await rm(runDir, { recursive: true, force: true });
   if (packDir) await rm(packDir, { recursive: true, force: true });
+  const typechecks = Object.entries(timings)
+    .filter(([k]) => k.startsWith("tsc "))
+    .map(([k, v]) => `${k.slice(4)} ${ms(v)}`)
+    .join(", ");
   console.log(
-    `consumer test: build+pack ${ms(timings.buildAndPackMs)}, npm install ${
+    `consumer test: build+pack ${ms(timings.buildAndPackMs)}, installs (npm full, npm minimal, pnpm isolated) ${
       project?.installed ? ms(timings.installMs) : "reused"
-    }, typecheck node16 ${ms(timings.node16Ms)} / bundler ${ms(timings.bundlerMs)}, routes ${ms(timings.routesMs)}`,
+    }, typechecks: ${typechecks}, checks of the tarballs ${ms(timings.tarballChecksMs)}, browser bundles ${ms(
+      timings.bundlesMs,
+    )}, routes ${ms(timings.routesMs)}`,
   );
 });
 
@@ -82,6 +102,19 @@ function findPackage(fromDir: string, name: string): string {
     if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
   }
   throw new Error(`${name} is not installed where ${fromDir} can find it`);
+}
+
+/** Every specifier loaded as ESM and as CJS, with the same export names, from the dist files. */
+function expectEveryEntryLoads(loaded: Record<string, LoadedEntry>, specifiers: string[]): void {
+  expect(Object.keys(loaded).sort()).toEqual([...specifiers].sort());
+  for (const [specifier, r] of Object.entries(loaded)) {
+    expect([r.esmError, r.cjsError], specifier).toEqual([undefined, undefined]);
+    expect(r.esm.length, specifier).toBeGreaterThan(0);
+    expect(r.cjs, specifier).toEqual(r.esm);
+    expect(r.undefinedEsm, specifier).toEqual([]);
+    expect(r.esmFile, specifier).toMatch(/\/dist\/[a-z]+\.js$/);
+    expect(r.cjsFile, specifier).toMatch(/\/dist\/[a-z]+\.cjs$/);
+  }
 }
 
 function ms(value: number | undefined): string {
@@ -194,102 +227,81 @@ describe("installed with npm in a project outside the workspace", () => {
 
   it("loads every export as ESM (import) and as CJS (require), with the same names", async () => {
     setUp();
-    const specifiers = packed.flatMap((p) =>
-      exportedSubpaths(p.manifest).map((sub) => (sub === "." ? p.name : `${p.name}/${sub.slice(2)}`)),
-    );
+    const specifiers = exportedSpecifiers(packed);
     expect(specifiers).toHaveLength(packed.reduce((n, p) => n + exportedSubpaths(p.manifest).length, 0));
-    const script = `
-      import { createRequire } from "node:module";
-      const require = createRequire(import.meta.url);
-      const out = {};
-      for (const s of ${JSON.stringify(specifiers)}) {
-        const esm = await import(s);
-        const cjs = require(s);
-        out[s] = {
-          esm: Object.keys(esm).filter((k) => k !== "default").sort(),
-          cjs: Object.keys(cjs).sort(),
-          esmFile: import.meta.resolve(s),
-          cjsFile: require.resolve(s),
-          undefinedEsm: Object.keys(esm).filter((k) => esm[k] === undefined),
-        };
-      }
-      console.log(JSON.stringify(out));`;
-    const { stdout } = await exec("node", ["--input-type=module", "-e", script], { cwd: project.dir });
-    const loaded = JSON.parse(stdout) as Record<
-      string,
-      { esm: string[]; cjs: string[]; esmFile: string; cjsFile: string; undefinedEsm: string[] }
-    >;
-    expect(Object.keys(loaded).sort()).toEqual([...specifiers].sort());
-    for (const [specifier, r] of Object.entries(loaded)) {
-      expect(r.esm.length, specifier).toBeGreaterThan(0);
-      expect(r.cjs, specifier).toEqual(r.esm);
-      expect(r.undefinedEsm, specifier).toEqual([]);
-      expect(r.esmFile, specifier).toMatch(/\/dist\/[a-z]+\.js$/);
-      expect(r.cjsFile, specifier).toMatch(/\/dist\/[a-z]+\.cjs$/);
-    }
+    expectEveryEntryLoads(await loadEntries(project.dir, specifiers), specifiers);
   });
 
-  for (const mode of ["node16", "bundler"] as const) {
-    it(`typechecks README-style code with strict + exactOptionalPropertyTypes under ${
-      mode === "node16" ? "module: node16 (ESM and a .cts file)" : "moduleResolution: bundler"
-    }`, async () => {
+  const fixture = (file: string) => join(appDir, "fixtures", file);
+  // The README's snippets are these files (a test keeps them equal); the sandbox one imports a private package.
+  const EXAMPLES = [
+    "bitcoin-leather.ts",
+    "bitcoin-sats-connect.ts",
+    "bitcoin-unisat.ts",
+    "bitcoin.ts",
+    "client.ts",
+    "permit2-eip1193.ts",
+    "permit2-evm.ts",
+    "permit2-tron.ts",
+    "permit2-tronlink.ts",
+    "permit2-wagmi.ts",
+    "solana-kit.ts",
+    "solana-wallet-standard.ts",
+    "solana.ts",
+  ];
+  it("type-checks the README's snippets: the example files are the ones this test compiles", async () => {
+    const examples = (await readdir(join(repoDir, "apps", "e2e", "examples"))).filter(
+      (f) => f.endsWith(".ts") && f !== "sandbox.ts",
+    );
+    expect(examples.sort()).toEqual(EXAMPLES);
+  });
+
+  // Each on its own, all with every strict flag and skipLibCheck false: TypeScript 5.9 (the workspace's) under
+  // module node16 (ESM files and a CommonJS .cts) and bundler; the oldest we claim under node16 (the CommonJS
+  // .d.cts files' resolution-mode imports need 5.3, viem's types 5.4); the newest under nodenext and bundler.
+  // (5.9's nodenext only adds require() of ES modules to node16, so it is laxer for the .cts; 5.4's bundler run
+  // found nothing node16 did not: both left out to save CI time, about 20 s each.)
+  const TYPECHECKS: {
+    name: string;
+    typescript: "workspace" | "oldest" | "newest";
+    mode: TypecheckSetup["mode"];
+  }[] = [
+    { name: "TypeScript 5.9, module node16", typescript: "workspace", mode: "node16" },
+    { name: "TypeScript 5.9, moduleResolution bundler", typescript: "workspace", mode: "bundler" },
+    { name: `TypeScript ${TYPESCRIPT_OLDEST} (oldest), module node16`, typescript: "oldest", mode: "node16" },
+    {
+      name: `TypeScript ${TYPESCRIPT_NEWEST} (newest), module nodenext`,
+      typescript: "newest",
+      mode: "nodenext",
+    },
+    { name: `TypeScript ${TYPESCRIPT_NEWEST} (newest), bundler`, typescript: "newest", mode: "bundler" },
+  ];
+  for (const { name, typescript, mode } of TYPECHECKS) {
+    it(`typechecks every entry, the README's snippets and a CommonJS file: ${name}, every strict flag, skipLibCheck false`, async () => {
       setUp();
-      const dir = join(runDir, `typecheck-${mode}`);
-      await mkdir(dir, { recursive: true });
-      // The README's snippets are these files (a test keeps them equal); the sandbox one imports a private package.
-      const examples = join(repoDir, "apps", "e2e", "examples");
-      const copied: string[] = [];
-      for (const file of await readdir(examples)) {
-        if (!file.endsWith(".ts") || file === "sandbox.ts") continue;
-        await copyFile(join(examples, file), join(dir, file));
-        copied.push(file);
-      }
-      expect(copied.sort()).toEqual([
-        "bitcoin-leather.ts",
-        "bitcoin-sats-connect.ts",
-        "bitcoin-unisat.ts",
-        "bitcoin.ts",
-        "client.ts",
-        "permit2-eip1193.ts",
-        "permit2-evm.ts",
-        "permit2-tron.ts",
-        "permit2-tronlink.ts",
-        "permit2-wagmi.ts",
-        "solana-kit.ts",
-        "solana-wallet-standard.ts",
-        "solana.ts",
-      ]);
-      await copyFile(join(appDir, "fixtures", "strict.ts"), join(dir, "strict.ts"));
-      if (mode === "node16")
-        await copyFile(join(appDir, "fixtures", "require.cts"), join(dir, "require.cts"));
-      const compilerOptions = {
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noUncheckedIndexedAccess: true,
-        target: "es2022",
-        lib: ["es2022"],
-        types: ["node"],
-        skipLibCheck: true,
-        noEmit: true,
-        ...(mode === "node16"
-          ? { module: "node16", moduleResolution: "node16" }
-          : { module: "esnext", moduleResolution: "bundler" }),
-      };
-      await writeFile(
-        join(dir, "tsconfig.json"),
-        JSON.stringify({ compilerOptions, include: ["*.ts", "*.cts"] }, null, 2),
-      );
-      const started = performance.now();
-      const tsc = require.resolve("typescript/bin/tsc");
-      const result = await exec("node", [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir }).then(
-        () => "",
-        (error: Error) => error.message,
-      );
-      timings[`${mode}Ms`] = performance.now() - started;
-      expect(result, "tsc reported errors").toBe("");
+      const tsc =
+        typescript === "workspace"
+          ? require.resolve("typescript/bin/tsc")
+          : join(project.dir, "node_modules", `typescript-${typescript}`, "bin", "tsc");
+      const files = [
+        ...EXAMPLES.map((f) => join(repoDir, "apps", "e2e", "examples", f)),
+        fixture("strict.ts"),
+        fixture("entries.ts"),
+        // `import x = require()` is not allowed when emitting ECMAScript modules (bundler)
+        ...(mode === "bundler" ? [] : [fixture("require.cts")]),
+      ];
+      const { errors, ms: took } = await typecheck(join(runDir, `tsc-${typescript}-${mode}`), {
+        tsc,
+        mode,
+        lib: ["es2022", "dom"], // viem's and ox's own declarations need the DOM lib
+        files,
+      });
+      timings[`tsc ${typescript} ${mode}`] = took;
+      expect(
+        unexplainedErrors(errors).map((e) => `${relative(project.dir, e.file)} ${e.code} ${e.text}`),
+      ).toEqual([]);
     });
   }
-
   describe("one route per approval mechanism against the sandbox, with only the installed tarballs", () => {
     let sandbox: Sandbox | undefined;
     afterAll(async () => {
@@ -347,7 +359,7 @@ console.log(JSON.stringify({ resolved, results: result.results }));
       sandbox = await startSandbox({ port: 0, dev: true, resolverIntervalMs: 100, log: () => {} });
       const { stdout } = await exec("node", ["routes.mjs", sandbox.url], {
         cwd: runDir,
-        env: { ...process.env, NODE_OPTIONS: "", NODE_PATH: "" },
+        env: cleanEnv(),
       });
       timings.routesMs = performance.now() - started;
       const { resolved, results } = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as {
@@ -362,5 +374,110 @@ console.log(JSON.stringify({ resolved, results: result.results }));
         ["Solana -> Tron", "cosign", "Fulfilled", true],
       ]);
     });
+  });
+});
+
+describe("installed by pnpm with node-linker=isolated and strict-peer-dependencies (no hoisting)", () => {
+  it("installs (every peer range satisfiable) and loads every export as ESM and CJS seeing only declared dependencies", async () => {
+    setUp();
+    expect(existsSync(join(pnpmProject.dir, "node_modules", ".pnpm"))).toBe(true);
+    // isolated: a package's own node_modules holds only what it declares, so an undeclared import would fail here
+    expect(existsSync(join(pnpmProject.dir, "node_modules", "ox"))).toBe(false);
+    const specifiers = exportedSpecifiers(packed);
+    const loaded = await loadEntries(pnpmProject.dir, specifiers);
+    expectEveryEntryLoads(loaded, specifiers);
+    for (const r of Object.values(loaded)) expect(r.esmFile).toContain("/node_modules/.pnpm/@swapintent+");
+  });
+});
+
+describe("installed by npm without the optional peers (viem, tronweb, @solana/web3.js, tiny-secp256k1, ecpair)", () => {
+  /** The entries that need an optional peer, and the peer their load error must name (as the READMEs say). */
+  const NEEDS_PEER: Record<string, string> = {
+    "@swapintent/permit2/evm": "viem",
+    "@swapintent/solana": "@solana/web3.js",
+    "@swapintent/bitcoin/node": "tiny-secp256k1",
+  };
+
+  it("loads every other entry as ESM and CJS; the three that need a peer fail naming it", async () => {
+    setUp();
+    const nm = join(minimal.dir, "node_modules");
+    for (const peer of ["viem", "tronweb", "@solana/web3.js", "tiny-secp256k1", "ecpair"])
+      expect(existsSync(join(nm, peer)), peer).toBe(false);
+    const specifiers = exportedSpecifiers(packed);
+    const loaded = await loadEntries(minimal.dir, specifiers);
+    const free = specifiers.filter((s) => !(s in NEEDS_PEER));
+    expect(free).toHaveLength(specifiers.length - 3);
+    expectEveryEntryLoads(Object.fromEntries(free.map((s) => [s, loaded[s] as LoadedEntry])), free);
+    for (const [specifier, peer] of Object.entries(NEEDS_PEER)) {
+      expect(loaded[specifier]?.esmError, specifier).toContain(`'${peer}'`);
+      expect(loaded[specifier]?.cjsError, specifier).toContain(`'${peer}'`);
+    }
+  });
+
+  it("typechecks those entries in a Node program without the DOM lib (module nodenext, every strict flag, skipLibCheck false)", async () => {
+    setUp();
+    const { errors, ms: took } = await typecheck(join(minimal.dir, "tsc-minimal"), {
+      tsc: require.resolve("typescript/bin/tsc"),
+      mode: "nodenext",
+      lib: ["es2022"],
+      files: [join(appDir, "fixtures", "minimal.ts")],
+    });
+    timings["tsc minimal nodenext"] = took;
+    // not even a third-party error is expected here: nothing that needs the DOM lib is installed
+    expect(errors.map((e) => `${relative(minimal.dir, e.file)} ${e.code} ${e.text}`)).toEqual([]);
+  });
+});
+
+describe("the tarballs as the ecosystem's checkers see them", () => {
+  it("attw (node16 profile) passes on the packed tarballs themselves (publishConfig applied)", async () => {
+    setUp();
+    // `attw --pack .` would check what `npm pack` makes, which ignores publishConfig: here, what is published.
+    // (publint, in each package's `publint` script, already packs with pnpm.)
+    const started = performance.now();
+    const attw = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist", "index.js");
+    for (const p of packed)
+      await exec("node", [attw, p.tarball, "--profile", "node16", "--format", "json"], { cwd: repoDir });
+    timings.tarballChecksMs = performance.now() - started;
+  });
+
+  it("bundle for the browser from the installed tarballs with no Node built-in, and an unused import leaves nothing", async () => {
+    setUp();
+    const started = performance.now();
+    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    // @swapintent/bitcoin/node is the Node entry (tiny-secp256k1 reads its .wasm from disk): never for a browser
+    const entries = exportedSpecifiers(packed).filter((s) => s !== "@swapintent/bitcoin/node");
+    for (const entry of entries) {
+      const builtinImports: string[] = [];
+      const recordBuiltins: Plugin = {
+        name: "record-builtins",
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) => {
+            // our dist imports no built-in at all; a library's `buffer` may be the npm package of that name (as
+            // @solana/web3.js's is), and a built-in that resolves to no package fails the build
+            if (builtins.has(args.path) && args.importer.includes("/node_modules/@swapintent/"))
+              builtinImports.push(`${args.path} <- ${args.importer}`);
+            return undefined;
+          });
+        },
+      };
+      const bundle = async (contents: string) =>
+        build({
+          stdin: { contents, resolveDir: project.dir, loader: "js" },
+          bundle: true,
+          write: false,
+          platform: "browser",
+          format: "esm",
+          minify: true,
+          logLevel: "silent",
+          plugins: [recordBuiltins],
+        });
+      const used = await bundle(`export * from "${entry}";`);
+      expect(used.outputFiles[0]?.text.length ?? 0, entry).toBeGreaterThan(1000);
+      expect(builtinImports, entry).toEqual([]);
+      // sideEffects: false is true of every module: importing an entry for nothing bundles nothing
+      const unused = await bundle(`import "${entry}";`);
+      expect(unused.outputFiles[0]?.text ?? "", entry).toBe("");
+    }
+    timings.bundlesMs = performance.now() - started;
   });
 });

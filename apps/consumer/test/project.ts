@@ -43,7 +43,17 @@ export interface PackedManifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
-/** Runs a command; on failure the error carries its stdout and stderr. */
+/**
+ * The environment of every command here: the test's own, without `NODE_PATH` and `NODE_OPTIONS`. `pnpm exec`/`pnpm
+ * run` set `NODE_PATH` to the workspace's hoisted `node_modules/.pnpm/node_modules`, where `require` (not `import`)
+ * would find viem, web3.js, ... that a consumer project does not have, hiding a missing dependency.
+ */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_PATH: _path, NODE_OPTIONS: _options, ...env } = process.env;
+  return { ...env, ...extra };
+}
+
+/** Runs a command (in {@link cleanEnv} unless `env` is given); on failure the error carries its stdout and stderr. */
 export async function exec(
   file: string,
   args: string[],
@@ -52,7 +62,7 @@ export async function exec(
   try {
     return await run(file, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? cleanEnv(),
       maxBuffer: 64 * 1024 * 1024,
       timeout: options.timeoutMs ?? 300_000,
     });
@@ -98,27 +108,77 @@ export interface ConsumerProject {
 }
 
 /**
- * A project outside the workspace (under the OS temp folder) with the tarballs and their peers from the registry
- * installed by npm, as a wallet team would (`npm install`, no pnpm, no workspace links).
- *
- * Peers are installed at the ranges the tarballs declare (every optional one too), plus `@types/node` for the
- * typecheck and `@wagmi/core` for the README's wagmi recipe. The install is reused only when it is byte-for-byte the same input: the folder name is a hash of every
- * tarball and of the package.json written here, and a folder appears only by rename once its install succeeded.
- * In CI (`CI` set) it is always installed fresh.
+ * The projects a wallet team could have, each installed from the same tarballs outside the workspace:
+ * - `full`: npm, every peer (optional ones too) at the ranges the tarballs declare, plus `@types/node`,
+ *   `@wagmi/core` for the README's wagmi recipe, and the oldest (5.4) and newest (7.x) TypeScript we claim beside
+ *   the workspace's 5.9 (aliases `typescript-oldest`, `typescript-newest`);
+ * - `minimal`: npm, only the peers that are not optional (bitcoinjs-lib) and one secp256k1 backend: no viem, no
+ *   tronweb, no @solana/web3.js, no tiny-secp256k1, no ecpair;
+ * - `pnpm`: pnpm with `node-linker=isolated` and `strict-peer-dependencies` (no hoisting: a package sees only what
+ *   it declares), every peer.
  */
-export async function createConsumerProject(packed: PackedPackage[]): Promise<ConsumerProject> {
+export type ProjectKind = "full" | "minimal" | "pnpm";
+
+/** The TypeScript versions the consumer test compiles with besides the workspace's own (README: supported range). */
+export const TYPESCRIPT_OLDEST = "5.4.5";
+export const TYPESCRIPT_NEWEST = "7.0.2";
+
+/** The package.json dependencies of one project kind (peers at the ranges the tarballs declare). */
+function projectDependencies(packed: PackedPackage[], kind: ProjectKind): Record<string, string> {
+  const dependencies: Record<string, string> = { "@types/node": "20.19.43" };
+  if (kind === "full") {
+    // @wagmi/core for the README's wagmi recipe (the version apps/e2e pins), as a wagmi app would have it.
+    dependencies["@wagmi/core"] = "3.6.5";
+    dependencies["typescript-oldest"] = `npm:typescript@${TYPESCRIPT_OLDEST}`;
+    dependencies["typescript-newest"] = `npm:typescript@${TYPESCRIPT_NEWEST}`;
+  }
   const peers: Record<string, string> = {};
-  for (const p of packed) Object.assign(peers, p.manifest.peerDependencies ?? {});
-  // @types/node for the typecheck; @wagmi/core for the README's wagmi recipe (the version apps/e2e pins), as a
-  // wagmi app would have it.
-  const dependencies: Record<string, string> = { "@types/node": "20.19.43", "@wagmi/core": "3.6.5" };
+  for (const p of packed) {
+    for (const [name, range] of Object.entries(p.manifest.peerDependencies ?? {})) {
+      const optional = p.manifest.peerDependenciesMeta?.[name]?.optional === true;
+      // minimal: the required peers, and @bitcoinerlab/secp256k1 as the one backend the bitcoin root needs
+      if (kind !== "minimal" || !optional || name === "@bitcoinerlab/secp256k1") peers[name] = range;
+    }
+  }
   for (const [name, range] of Object.entries(peers).sort()) dependencies[name] = range;
   for (const p of packed) dependencies[p.name] = `file:./tarballs/${p.tarball.split("/").pop()}`;
-  const manifest = `${JSON.stringify({ name: "swapintent-consumer", private: true, type: "module", dependencies }, null, 2)}\n`;
+  return dependencies;
+}
 
-  const hash = createHash("sha256").update(manifest);
+/**
+ * A project outside the workspace (under the OS temp folder) with the tarballs and their peers from the registry,
+ * installed as a wallet team would (`npm install`, or pnpm in its strictest layout; no workspace links), see
+ * {@link ProjectKind}. The install is reused only when it is byte-for-byte the same input: the folder name is a hash
+ * of every tarball and of the files written here, and a folder appears only by rename once its install succeeded.
+ * In CI (`CI` set) it is always installed fresh.
+ */
+export async function createConsumerProject(
+  packed: PackedPackage[],
+  kind: ProjectKind = "full",
+): Promise<ConsumerProject> {
+  const dependencies = projectDependencies(packed, kind);
+  const clientTarball = dependencies["@swapintent/client"];
+  const manifest = `${JSON.stringify(
+    {
+      name: `swapintent-consumer-${kind}`,
+      private: true,
+      type: "module",
+      dependencies,
+      // pnpm resolves the signer tarballs' own `@swapintent/client` range from the registry (npm dedupes it to the
+      // root's tarball); until the packages are published, point it at the tarball.
+      ...(kind === "pnpm" ? { pnpm: { overrides: { "@swapintent/client": clientTarball } } } : {}),
+    },
+    null,
+    2,
+  )}\n`;
+  const npmrc =
+    kind === "pnpm"
+      ? "node-linker=isolated\nstrict-peer-dependencies=true\nauto-install-peers=false\nresolve-peers-from-workspace-root=false\n"
+      : "";
+
+  const hash = createHash("sha256").update(manifest).update(npmrc);
   for (const p of packed) hash.update(await readFile(p.tarball));
-  const key = hash.digest("hex").slice(0, 16);
+  const key = `${kind}-${hash.digest("hex").slice(0, 16)}`;
   const base = join(tmpdir(), "swapintent-consumer");
   const dir = join(base, key);
   await mkdir(base, { recursive: true });
@@ -132,12 +192,21 @@ export async function createConsumerProject(packed: PackedPackage[]): Promise<Co
   for (const p of packed)
     await copyFile(p.tarball, join(partial, "tarballs", p.tarball.split("/").pop() ?? ""));
   await writeFile(join(partial, "package.json"), manifest);
+  if (npmrc) await writeFile(join(partial, ".npmrc"), npmrc);
   const started = performance.now();
   try {
     // --ignore-scripts: like the workspace (pnpm 10 runs no dependency build scripts); none is needed here.
-    await exec("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
+    const [file, args] =
+      kind === "pnpm"
+        ? ["pnpm", ["install", "--ignore-scripts", "--reporter=silent"]]
+        : ["npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]];
+    await exec(file, args, {
       cwd: partial,
-      env: { ...process.env, npm_config_update_notifier: "false" },
+      env: {
+        ...process.env,
+        npm_config_update_notifier: "false",
+        npm_config_manage_package_manager_versions: "false",
+      },
       timeoutMs: 600_000,
     });
     await writeFile(join(partial, "node_modules", ".swapintent-installed"), `${new Date().toISOString()}\n`);
@@ -173,4 +242,51 @@ export function exportTargets(
   if (typeof value === "string") return [{ conditions, target: value }];
   if (value === null || typeof value !== "object") return [];
   return Object.entries(value).flatMap(([key, inner]) => exportTargets(inner, [...conditions, key]));
+}
+
+/** What loading one specifier gave: its export names as ESM and as CJS, the files, or the error of each. */
+export interface LoadedEntry {
+  esm: string[];
+  cjs: string[];
+  esmFile: string;
+  cjsFile: string;
+  undefinedEsm: string[];
+  esmError?: string;
+  cjsError?: string;
+}
+
+/**
+ * In a child `node` run in `dir`: `import()`s and `require()`s each specifier, as the project's own code would.
+ * A failure is reported (its first line) instead of thrown, so a caller can assert which entries need which peer.
+ */
+export async function loadEntries(dir: string, specifiers: string[]): Promise<Record<string, LoadedEntry>> {
+  const script = `
+    import { createRequire } from "node:module";
+    const require = createRequire(import.meta.url);
+    const first = (e) => String(e?.message ?? e).split("\\n")[0];
+    const out = {};
+    for (const s of ${JSON.stringify(specifiers)}) {
+      const r = { esm: [], cjs: [], esmFile: "", cjsFile: "", undefinedEsm: [] };
+      try {
+        const esm = await import(s);
+        r.esm = Object.keys(esm).filter((k) => k !== "default").sort();
+        r.undefinedEsm = Object.keys(esm).filter((k) => esm[k] === undefined);
+        r.esmFile = import.meta.resolve(s);
+      } catch (e) { r.esmError = first(e); }
+      try {
+        r.cjs = Object.keys(require(s)).sort();
+        r.cjsFile = require.resolve(s);
+      } catch (e) { r.cjsError = first(e); }
+      out[s] = r;
+    }
+    console.log(JSON.stringify(out));`;
+  const { stdout } = await exec("node", ["--input-type=module", "-e", script], { cwd: dir });
+  return JSON.parse(stdout) as Record<string, LoadedEntry>;
+}
+
+/** `@swapintent/permit2/evm` for `./evm` of permit2: every specifier the packages export. */
+export function exportedSpecifiers(packed: PackedPackage[]): string[] {
+  return packed.flatMap((p) =>
+    exportedSubpaths(p.manifest).map((sub) => (sub === "." ? p.name : `${p.name}/${sub.slice(2)}`)),
+  );
 }

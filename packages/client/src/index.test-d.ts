@@ -19,6 +19,7 @@ import {
   type CreateClientParameters,
   type CreateIntentParameters,
   type CreateRequestSignerErrorType,
+  type CryptoKeyFields,
   createBaseClient,
   createClient,
   createRequestSigner,
@@ -67,6 +68,7 @@ import {
   type TokenFilter,
   type WaitForIntentParameters,
   type WatchIntentParameters,
+  type WebCryptoKey,
 } from "./index.js";
 
 /** The optional keys of `T`. */
@@ -131,6 +133,14 @@ describe("createClient", () => {
     });
     expectTypeOf(createRequestSigner).returns.toEqualTypeOf<RequestSigner>();
     expectTypeOf<RequestSigner>().parameter(0).toEqualTypeOf<SignableRequest>();
+  });
+
+  it("keys are the program's own CryptoKey where it has one (here the DOM lib), so nothing narrows for it", () => {
+    expectTypeOf<WebCryptoKey>().toEqualTypeOf<CryptoKey>();
+    expectTypeOf<RequestSigningOptions["privateKey"]>().toEqualTypeOf<CryptoKey | string>();
+    // the fallback for programs without a global CryptoKey accepts a real key, and not a bare object
+    expectTypeOf<CryptoKey>().toExtend<CryptoKeyFields>();
+    expectTypeOf<{ type: string }>().not.toExtend<CryptoKeyFields>();
   });
 });
 

@@ -106,10 +106,12 @@ export {
   type CreateRequestSignerErrorType,
   type CreateRequestSignerParameters,
   type CreateRequestSignerReturnType,
+  type CryptoKeyFields,
   createRequestSigner,
   type RequestSigner,
   type RequestSigningOptions,
   type SignableRequest,
+  type WebCryptoKey,
 } from "./signing/createRequestSigner.js";
 export {
   type FormatCanonicalRequestErrorType,

@@ -1,5 +1,14 @@
-import { type CodedError, hasErrorCode } from "@swapintent/client";
-import type { Permit2ApproveTransaction } from "./evm/getPermit2Allowance.js";
+import { type CodedError, type Hex, hasErrorCode } from "@swapintent/client";
+
+/**
+ * An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`.
+ * (`Hex` is `` `0x${string}` ``, the same type as viem's `Address`; declared here so no viem type is needed.)
+ */
+export interface Permit2ApproveTransaction {
+  to: Hex;
+  data: Hex;
+  value: 0n;
+}
 
 /**
  * Why a signature a wallet returned is refused (`details.reason` of `PERMIT2_SIGNATURE_INVALID`): not a string,

@@ -4,19 +4,37 @@ import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
 import type { QueryParameters } from "./formatQueryString.js";
 
 /**
+ * WebCrypto's `CryptoKey`: the global type where the program has one (TypeScript's DOM lib, or an `@types/node`
+ * that declares it), otherwise {@link CryptoKeyFields}. So a Node program compiled without the DOM lib
+ * (`@types/node` 20 has no global `CryptoKey`) still type-checks these declarations with `skipLibCheck: false`,
+ * and can pass the keys of `crypto.webcrypto.subtle`.
+ */
+export type WebCryptoKey = typeof globalThis extends { CryptoKey: { prototype: infer K } }
+  ? K
+  : CryptoKeyFields;
+
+/** The fields of a WebCrypto `CryptoKey`, for programs with no global `CryptoKey` type (see {@link WebCryptoKey}). */
+export interface CryptoKeyFields {
+  readonly type: string;
+  readonly extractable: boolean;
+  readonly algorithm: { readonly name: string };
+  readonly usages: readonly string[];
+}
+
+/**
  * Keys for request signing (design §2): an RSA key pair; the service knows the public key.
  * Give `publicKey` (the key id is derived from it) or `keyId` (the id the service issued), or both (then `keyId` is sent).
  */
 export interface RequestSigningOptions {
   /** RSASSA-PKCS1-v1_5 / SHA-256 private key: a WebCrypto `CryptoKey` with usage `sign`, or PKCS#8 PEM text. */
-  privateKey: CryptoKey | string;
+  privateKey: WebCryptoKey | string;
   /**
    * The matching public key: a WebCrypto `CryptoKey` (extractable), SPKI PEM text (`-----BEGIN PUBLIC KEY-----`)
    * or PKCS#1 PEM text (`-----BEGIN RSA PUBLIC KEY-----`).
    * The default key id, sent as `x-api-key`, is base64(SHA-256(PKCS#1 `RSAPublicKey` DER of this key)), as the
    * service operator's published code derives it.
    */
-  publicKey?: CryptoKey | string | undefined;
+  publicKey?: WebCryptoKey | string | undefined;
   /** The key id the service issued, sent as `x-api-key` exactly as given (no hashing). Overrides the derived id. */
   keyId?: string | undefined;
 }

@@ -1,7 +1,6 @@
-import type { Hex } from "@swapintent/client";
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from "viem";
 import { CANONICAL_PERMIT2_ADDRESS } from "../constants.js";
-import type { Permit2Error } from "../errors.js";
+import type { Permit2ApproveTransaction, Permit2Error } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 
 /** Parameters of {@link getPermit2Allowance}. */
@@ -20,12 +19,8 @@ export interface GetPermit2AllowanceParameters {
   approveAmount?: bigint | undefined;
 }
 
-/** An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`. */
-export interface Permit2ApproveTransaction {
-  to: Address;
-  data: Hex;
-  value: 0n;
-}
+// Declared beside the error that carries it, so the root entry's types (errors) need no viem.
+export type { Permit2ApproveTransaction } from "../errors.js";
 
 /**
  * What {@link getPermit2Allowance} returns: the ERC-20 allowance the owner gave Permit2, and the `approve`

@@ -1,0 +1,105 @@
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { exec } from "./project.js";
+
+/**
+ * The strictest settings a wallet project may use, every one on at once: our declaration files, and everything they
+ * import, must compile under them. `skipLibCheck: false` makes tsc check every `.d.ts` it loads, ours included.
+ */
+export const STRICTEST_OPTIONS = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: false,
+  noEmit: true,
+  target: "es2022",
+} as const;
+
+/** One typecheck: which compiler, which module mode, which globals, which files. */
+export interface TypecheckSetup {
+  /** The `tsc` script to run with node. */
+  tsc: string;
+  /** `node16`/`nodenext` (module and moduleResolution), or `bundler` (module esnext). */
+  mode: "node16" | "nodenext" | "bundler";
+  /** `lib`: viem's and ox's declarations need the DOM lib; a Node-only program has `es2022` alone. */
+  lib: string[];
+  /** Files to copy into the folder and check (`.cts` ones are CommonJS). */
+  files: string[];
+}
+
+/** One error tsc reported. */
+export interface TscError {
+  file: string;
+  code: string;
+  text: string;
+}
+
+/**
+ * Errors inside third-party declaration files that no code of ours can avoid (each seen with the versions the
+ * tarballs' ranges install; the README's install section lists them). Any other error fails the test, and so does
+ * one of these in a file of ours.
+ */
+export const THIRD_PARTY_ERRORS: { file: RegExp; codes: string[]; why: string }[] = [
+  {
+    file: /\/node_modules\/ecpair\/src\/cjs\/index\.d\.ts$/,
+    codes: ["TS2835"],
+    why: "ecpair 3.0.2's types use extension-less relative imports: any node16/nodenext ESM program that imports ecpair fails",
+  },
+  {
+    file: /\/node_modules\/mipd\/dist\/types\/register\.d\.ts$/,
+    codes: ["TS1479", "TS1542"],
+    why: "mipd (under @wagmi/core) type-imports viem without resolution-mode: any module node16 program with @wagmi/core fails",
+  },
+];
+
+/** Parses `tsc --pretty false` output (`file(line,col): error TSxxxx: text`, paths relative to the folder). */
+export function parseTscErrors(output: string, dir: string): TscError[] {
+  return output
+    .split("\n")
+    .map((line) => /^(.+?)\(\d+,\d+\): error (TS\d+): (.*)$/.exec(line.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map(([, file = "", code = "", text = ""]) => ({ file: join(dir, file), code, text }));
+}
+
+/** The errors {@link THIRD_PARTY_ERRORS} does not explain. */
+export function unexplainedErrors(errors: TscError[]): TscError[] {
+  return errors.filter(
+    (e) =>
+      e.file.includes("/node_modules/@swapintent/") ||
+      !THIRD_PARTY_ERRORS.some((known) => known.file.test(e.file) && known.codes.includes(e.code)),
+  );
+}
+
+/**
+ * Writes a tsconfig with {@link STRICTEST_OPTIONS} and the setup's module mode and lib into `dir` (inside the
+ * consumer project, so packages resolve from its node_modules), copies the files, and runs tsc.
+ */
+export async function typecheck(
+  dir: string,
+  setup: TypecheckSetup,
+): Promise<{ errors: TscError[]; ms: number }> {
+  await mkdir(dir, { recursive: true });
+  for (const file of setup.files) await copyFile(file, join(dir, basename(file)));
+  const moduleOptions =
+    setup.mode === "bundler"
+      ? { module: "esnext", moduleResolution: "bundler" }
+      : { module: setup.mode, moduleResolution: setup.mode };
+  const compilerOptions = { ...STRICTEST_OPTIONS, ...moduleOptions, lib: setup.lib, types: ["node"] };
+  await writeFile(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions, include: ["*.ts", "*.cts"] }, null, 2),
+  );
+  const started = performance.now();
+  const failure = await exec("node", [setup.tsc, "-p", "tsconfig.json", "--pretty", "false"], {
+    cwd: dir,
+  }).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  const errors = failure === undefined ? [] : parseTscErrors(failure, dir);
+  // a failure without a file-located error (an unknown option, a missing lib, a crash) is an error too
+  if (failure !== undefined && errors.length === 0) errors.push({ file: dir, code: "tsc", text: failure });
+  return { errors, ms: performance.now() - started };
+}
