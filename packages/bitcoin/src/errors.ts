@@ -31,7 +31,10 @@ export interface BitcoinErrorDetails {
    * `output N` or `input N`; `fields`: the bitcoinjs names of the fields refused.
    */
   BTC_PSBT_FIELD_NOT_ALLOWED: { where: string; fields: string[] };
-  /** `quote.sourceAmountLots` is not a positive bigint. `sourceAmountLots`: the value given, escaped. */
+  /**
+   * `quote.sourceAmountLots` is not a positive bigint of at most 21,000,000 BTC. `sourceAmountLots`: the value
+   * given, escaped.
+   */
   BTC_QUOTE_INVALID: { sourceAmountLots: string };
   /** A policy field has the wrong type (counts are integers, fee caps bigint lots). `policy`: the fields given. */
   BTC_POLICY_INVALID: { policy: string[] };
@@ -117,6 +120,12 @@ export interface BitcoinErrorDetails {
     kind: "p2tr" | "p2wpkh";
     changeScriptType: "p2tr" | "p2wpkh" | undefined;
   };
+  /**
+   * An amount is above 21,000,000 BTC (consensus's MoneyRange), so the chain would refuse the deposit. `where`:
+   * `input N` (its stated value), `inputs` (their sum), `output N` or `outputs` (their sum); `valueLots`: that
+   * amount; `maxLots`: 2,100,000,000,000,000.
+   */
+  BTC_AMOUNT_OUT_OF_RANGE: { where: string; valueLots: bigint; maxLots: bigint };
   /** The outputs (`outputTotal` lots) spend more than the inputs (`inputTotal`). */
   BTC_FEE_INVALID: { inputTotal: bigint; outputTotal: bigint };
   /** The fee `feeLots` is below `minFeeRateSatPerVbyte` times `estimatedVsize`. */
@@ -214,6 +223,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_OUTPUT_DUST: true,
   BTC_CHANGE_SPLIT: true,
   BTC_CHANGE_SCRIPT_MISMATCH: true,
+  BTC_AMOUNT_OUT_OF_RANGE: true,
   BTC_FEE_INVALID: true,
   BTC_FEE_TOO_LOW: true,
   BTC_FEE_TOO_HIGH: true,

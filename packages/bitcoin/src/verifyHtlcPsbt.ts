@@ -6,7 +6,13 @@ import { escapeForDisplay } from "./displaySafe.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
-import { DUST_LIMIT_LOTS, getSegwitKind, type SegwitKind, witnessWeightOf } from "./scriptTypes.js";
+import {
+  DUST_LIMIT_LOTS,
+  getSegwitKind,
+  MAX_MONEY_LOTS,
+  type SegwitKind,
+  witnessWeightOf,
+} from "./scriptTypes.js";
 import type { BitcoinEcc, HtlcOutput, HtlcPolicy, HtlcPolicyParameters } from "./types.js";
 import { useEcc } from "./useEcc.js";
 
@@ -182,10 +188,12 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
 
 function readQuoteAmount(quote: Pick<Quote, "sourceAmountLots">): bigint {
   const amount = (quote as { sourceAmountLots?: unknown } | null)?.sourceAmountLots;
-  if (typeof amount !== "bigint" || amount <= 0n) {
-    throw createBitcoinError("BTC_QUOTE_INVALID", "quote.sourceAmountLots is not a positive bigint.", {
-      sourceAmountLots: escapeForDisplay(amount),
-    });
+  if (typeof amount !== "bigint" || amount <= 0n || amount > MAX_MONEY_LOTS) {
+    throw createBitcoinError(
+      "BTC_QUOTE_INVALID",
+      "quote.sourceAmountLots is not a positive bigint of at most 21,000,000 BTC.",
+      { sourceAmountLots: escapeForDisplay(amount) },
+    );
   }
   return amount;
 }
@@ -377,11 +385,28 @@ function readInputs(args: { psbt: Psbt; tx: Transaction }): { inputTotal: bigint
         { input: index, script: bytesToHex(input.witnessUtxo.script) },
       );
     }
+    assertMoneyRange(`input ${index}`, input.witnessUtxo.value);
     if (input.nonWitnessUtxo) assertPreviousTransaction({ index, txInput, input });
     kinds.push(kind);
     inputTotal += input.witnessUtxo.value;
   });
+  assertMoneyRange("inputs", inputTotal);
   return { inputTotal, kinds };
+}
+
+/**
+ * Consensus's MoneyRange: no input or output amount, and neither sum, above 21,000,000 BTC. A deposit outside it
+ * is never valid (CheckTransaction refuses the outputs, CheckTxInputs the inputs), yet its stated amounts could
+ * balance and pass every fee check: the service's coin stated above it, its value handed back as change.
+ */
+function assertMoneyRange(where: string, valueLots: bigint): void {
+  if (valueLots > MAX_MONEY_LOTS) {
+    throw createBitcoinError(
+      "BTC_AMOUNT_OUT_OF_RANGE",
+      "An amount is above 21,000,000 BTC: the chain refuses the deposit.",
+      { where, valueLots, maxLots: MAX_MONEY_LOTS },
+    );
+  }
 }
 
 function assertPreviousTransaction(args: {
@@ -554,6 +579,7 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPo
   const { tx, user, policy } = args;
   let outputTotal = 0n;
   tx.outs.forEach((output, index) => {
+    assertMoneyRange(`output ${index}`, output.value);
     outputTotal += output.value;
     const kind =
       index === 0 || equalBytes(output.script, user.p2tr)
@@ -602,6 +628,7 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPo
       { changeOutputs: tx.outs.length - 1 },
     );
   }
+  assertMoneyRange("outputs", outputTotal);
   return outputTotal;
 }
 

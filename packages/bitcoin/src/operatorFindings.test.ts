@@ -1,0 +1,230 @@
+// What a service operator who wants the user's coins still got through after the earlier reviews (third review):
+// amounts the chain refuses, a key signer asked again after the caller aborted, and key bytes shared between calls.
+import { createRequire } from "node:module";
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
+import { crypto, Psbt } from "bitcoinjs-lib";
+import * as ecc from "tiny-secp256k1";
+import { describe, expect, it } from "vitest";
+import { attempt } from "../test/attempt.js";
+import { AMOUNT, buildDeposit, type Deposit, hex, p2trOf, strangerKey, userKey } from "../test/fixtures.js";
+import { isBitcoinError } from "./errors.js";
+import { getUserScripts } from "./getUserScripts.js";
+import { signHtlcPsbt } from "./signHtlcPsbt.js";
+import type { KeySigner } from "./types.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+
+// bitcore-lib is the testing package's dependency: its Transaction.verify() runs consensus's CheckTransaction.
+const bitcore = createRequire(new URL("../node_modules/@swapintent/testing/package.json", import.meta.url))(
+  "bitcore-lib",
+) as { Transaction: new (hex: string) => { verify(): true | string } };
+
+/** 21,000,000 BTC in satoshis: consensus refuses any amount, or sum of amounts, above it (MoneyRange). */
+const MAX_MONEY = 2_100_000_000_000_000n;
+const userPublicKey = hex(userKey.publicKey);
+const getTapTweak = () => crypto.taggedHash("TapTweak", userKey.publicKey.slice(1));
+
+/** The user's P2TR coin (listed) and a coin of the service (unlisted) whose value the service states. */
+function withServiceCoin(args: { serviceValue: bigint; changeValue: bigint; htlcValue?: bigint }): Deposit {
+  return buildDeposit({
+    inputs: [
+      { kind: "p2tr", value: 60_000n },
+      { kind: "p2wpkh", value: args.serviceValue, owner: strangerKey },
+    ],
+    listed: [0],
+    htlcValue: args.htlcValue ?? AMOUNT,
+    outputs: [{ script: p2trOf(userKey), value: args.changeValue }],
+  });
+}
+
+/** The deposit's unsigned transaction, as hex (what consensus's context-free checks see). */
+const unsignedTxHex = (deposit: Deposit) =>
+  Buffer.from(Psbt.fromBase64(deposit.psbt).data.globalMap.unsignedTx.toBuffer()).toString("hex");
+
+describe("amounts the chain refuses (above 21,000,000 BTC)", () => {
+  const fee = 5_000n;
+
+  it("refuses a service coin stated above MAX_MONEY whose value comes back as change (accepted before): bitcore's CheckTransaction refuses that transaction", async () => {
+    const serviceValue = MAX_MONEY + 100_000n;
+    const deposit = withServiceCoin({ serviceValue, changeValue: serviceValue + 60_000n - AMOUNT - fee });
+    expect(new bitcore.Transaction(unsignedTxHex(deposit)).verify()).toBe(
+      "transaction txout 1 greater than MAX_MONEY",
+    );
+    expect(await attempt(deposit)).toEqual({ code: "BTC_AMOUNT_OUT_OF_RANGE", uses: 0 });
+  });
+
+  it("refuses outputs that each fit but sum above MAX_MONEY (accepted before): bitcore refuses the total", async () => {
+    const deposit = withServiceCoin({
+      serviceValue: MAX_MONEY + AMOUNT + fee - 60_000n,
+      changeValue: MAX_MONEY,
+    });
+    expect(new bitcore.Transaction(unsignedTxHex(deposit)).verify()).toBe(
+      "transaction txout 1 total output greater than MAX_MONEY",
+    );
+    expect(await attempt(deposit)).toEqual({ code: "BTC_AMOUNT_OUT_OF_RANGE", uses: 0 });
+  });
+
+  it("refuses inputs that each fit but sum above MAX_MONEY, with every output and the fee in range (accepted before)", async () => {
+    // No two coins can hold more than every bitcoin there is: the stated values are a lie (bad-txns-inputvalues-outofrange).
+    const deposit = withServiceCoin({
+      serviceValue: MAX_MONEY + 1_000n - 60_000n,
+      changeValue: MAX_MONEY - 4_000n - AMOUNT,
+    });
+    expect(new bitcore.Transaction(unsignedTxHex(deposit)).verify()).toBe(true);
+    expect(await attempt(deposit)).toEqual({ code: "BTC_AMOUNT_OUT_OF_RANGE", uses: 0 });
+  });
+
+  it("says where: the input, the inputs' sum, the output, or the outputs' sum", () => {
+    const cases: [Deposit, string][] = [
+      [withServiceCoin({ serviceValue: MAX_MONEY + 1n, changeValue: 1_000_000n }), "input 1"],
+      [
+        withServiceCoin({
+          serviceValue: MAX_MONEY + 1_000n - 60_000n,
+          changeValue: MAX_MONEY - 4_000n - AMOUNT,
+        }),
+        "inputs",
+      ],
+      [withServiceCoin({ serviceValue: MAX_MONEY - 60_000n, changeValue: MAX_MONEY + 1n }), "output 1"],
+      [withServiceCoin({ serviceValue: MAX_MONEY - 60_000n, changeValue: MAX_MONEY }), "outputs"],
+    ];
+    for (const [deposit, where] of cases) {
+      let refused = false;
+      try {
+        verifyHtlcPsbt({ ecc, ...deposit, userPublicKey });
+      } catch (error) {
+        if (!isBitcoinError(error, "BTC_AMOUNT_OUT_OF_RANGE")) throw error;
+        refused = true;
+        expect(error.details).toEqual({ where, valueLots: error.details.valueLots, maxLots: MAX_MONEY });
+        expect(error.details.valueLots > MAX_MONEY).toBe(true);
+      }
+      expect(refused).toBe(true);
+    }
+  });
+
+  it("refuses a quote above MAX_MONEY (BTC_QUOTE_INVALID) even when the HTLC locks it", async () => {
+    const htlcValue = MAX_MONEY + 1n;
+    const deposit = withServiceCoin({
+      serviceValue: htlcValue + 14_000n - 60_000n,
+      changeValue: 9_000n,
+      htlcValue,
+    });
+    const quote = { sourceAmountLots: htlcValue };
+    expect(await attempt({ ...deposit, quote })).toEqual({ code: "BTC_QUOTE_INVALID", uses: 0 });
+  });
+
+  it("accepts inputs summing to exactly MAX_MONEY; bitcore accepts the signed deposit", async () => {
+    const serviceValue = MAX_MONEY - 60_000n;
+    const deposit = withServiceCoin({ serviceValue, changeValue: serviceValue + 60_000n - AMOUNT - fee });
+    expect(await attempt(deposit)).toEqual({ code: "ACCEPTED", uses: 1 });
+    const { psbt } = await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer: userKey });
+    // The service signs its own coin, then the deposit is complete: every input and CheckTransaction pass.
+    const signed = Psbt.fromBase64(psbt);
+    signed.signInput(1, strangerKey).finalizeInput(1);
+    const txHex = signed.extractTransaction(true).toHex();
+    expect(runInterpreter({ txHex, prevouts: deposit.prevouts })).toEqual([null, null]);
+    expect(new bitcore.Transaction(txHex).verify()).toBe(true);
+  });
+});
+
+describe("a key signer is never asked again once the caller aborted", () => {
+  /** The user's key behind a signer whose first signature waits until `release`; counts every request. */
+  function gatedSigner() {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const counts = { sign: 0, signSchnorr: 0 };
+    const tweaked = userKey.tweak(Uint8Array.from(getTapTweak()));
+    const signer: KeySigner = {
+      publicKey: userKey.publicKey,
+      sign: async (hash) => {
+        counts.sign++;
+        await gate;
+        return userKey.sign(hash);
+      },
+      // An external signer: no `tweak`, its Schnorr signatures are made with the BIP-86-tweaked key.
+      signSchnorr: async (hash) => {
+        counts.signSchnorr++;
+        await gate;
+        return tweaked.signSchnorr(hash);
+      },
+    };
+    return { signer, counts, release };
+  }
+
+  for (const kinds of [
+    ["p2wpkh", "p2wpkh"],
+    ["p2tr", "p2wpkh"],
+    ["p2wpkh", "p2tr"],
+  ] as const) {
+    it(`${kinds.join(" + ")}: aborted during the first signature, the second is never requested`, async () => {
+      const deposit = buildDeposit({
+        inputs: kinds.map((kind, i) => ({ kind, value: 60_000n - BigInt(i) * 10_000n, nonWitness: true })),
+      });
+      const { signer, counts, release } = gatedSigner();
+      const controller = new AbortController();
+      const pending = signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(counts.sign + counts.signSchnorr).toBe(1);
+      controller.abort();
+      const outcome = await pending.then(
+        () => "ACCEPTED",
+        (error: unknown) => (isBitcoinError(error) ? error.code : error),
+      );
+      expect(outcome).toBe("BTC_SIGNING_ABORTED");
+      // The signer answers after the abort: nothing more may be asked of it.
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(counts.sign + counts.signSchnorr).toBe(1);
+    });
+  }
+
+  it("without an abort the same signer signs both inputs and bitcore's interpreter accepts the deposit", async () => {
+    const deposit = buildDeposit();
+    const { signer, counts, release } = gatedSigner();
+    release();
+    const { psbt } = await signHtlcPsbt({
+      ecc,
+      ...deposit,
+      userPublicKey,
+      signer,
+      signal: new AbortController().signal,
+    });
+    expect(counts).toEqual({ sign: 1, signSchnorr: 1 });
+    const txHex = Psbt.fromBase64(psbt).extractTransaction().toHex();
+    expect(runInterpreter({ txHex, prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+});
+
+describe("key bytes are never shared between calls", () => {
+  it("a caller that reuses the key array it passed (or wipes the returned key) does not change the next call", async () => {
+    const deposit = buildDeposit();
+    const passed = Uint8Array.from(userKey.publicKey);
+    const first = verifyHtlcPsbt({ ecc, ...deposit, userPublicKey: passed });
+    // The caller wipes its buffers after use, or reuses them for another key.
+    passed.set(strangerKey.publicKey);
+    first.userPublicKey.fill(0);
+    const { verified, psbt } = await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer: userKey });
+    expect(hex(verified.userPublicKey)).toBe(userPublicKey);
+    const txHex = Psbt.fromBase64(psbt).extractTransaction().toHex();
+    expect(runInterpreter({ txHex, prevouts: deposit.prevouts })).toEqual([null, null]);
+  });
+
+  it("getUserScripts hands out its own copies: writing into one result leaves the next intact", () => {
+    const a = getUserScripts({ ecc, publicKey: userPublicKey });
+    const expected = {
+      publicKey: hex(a.publicKey),
+      xOnly: hex(a.xOnly),
+      p2tr: hex(a.p2tr),
+      p2wpkh: hex(a.p2wpkh),
+    };
+    for (const bytes of [a.publicKey, a.xOnly, a.p2tr, a.p2wpkh]) bytes.fill(0);
+    const b = getUserScripts({ ecc, publicKey: userPublicKey });
+    expect({
+      publicKey: hex(b.publicKey),
+      xOnly: hex(b.xOnly),
+      p2tr: hex(b.p2tr),
+      p2wpkh: hex(b.p2wpkh),
+    }).toEqual(expected);
+    expect(expected.p2tr).toBe(hex(p2trOf(userKey)));
+  });
+});
