@@ -22,6 +22,12 @@ export interface BitcoinErrorDetails {
   /** The intent's approval mechanism is not `htlc`. `approvalMechanism`: the intent's value, escaped. */
   BTC_MECHANISM_MISMATCH: { approvalMechanism: string };
   /**
+   * The intent's `deadlineSecs` is not after the caller's clock (`nowMs`, unix milliseconds): the deposit would
+   * stay valid on chain for an intent the service no longer has to fill. `deadlineSecs`: the intent's value (`null`
+   * when it is not a non-negative integer).
+   */
+  BTC_DEADLINE_PASSED: { deadlineSecs: number | null; nowMs: number };
+  /**
    * A PSBT does not parse. `source`: `params_to_sign.psbt` (the intent's, or not a string), `wallet` (what a
    * wallet returned) or `depositPsbt` (`signHtlcRefund`'s input).
    */
@@ -36,7 +42,10 @@ export interface BitcoinErrorDetails {
    * given, escaped.
    */
   BTC_QUOTE_INVALID: { sourceAmountLots: string };
-  /** A policy field has the wrong type (counts are integers, fee caps bigint lots). `policy`: the fields given. */
+  /**
+   * A policy field has the wrong type (counts are integers, fee caps bigint lots), or the `nowMs` parameter is not a
+   * non-negative integer. `policy`: the fields given (`["nowMs"]` for the clock).
+   */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
    * The user's public key is not a 33-byte compressed secp256k1 point. `length`: its length in bytes (-1 when the
@@ -195,6 +204,7 @@ export type BitcoinErrorCode = keyof BitcoinErrorDetails;
 /** Every code at runtime, for `isBitcoinError`; the compiler keeps it equal to the union. */
 const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_MECHANISM_MISMATCH: true,
+  BTC_DEADLINE_PASSED: true,
   BTC_PSBT_INVALID: true,
   BTC_PSBT_FIELD_NOT_ALLOWED: true,
   BTC_QUOTE_INVALID: true,

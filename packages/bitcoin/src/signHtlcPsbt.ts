@@ -24,6 +24,11 @@ export interface SignHtlcPsbtParameters {
   /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
   policy?: HtlcPolicyParameters | undefined;
   /**
+   * The caller's clock, unix milliseconds (default `Date.now()`): the intent's deadline must lie after it, and a
+   * time locktime at least two hours before it (`verifyHtlcPsbt`).
+   */
+  nowMs?: number | undefined;
+  /**
    * Check every new signature against its sighash before finalizing. Always on for wallets and for external
    * signers (no `tweak` method); off by default for an in-process key pair with `tweak` (an `ecpair` key), whose
    * signatures come from the secp256k1 backend over sighashes computed here. Set true to check those too.

@@ -54,6 +54,11 @@ export interface VerifyHtlcPsbtParameters {
   userPublicKey: string | Uint8Array;
   /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
   policy?: HtlcPolicyParameters | undefined;
+  /**
+   * The caller's clock, unix milliseconds (default `Date.now()`): the intent's deadline must lie after it, and a
+   * time locktime at least two hours before it. Pass the clock your wallet trusts (a test's or sandbox's clock).
+   */
+  nowMs?: number | undefined;
 }
 
 /** What `verifyHtlcPsbt` may throw: a `BaseError` whose code names the first check that failed (README table). */
@@ -94,7 +99,7 @@ const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
 /**
  * Check a Bitcoin deposit PSBT (`params_to_sign` of an `htlc` intent) against the intent and quote the user
  * accepted, before anything is signed. Throws a `BaseError` whose `code` names the first check that failed
- * (README, "What is verified"): the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of
+ * (README, "What is verified"): the intent's deadline is still ahead; the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of
  * `userPublicKey`) with only the PSBT fields a key spend needs and SIGHASH_DEFAULT/ALL; every input spends a
  * native segwit output (so the txid is final before signing); no unlisted input asks for the user's key;
  * output 0 is the Taproot HTLC (NUMS internal key, claim leaf locked to the intent's `secretHash`, refund leaf to
@@ -114,7 +119,8 @@ const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
 export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlcPsbtReturnType {
   const { ecc } = parameters;
   const policy = resolvePolicy(parameters.policy);
-  const { psbtBase64, listed, secretHashHex } = readIntent(parameters.intent);
+  const nowMs = readNow(parameters.nowMs);
+  const { psbtBase64, listed, secretHashHex } = readIntent(parameters.intent, nowMs);
   const amountLots = readQuoteAmount(parameters.quote);
   useEcc(ecc);
   const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
@@ -127,7 +133,7 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
 
   // The deposit must be valid now: a locktime or relative lock would let the service hold a signed deposit that
   // only becomes valid later, after the quote and the intent's deadline.
-  assertNotTimelocked({ tx, policy });
+  assertNotTimelocked({ tx, policy, nowMs });
   assertStandardVersion(tx);
   assertPsbtFields({ psbt, user });
   const { inputTotal, kinds } = readInputs({ psbt, tx });
@@ -161,7 +167,10 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
 }
 
 /** The fields of the intent this check reads, each of the type it must have (the service could send anything). */
-function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secretHashHex: string } {
+function readIntent(
+  intent: Intent,
+  nowMs: number,
+): { psbtBase64: string; listed: unknown; secretHashHex: string } {
   const untyped = intent as unknown as Record<string, unknown> | null;
   const mechanism = typeof untyped === "object" && untyped !== null ? untyped.approvalMechanism : undefined;
   if (mechanism !== "htlc") {
@@ -176,6 +185,7 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
       source: "params_to_sign.psbt",
     });
   }
+  assertDeadlineAhead(untyped!.deadlineSecs, nowMs);
   const secretHashHex = untyped!.secretHash;
   if (typeof secretHashHex !== "string") {
     throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.", {
@@ -184,6 +194,33 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
     });
   }
   return { psbtBase64, listed: params!.inputs, secretHashHex };
+}
+
+/**
+ * The intent is still open: its `deadlineSecs` (unix seconds) is after the caller's clock. Bitcoin knows no
+ * deadline, so a deposit signed for an expired intent stays valid on chain: whoever holds it can still have it
+ * mined, locking the user's coins in an HTLC that no resolver will fill until the refund delay has passed.
+ */
+function assertDeadlineAhead(deadlineSecs: unknown, nowMs: number): void {
+  const valid = Number.isSafeInteger(deadlineSecs) && (deadlineSecs as number) >= 0;
+  if (!valid || (deadlineSecs as number) * 1000 <= nowMs) {
+    throw createBitcoinError(
+      "BTC_DEADLINE_PASSED",
+      "The intent's deadline has passed (or is not a number of seconds): its deposit would still be valid on chain.",
+      { deadlineSecs: valid ? (deadlineSecs as number) : null, nowMs },
+    );
+  }
+}
+
+/** The caller's clock: `Date.now()` unless given, and then a non-negative integer (`BTC_POLICY_INVALID`). */
+function readNow(nowMs: unknown): number {
+  if (nowMs === undefined) return Date.now();
+  if (!Number.isSafeInteger(nowMs) || (nowMs as number) < 0) {
+    throw createBitcoinError("BTC_POLICY_INVALID", "nowMs is not a non-negative integer of milliseconds.", {
+      policy: ["nowMs"],
+    });
+  }
+  return nowMs as number;
 }
 
 function readQuoteAmount(quote: Pick<Quote, "sourceAmountLots">): bigint {
@@ -261,13 +298,13 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   return policy;
 }
 
-function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): void {
-  const { tx, policy } = args;
+function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy; nowMs: number }): void {
+  const { tx, policy, nowMs } = args;
   const enforced = tx.ins.some((input) => input.sequence !== SEQUENCE_FINAL);
   if (enforced && tx.locktime !== 0) {
     const allowed =
       tx.locktime >= LOCKTIME_THRESHOLD
-        ? tx.locktime <= Math.floor(Date.now() / 1000) - MEDIAN_TIME_PAST_MARGIN_SECS
+        ? tx.locktime <= Math.floor(nowMs / 1000) - MEDIAN_TIME_PAST_MARGIN_SECS
         : policy.maxLockTimeHeight !== undefined && tx.locktime <= policy.maxLockTimeHeight;
     if (!allowed) {
       throw createBitcoinError(
