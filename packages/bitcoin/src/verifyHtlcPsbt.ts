@@ -129,6 +129,7 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
   // Read inputs and outputs from the unsigned transaction (bitcoinjs' txInputs/txOutputs getters also derive
   // addresses, which costs about a millisecond).
   const tx = Transaction.fromBuffer(unsignedTx);
+  assertWeightFloor(tx);
   assertListedIndexes(listed, tx.ins.length);
 
   // The deposit must be valid now: a locktime or relative lock would let the service hold a signed deposit that
@@ -340,6 +341,22 @@ function assertStandardVersion(tx: Transaction): void {
       "BTC_TX_NOT_STANDARD",
       "The deposit's transaction version is not 1 or 2: nodes would not relay it.",
       { version },
+    );
+  }
+}
+
+/**
+ * The unsigned transaction alone (no witness) already outweighs what nodes relay: refused before any per-input
+ * work, so a PSBT of tens of thousands of inputs costs one parse, not a pass over every input (the full estimate
+ * with each input's witness follows in `checkFee`).
+ */
+function assertWeightFloor(tx: Transaction): void {
+  const floor = BigInt(tx.byteLength(false)) * 4n + SEGWIT_MARKER_AND_FLAG_WU;
+  if (floor > MAX_STANDARD_TX_WEIGHT) {
+    throw createBitcoinError(
+      "BTC_TX_NOT_STANDARD",
+      "The deposit is heavier than 400,000 weight units: nodes would not relay it.",
+      { estimatedWeight: floor },
     );
   }
 }
