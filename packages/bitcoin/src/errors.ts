@@ -43,8 +43,9 @@ export interface BitcoinErrorDetails {
    */
   BTC_QUOTE_INVALID: { sourceAmountLots: string };
   /**
-   * A policy field has the wrong type (counts are integers, fee caps bigint lots), or the `nowMs` parameter is not a
-   * non-negative integer. `policy`: the fields given (`["nowMs"]` for the clock).
+   * A policy field has the wrong type (counts are integers, fee caps bigint lots), the policy has a field it does
+   * not know (a misspelled cap), or the `nowMs` parameter is not a non-negative integer. `policy`: the fields given,
+   * or the unknown ones (escaped), or `["nowMs"]`.
    */
   BTC_POLICY_INVALID: { policy: string[] };
   /**

@@ -6,11 +6,20 @@ import { crypto, Psbt, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { attempt, tamper } from "../test/attempt.js";
-import { AMOUNT, buildDeposit, type Deposit, hex, p2trOf, strangerKey, userKey } from "../test/fixtures.js";
+import {
+  AMOUNT,
+  buildDeposit,
+  type Deposit,
+  hex,
+  p2trOf,
+  resolverKey,
+  strangerKey,
+  userKey,
+} from "../test/fixtures.js";
 import { isBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import type { KeySigner } from "./types.js";
+import type { HtlcPolicyParameters, KeySigner } from "./types.js";
 import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 
 // bitcore-lib is the testing package's dependency: its Transaction.verify() runs consensus's CheckTransaction.
@@ -347,5 +356,54 @@ describe("a PSBT far above the relay weight is refused before any per-input work
 
   it("below the floor the same inputs are refused for what they spend (the user's script, unlisted)", async () => {
     expect(await attempt(oversized(100))).toEqual({ code: "BTC_INPUT_NOT_LISTED_SIGNED", uses: 0 });
+  });
+});
+
+describe("a policy field the policy does not have (a misspelled cap)", () => {
+  const deposit = buildDeposit();
+
+  it("refuses a misspelled fee cap (accepted before, with the default cap silently in force)", async () => {
+    // Spelled right, the cap refuses this deposit's fee (about 5.6 sat/vB); misspelled, it was ignored.
+    expect(await attempt(deposit, { maxFeeRateSatPerVbyte: 2n })).toEqual({
+      code: "BTC_FEE_TOO_HIGH",
+      uses: 0,
+    });
+    const misspelled = { maxFeeRateSatPerVByte: 2n } as HtlcPolicyParameters;
+    expect(await attempt(deposit, misspelled)).toEqual({ code: "BTC_POLICY_INVALID", uses: 0 });
+  });
+
+  it("names the unknown fields, and refuses a policy that is not an object of known fields", () => {
+    const cases: [unknown, string[]][] = [
+      [{ maxFeeLots: 1_000n, maxfeelots: 1n, resolverKey: "02" }, ["maxfeelots", "resolverKey"]],
+      [JSON.parse('{"__proto__": {"maxFeeLots": "1"}}'), ["__proto__"]],
+      ["strict", ["0", "1", "2", "3", "4", "5"]],
+    ];
+    for (const [policy, fields] of cases) {
+      let refused = false;
+      try {
+        verifyHtlcPsbt({ ecc, ...deposit, userPublicKey, policy: policy as HtlcPolicyParameters });
+      } catch (error) {
+        if (!isBitcoinError(error, "BTC_POLICY_INVALID")) throw error;
+        refused = true;
+        expect(error.details.policy).toEqual(fields);
+      }
+      expect(refused).toBe(true);
+    }
+  });
+
+  it("still accepts every known field, and undefined for any of them", () => {
+    const policy: Required<HtlcPolicyParameters> = {
+      minCsvBlocks: 6,
+      maxCsvBlocks: 1008,
+      maxFeeLots: 50_000n,
+      maxFeeRateSatPerVbyte: 200n,
+      minFeeRateSatPerVbyte: 1n,
+      maxLockTimeHeight: 900_000,
+      resolverPublicKey: hex(resolverKey.publicKey),
+      changeScriptType: "p2tr",
+    };
+    expect(verifyHtlcPsbt({ ecc, ...deposit, userPublicKey, policy }).feeLots).toBe(1_000n);
+    const undefinedFields = Object.fromEntries(Object.keys(policy).map((key) => [key, undefined]));
+    expect(verifyHtlcPsbt({ ecc, ...deposit, userPublicKey, policy: undefinedFields }).feeLots).toBe(1_000n);
   });
 });

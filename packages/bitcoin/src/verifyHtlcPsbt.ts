@@ -267,13 +267,33 @@ function assertListedIndexes(listed: unknown, inputCount: number): asserts liste
   }
 }
 
+/** Every field of `HtlcPolicy`: the compiler keeps this list equal to the interface. */
+const POLICY_FIELDS: Readonly<Record<keyof HtlcPolicy, true>> = {
+  minCsvBlocks: true,
+  maxCsvBlocks: true,
+  maxFeeLots: true,
+  maxFeeRateSatPerVbyte: true,
+  minFeeRateSatPerVbyte: true,
+  maxLockTimeHeight: true,
+  resolverPublicKey: true,
+  changeScriptType: true,
+};
+
 /**
  * Defaults for the fields the caller left out (an explicit `undefined` too: spreading it would switch a cap off),
- * and a typed error for values that would make a check meaningless or throw.
+ * and a typed error for values that would make a check meaningless or throw, and for a field the policy does not
+ * have: a misspelled cap (`maxFeeRateSatPerVByte`) would otherwise leave the default in force unseen.
  */
 function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
-  for (const [key, value] of Object.entries(given ?? {})) {
+  const entries = Object.entries(given ?? {});
+  const unknown = entries.map(([key]) => key).filter((key) => !Object.hasOwn(POLICY_FIELDS, key));
+  if (unknown.length > 0) {
+    throw createBitcoinError("BTC_POLICY_INVALID", "The policy has fields it does not know.", {
+      policy: unknown.map((key) => escapeForDisplay(key)),
+    });
+  }
+  for (const [key, value] of entries) {
     if (value !== undefined) (policy as unknown as Record<string, unknown>)[key] = value;
   }
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
