@@ -22,6 +22,12 @@ export interface BitcoinErrorDetails {
   /** The intent's approval mechanism is not `htlc`. `approvalMechanism`: the intent's value, escaped. */
   BTC_MECHANISM_MISMATCH: { approvalMechanism: string };
   /**
+   * The intent's `deadlineSecs` is not after the caller's clock (`nowMs`, unix milliseconds): the deposit would
+   * stay valid on chain for an intent the service no longer has to fill. `deadlineSecs`: the intent's value (`null`
+   * when it is not a non-negative integer).
+   */
+  BTC_DEADLINE_PASSED: { deadlineSecs: number | null; nowMs: number };
+  /**
    * A PSBT does not parse. `source`: `params_to_sign.psbt` (the intent's, or not a string), `wallet` (what a
    * wallet returned) or `depositPsbt` (`signHtlcRefund`'s input).
    */
@@ -31,9 +37,16 @@ export interface BitcoinErrorDetails {
    * `output N` or `input N`; `fields`: the bitcoinjs names of the fields refused.
    */
   BTC_PSBT_FIELD_NOT_ALLOWED: { where: string; fields: string[] };
-  /** `quote.sourceAmountLots` is not a positive bigint. `sourceAmountLots`: the value given, escaped. */
+  /**
+   * `quote.sourceAmountLots` is not a positive bigint of at most 21,000,000 BTC. `sourceAmountLots`: the value
+   * given, escaped.
+   */
   BTC_QUOTE_INVALID: { sourceAmountLots: string };
-  /** A policy field has the wrong type (counts are integers, fee caps bigint lots). `policy`: the fields given. */
+  /**
+   * A policy field has the wrong type (counts are integers, fee caps bigint lots), the policy has a field it does
+   * not know (a misspelled cap), or the `nowMs` parameter is not a non-negative integer. `policy`: the fields given,
+   * or the unknown ones (escaped), or `["nowMs"]`.
+   */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
    * The user's public key is not a 33-byte compressed secp256k1 point. `length`: its length in bytes (-1 when the
@@ -117,6 +130,12 @@ export interface BitcoinErrorDetails {
     kind: "p2tr" | "p2wpkh";
     changeScriptType: "p2tr" | "p2wpkh" | undefined;
   };
+  /**
+   * An amount is above 21,000,000 BTC (consensus's MoneyRange), so the chain would refuse the deposit. `where`:
+   * `input N` (its stated value), `inputs` (their sum), `output N` or `outputs` (their sum); `valueLots`: that
+   * amount; `maxLots`: 2,100,000,000,000,000.
+   */
+  BTC_AMOUNT_OUT_OF_RANGE: { where: string; valueLots: bigint; maxLots: bigint };
   /** The outputs (`outputTotal` lots) spend more than the inputs (`inputTotal`). */
   BTC_FEE_INVALID: { inputTotal: bigint; outputTotal: bigint };
   /** The fee `feeLots` is below `minFeeRateSatPerVbyte` times `estimatedVsize`. */
@@ -186,6 +205,7 @@ export type BitcoinErrorCode = keyof BitcoinErrorDetails;
 /** Every code at runtime, for `isBitcoinError`; the compiler keeps it equal to the union. */
 const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_MECHANISM_MISMATCH: true,
+  BTC_DEADLINE_PASSED: true,
   BTC_PSBT_INVALID: true,
   BTC_PSBT_FIELD_NOT_ALLOWED: true,
   BTC_QUOTE_INVALID: true,
@@ -214,6 +234,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_OUTPUT_DUST: true,
   BTC_CHANGE_SPLIT: true,
   BTC_CHANGE_SCRIPT_MISMATCH: true,
+  BTC_AMOUNT_OUT_OF_RANGE: true,
   BTC_FEE_INVALID: true,
   BTC_FEE_TOO_LOW: true,
   BTC_FEE_TOO_HIGH: true,

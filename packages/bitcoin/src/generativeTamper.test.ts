@@ -147,7 +147,8 @@ function capturedDeposit(captured: (typeof sandboxDeposits)[number]): Seed {
     name: captured.name,
     resolverPublicKey: captured.resolverPublicKey,
     htlcScript,
-    intent: structuredClone(captured.intent),
+    // Replayed now: the deadline the sandbox gave it at capture time has passed (BTC_DEADLINE_PASSED).
+    intent: { ...structuredClone(captured.intent), deadlineSecs: 2_000_000_000 },
     quote: { sourceAmountLots: BigInt(captured.quote.sourceAmountLots) },
     utxos,
   };

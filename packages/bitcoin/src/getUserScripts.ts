@@ -50,7 +50,7 @@ export function getUserScripts(parameters: GetUserScriptsParameters): GetUserScr
   useEcc(args.ecc);
   const cacheKey = bytesToHex(publicKey);
   const cached = cache.get(cacheKey);
-  if (cached?.ecc === args.ecc) return cached.scripts;
+  if (cached?.ecc === args.ecc) return copyScripts(cached.scripts);
   const xOnly = publicKey.slice(1, 33);
   // BIP-86: output key = internal key tweaked by TapTweak(internal key), no script tree.
   const outputKey = args.ecc.xOnlyPointAddTweak(xOnly, crypto.taggedHash("TapTweak", xOnly));
@@ -61,10 +61,21 @@ export function getUserScripts(parameters: GetUserScriptsParameters): GetUserScr
   }
   const p2tr = Uint8Array.from([0x51, 0x20, ...outputKey.xOnlyPubkey]);
   const p2wpkh = Uint8Array.from([0x00, 0x14, ...crypto.hash160(publicKey)]);
-  const scripts = { publicKey, xOnly, p2tr, p2wpkh };
+  // The cache keeps its own bytes (never the caller's array) and hands out copies: a caller that wipes or reuses
+  // a key array, or writes into a result, must not change what the next call for this key sees.
+  const scripts = { publicKey: Uint8Array.from(publicKey), xOnly, p2tr, p2wpkh };
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(cacheKey, { ecc: args.ecc, scripts });
-  return scripts;
+  return copyScripts(scripts);
+}
+
+function copyScripts(scripts: GetUserScriptsReturnType): GetUserScriptsReturnType {
+  return {
+    publicKey: Uint8Array.from(scripts.publicKey),
+    xOnly: Uint8Array.from(scripts.xOnly),
+    p2tr: Uint8Array.from(scripts.p2tr),
+    p2wpkh: Uint8Array.from(scripts.p2wpkh),
+  };
 }
 
 // Wallets sign for the same few keys again and again; the two derivations cost a point tweak each time.

@@ -173,6 +173,15 @@ describe("public types", () => {
     if (isBitcoinError(error, "BTC_HTLC_AMOUNT_MISMATCH")) {
       expectTypeOf(error.details).toEqualTypeOf<Readonly<{ expected: bigint; actual: bigint }>>();
     }
+    if (isBitcoinError(error, "BTC_DEADLINE_PASSED")) {
+      expectTypeOf(error.details.deadlineSecs).toEqualTypeOf<number | null>();
+      expectTypeOf(error.details.nowMs).toEqualTypeOf<number>();
+    }
+    if (isBitcoinError(error, "BTC_AMOUNT_OUT_OF_RANGE")) {
+      expectTypeOf(error.details).toEqualTypeOf<
+        Readonly<{ where: string; valueLots: bigint; maxLots: bigint }>
+      >();
+    }
     if (isBitcoinError(error, "BTC_SIGNATURE_INVALID")) {
       expectTypeOf(error.details.input).toEqualTypeOf<number>();
       expectTypeOf(error.details.reason).toEqualTypeOf<SignatureProblem>();

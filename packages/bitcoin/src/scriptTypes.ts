@@ -11,6 +11,9 @@ export function getSegwitKind(script: Uint8Array): SegwitKind | null {
   return null;
 }
 
+/** 21,000,000 BTC in satoshis: consensus refuses any amount, or sum of amounts, above it (`MoneyRange`). */
+export const MAX_MONEY_LOTS = 2_100_000_000_000_000n;
+
 /**
  * Bitcoin Core's dust limits (default dustrelayfee, 3 sat/vB) for the output types a deposit may create: an
  * output below it is not relayed.

@@ -24,6 +24,11 @@ export interface SignHtlcPsbtParameters {
   /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
   policy?: HtlcPolicyParameters | undefined;
   /**
+   * The caller's clock, unix milliseconds (default `Date.now()`): the intent's deadline must lie after it, and a
+   * time locktime at least two hours before it (`verifyHtlcPsbt`).
+   */
+  nowMs?: number | undefined;
+  /**
    * Check every new signature against its sighash before finalizing. Always on for wallets and for external
    * signers (no `tweak` method); off by default for an in-process key pair with `tweak` (an `ecpair` key), whose
    * signatures come from the secp256k1 backend over sighashes computed here. Set true to check those too.
@@ -91,7 +96,7 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
     }
   } else {
     const alwaysCheck = parameters.alwaysCheckSignatures === true;
-    await untilAborted(signWithKey({ ecc, signer, verified, alwaysCheck }), signal);
+    await untilAborted(signWithKey({ ecc, signer, verified, alwaysCheck, signal }), signal);
   }
   if (signal?.aborted) throw aborted("whileSigning");
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
@@ -146,26 +151,29 @@ type Made = { hash: Uint8Array; signature: Uint8Array }[];
 
 /**
  * Sign each listed input with a key signer. Every signer object is built (and the signer's abilities checked)
- * before the first signature, so a signer that cannot sign some input is refused before it has signed any.
+ * before the first signature, so a signer that cannot sign some input is refused before it has signed any. Once
+ * `signal` aborts, the signer is asked for nothing more (the caller has already been answered).
  */
 async function signWithKey(args: {
   ecc: BitcoinEcc;
   signer: KeySigner;
   verified: VerifyHtlcPsbtReturnType;
   alwaysCheck: boolean;
+  signal: AbortSignal | undefined;
 }): Promise<void> {
-  const { ecc, signer, verified } = args;
+  const { ecc, signer, verified, signal } = args;
   const psbt = verified.psbt;
   const made: Made = [];
   const needsTaproot = verified.inputs.some((i) => i.kind === "p2tr");
-  const taproot = needsTaproot ? taprootKeySigner({ ecc, signer, verified, made }) : undefined;
-  const ecdsa = ecdsaSigner({ signer, made });
+  const taproot = needsTaproot ? taprootKeySigner({ ecc, signer, verified, made, signal }) : undefined;
+  const ecdsa = ecdsaSigner({ signer, made, signal });
   for (const { index, kind } of verified.inputs) {
     made.length = 0;
     try {
       if (kind === "p2tr") await psbt.signInputAsync(index, taproot!, [SIGHASH_DEFAULT, SIGHASH_ALL]);
       else await psbt.signInputAsync(index, ecdsa, [SIGHASH_ALL]);
     } catch (cause) {
+      if (signal?.aborted) throw aborted("whileSigning");
       throw createBitcoinError(
         "BTC_SIGNATURE_INVALID",
         "The signer could not sign a listed input.",
@@ -197,11 +205,17 @@ async function signWithKey(args: {
   }
 }
 
-function ecdsaSigner(args: { signer: KeySigner; made: Made }): SignerAsync {
-  const { signer, made } = args;
+/** Refuse to ask the signer anything once the caller's signal has aborted. */
+function assertNotAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw aborted("whileSigning");
+}
+
+function ecdsaSigner(args: { signer: KeySigner; made: Made; signal: AbortSignal | undefined }): SignerAsync {
+  const { signer, made, signal } = args;
   return {
     publicKey: signer.publicKey,
     sign: async (hash) => {
+      assertNotAborted(signal);
       // The signer gets a copy: a digest it rewrites in place must not become the one its signature is checked against.
       const signature = await signer.sign(Uint8Array.from(hash));
       made.push({ hash, signature });
@@ -215,8 +229,9 @@ function taprootKeySigner(args: {
   signer: KeySigner;
   verified: VerifyHtlcPsbtReturnType;
   made: Made;
+  signal: AbortSignal | undefined;
 }): SignerAsync & { publicKey: Uint8Array } {
-  const { ecc, signer, verified, made } = args;
+  const { ecc, signer, verified, made, signal } = args;
   const xOnly = verified.userPublicKey.slice(1);
   const tweak = btcCrypto.taggedHash("TapTweak", xOnly);
   let publicKey: Uint8Array | undefined;
@@ -245,6 +260,7 @@ function taprootKeySigner(args: {
       throw new Error("a Taproot key-path input needs a Schnorr signature");
     },
     signSchnorr: async (hash) => {
+      assertNotAborted(signal);
       const signature = await sign(Uint8Array.from(hash));
       made.push({ hash, signature });
       return signature;

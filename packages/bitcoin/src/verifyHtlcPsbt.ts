@@ -6,7 +6,13 @@ import { escapeForDisplay } from "./displaySafe.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
-import { DUST_LIMIT_LOTS, getSegwitKind, type SegwitKind, witnessWeightOf } from "./scriptTypes.js";
+import {
+  DUST_LIMIT_LOTS,
+  getSegwitKind,
+  MAX_MONEY_LOTS,
+  type SegwitKind,
+  witnessWeightOf,
+} from "./scriptTypes.js";
 import type { BitcoinEcc, HtlcOutput, HtlcPolicy, HtlcPolicyParameters } from "./types.js";
 import { useEcc } from "./useEcc.js";
 
@@ -48,6 +54,11 @@ export interface VerifyHtlcPsbtParameters {
   userPublicKey: string | Uint8Array;
   /** Limits; each field left out (or `undefined`) takes its `DEFAULT_HTLC_POLICY` value. */
   policy?: HtlcPolicyParameters | undefined;
+  /**
+   * The caller's clock, unix milliseconds (default `Date.now()`): the intent's deadline must lie after it, and a
+   * time locktime at least two hours before it. Pass the clock your wallet trusts (a test's or sandbox's clock).
+   */
+  nowMs?: number | undefined;
 }
 
 /** What `verifyHtlcPsbt` may throw: a `BaseError` whose code names the first check that failed (README table). */
@@ -88,7 +99,7 @@ const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
 /**
  * Check a Bitcoin deposit PSBT (`params_to_sign` of an `htlc` intent) against the intent and quote the user
  * accepted, before anything is signed. Throws a `BaseError` whose `code` names the first check that failed
- * (README, "What is verified"): the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of
+ * (README, "What is verified"): the intent's deadline is still ahead; the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of
  * `userPublicKey`) with only the PSBT fields a key spend needs and SIGHASH_DEFAULT/ALL; every input spends a
  * native segwit output (so the txid is final before signing); no unlisted input asks for the user's key;
  * output 0 is the Taproot HTLC (NUMS internal key, claim leaf locked to the intent's `secretHash`, refund leaf to
@@ -108,7 +119,8 @@ const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
 export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlcPsbtReturnType {
   const { ecc } = parameters;
   const policy = resolvePolicy(parameters.policy);
-  const { psbtBase64, listed, secretHashHex } = readIntent(parameters.intent);
+  const nowMs = readNow(parameters.nowMs);
+  const { psbtBase64, listed, secretHashHex } = readIntent(parameters.intent, nowMs);
   const amountLots = readQuoteAmount(parameters.quote);
   useEcc(ecc);
   const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
@@ -117,11 +129,12 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
   // Read inputs and outputs from the unsigned transaction (bitcoinjs' txInputs/txOutputs getters also derive
   // addresses, which costs about a millisecond).
   const tx = Transaction.fromBuffer(unsignedTx);
+  assertWeightFloor(tx);
   assertListedIndexes(listed, tx.ins.length);
 
   // The deposit must be valid now: a locktime or relative lock would let the service hold a signed deposit that
   // only becomes valid later, after the quote and the intent's deadline.
-  assertNotTimelocked({ tx, policy });
+  assertNotTimelocked({ tx, policy, nowMs });
   assertStandardVersion(tx);
   assertPsbtFields({ psbt, user });
   const { inputTotal, kinds } = readInputs({ psbt, tx });
@@ -155,7 +168,10 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
 }
 
 /** The fields of the intent this check reads, each of the type it must have (the service could send anything). */
-function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secretHashHex: string } {
+function readIntent(
+  intent: Intent,
+  nowMs: number,
+): { psbtBase64: string; listed: unknown; secretHashHex: string } {
   const untyped = intent as unknown as Record<string, unknown> | null;
   const mechanism = typeof untyped === "object" && untyped !== null ? untyped.approvalMechanism : undefined;
   if (mechanism !== "htlc") {
@@ -170,6 +186,7 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
       source: "params_to_sign.psbt",
     });
   }
+  assertDeadlineAhead(untyped!.deadlineSecs, nowMs);
   const secretHashHex = untyped!.secretHash;
   if (typeof secretHashHex !== "string") {
     throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.", {
@@ -180,12 +197,41 @@ function readIntent(intent: Intent): { psbtBase64: string; listed: unknown; secr
   return { psbtBase64, listed: params!.inputs, secretHashHex };
 }
 
+/**
+ * The intent is still open: its `deadlineSecs` (unix seconds) is after the caller's clock. Bitcoin knows no
+ * deadline, so a deposit signed for an expired intent stays valid on chain: whoever holds it can still have it
+ * mined, locking the user's coins in an HTLC that no resolver will fill until the refund delay has passed.
+ */
+function assertDeadlineAhead(deadlineSecs: unknown, nowMs: number): void {
+  const valid = Number.isSafeInteger(deadlineSecs) && (deadlineSecs as number) >= 0;
+  if (!valid || (deadlineSecs as number) * 1000 <= nowMs) {
+    throw createBitcoinError(
+      "BTC_DEADLINE_PASSED",
+      "The intent's deadline has passed (or is not a number of seconds): its deposit would still be valid on chain.",
+      { deadlineSecs: valid ? (deadlineSecs as number) : null, nowMs },
+    );
+  }
+}
+
+/** The caller's clock: `Date.now()` unless given, and then a non-negative integer (`BTC_POLICY_INVALID`). */
+function readNow(nowMs: unknown): number {
+  if (nowMs === undefined) return Date.now();
+  if (!Number.isSafeInteger(nowMs) || (nowMs as number) < 0) {
+    throw createBitcoinError("BTC_POLICY_INVALID", "nowMs is not a non-negative integer of milliseconds.", {
+      policy: ["nowMs"],
+    });
+  }
+  return nowMs as number;
+}
+
 function readQuoteAmount(quote: Pick<Quote, "sourceAmountLots">): bigint {
   const amount = (quote as { sourceAmountLots?: unknown } | null)?.sourceAmountLots;
-  if (typeof amount !== "bigint" || amount <= 0n) {
-    throw createBitcoinError("BTC_QUOTE_INVALID", "quote.sourceAmountLots is not a positive bigint.", {
-      sourceAmountLots: escapeForDisplay(amount),
-    });
+  if (typeof amount !== "bigint" || amount <= 0n || amount > MAX_MONEY_LOTS) {
+    throw createBitcoinError(
+      "BTC_QUOTE_INVALID",
+      "quote.sourceAmountLots is not a positive bigint of at most 21,000,000 BTC.",
+      { sourceAmountLots: escapeForDisplay(amount) },
+    );
   }
   return amount;
 }
@@ -221,13 +267,33 @@ function assertListedIndexes(listed: unknown, inputCount: number): asserts liste
   }
 }
 
+/** Every field of `HtlcPolicy`: the compiler keeps this list equal to the interface. */
+const POLICY_FIELDS: Readonly<Record<keyof HtlcPolicy, true>> = {
+  minCsvBlocks: true,
+  maxCsvBlocks: true,
+  maxFeeLots: true,
+  maxFeeRateSatPerVbyte: true,
+  minFeeRateSatPerVbyte: true,
+  maxLockTimeHeight: true,
+  resolverPublicKey: true,
+  changeScriptType: true,
+};
+
 /**
  * Defaults for the fields the caller left out (an explicit `undefined` too: spreading it would switch a cap off),
- * and a typed error for values that would make a check meaningless or throw.
+ * and a typed error for values that would make a check meaningless or throw, and for a field the policy does not
+ * have: a misspelled cap (`maxFeeRateSatPerVByte`) would otherwise leave the default in force unseen.
  */
 function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
-  for (const [key, value] of Object.entries(given ?? {})) {
+  const entries = Object.entries(given ?? {});
+  const unknown = entries.map(([key]) => key).filter((key) => !Object.hasOwn(POLICY_FIELDS, key));
+  if (unknown.length > 0) {
+    throw createBitcoinError("BTC_POLICY_INVALID", "The policy has fields it does not know.", {
+      policy: unknown.map((key) => escapeForDisplay(key)),
+    });
+  }
+  for (const [key, value] of entries) {
     if (value !== undefined) (policy as unknown as Record<string, unknown>)[key] = value;
   }
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
@@ -253,13 +319,13 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   return policy;
 }
 
-function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy }): void {
-  const { tx, policy } = args;
+function assertNotTimelocked(args: { tx: Transaction; policy: HtlcPolicy; nowMs: number }): void {
+  const { tx, policy, nowMs } = args;
   const enforced = tx.ins.some((input) => input.sequence !== SEQUENCE_FINAL);
   if (enforced && tx.locktime !== 0) {
     const allowed =
       tx.locktime >= LOCKTIME_THRESHOLD
-        ? tx.locktime <= Math.floor(Date.now() / 1000) - MEDIAN_TIME_PAST_MARGIN_SECS
+        ? tx.locktime <= Math.floor(nowMs / 1000) - MEDIAN_TIME_PAST_MARGIN_SECS
         : policy.maxLockTimeHeight !== undefined && tx.locktime <= policy.maxLockTimeHeight;
     if (!allowed) {
       throw createBitcoinError(
@@ -295,6 +361,22 @@ function assertStandardVersion(tx: Transaction): void {
       "BTC_TX_NOT_STANDARD",
       "The deposit's transaction version is not 1 or 2: nodes would not relay it.",
       { version },
+    );
+  }
+}
+
+/**
+ * The unsigned transaction alone (no witness) already outweighs what nodes relay: refused before any per-input
+ * work, so a PSBT of tens of thousands of inputs costs one parse, not a pass over every input (the full estimate
+ * with each input's witness follows in `checkFee`).
+ */
+function assertWeightFloor(tx: Transaction): void {
+  const floor = BigInt(tx.byteLength(false)) * 4n + SEGWIT_MARKER_AND_FLAG_WU;
+  if (floor > MAX_STANDARD_TX_WEIGHT) {
+    throw createBitcoinError(
+      "BTC_TX_NOT_STANDARD",
+      "The deposit is heavier than 400,000 weight units: nodes would not relay it.",
+      { estimatedWeight: floor },
     );
   }
 }
@@ -377,11 +459,28 @@ function readInputs(args: { psbt: Psbt; tx: Transaction }): { inputTotal: bigint
         { input: index, script: bytesToHex(input.witnessUtxo.script) },
       );
     }
+    assertMoneyRange(`input ${index}`, input.witnessUtxo.value);
     if (input.nonWitnessUtxo) assertPreviousTransaction({ index, txInput, input });
     kinds.push(kind);
     inputTotal += input.witnessUtxo.value;
   });
+  assertMoneyRange("inputs", inputTotal);
   return { inputTotal, kinds };
+}
+
+/**
+ * Consensus's MoneyRange: no input or output amount, and neither sum, above 21,000,000 BTC. A deposit outside it
+ * is never valid (CheckTransaction refuses the outputs, CheckTxInputs the inputs), yet its stated amounts could
+ * balance and pass every fee check: the service's coin stated above it, its value handed back as change.
+ */
+function assertMoneyRange(where: string, valueLots: bigint): void {
+  if (valueLots > MAX_MONEY_LOTS) {
+    throw createBitcoinError(
+      "BTC_AMOUNT_OUT_OF_RANGE",
+      "An amount is above 21,000,000 BTC: the chain refuses the deposit.",
+      { where, valueLots, maxLots: MAX_MONEY_LOTS },
+    );
+  }
 }
 
 function assertPreviousTransaction(args: {
@@ -554,6 +653,7 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPo
   const { tx, user, policy } = args;
   let outputTotal = 0n;
   tx.outs.forEach((output, index) => {
+    assertMoneyRange(`output ${index}`, output.value);
     outputTotal += output.value;
     const kind =
       index === 0 || equalBytes(output.script, user.p2tr)
@@ -602,6 +702,7 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPo
       { changeOutputs: tx.outs.length - 1 },
     );
   }
+  assertMoneyRange("outputs", outputTotal);
   return outputTotal;
 }
 

@@ -7,7 +7,7 @@ import { type Deposit, hex, spySigner, userKey } from "./fixtures.js";
 
 /** Sign as the user with a spy; returns the refusal code (or "ACCEPTED") and how often the key was used. */
 export async function attempt(
-  deposit: Pick<Deposit, "intent" | "quote">,
+  deposit: Pick<Deposit, "intent" | "quote"> & { nowMs?: number },
   policy?: HtlcPolicyParameters,
 ): Promise<{ code: string; uses: number }> {
   const signer = spySigner();

@@ -78,6 +78,8 @@ async function userSigns(leg: BitcoinLeg, intent: LegIntent, paramsToSign: unkno
     userPublicKey: hex(user.publicKey),
     signer: user,
     policy: { resolverPublicKey: leg.resolverPublicKey() },
+    // The wallet signs at T0, within every intent's deadline; the leg's clock moves on by itself in these tests.
+    nowMs: T0,
   });
 }
 
