@@ -1,7 +1,7 @@
 import type { BaseClient } from "../client/types.js";
 import { isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, createClientError } from "../errors/codes.js";
-import { assertInteger, assertUuid } from "../internal/assertInput.js";
+import { assertInteger, assertUuid, maxTimerMs } from "../internal/assertInput.js";
 import { abortedError, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";
 import { isTerminalStatus } from "../utils/isTerminalStatus.js";
@@ -39,8 +39,8 @@ export async function* watchIntent(
 ): WatchIntentReturnType {
   const { intentId, intervalMs = 2000, timeoutMs, signal } = parameters;
   assertUuid(intentId, "intentId");
-  assertInteger(intervalMs, "intervalMs", 0, 2 ** 31 - 1);
-  if (timeoutMs !== undefined) assertInteger(timeoutMs, "timeoutMs", 0, 2 ** 31 - 1);
+  assertInteger(intervalMs, "intervalMs", 0, maxTimerMs);
+  if (timeoutMs !== undefined) assertInteger(timeoutMs, "timeoutMs", 0, maxTimerMs);
   if (signal?.aborted) throw abortedError(signal);
   const controller = new AbortController();
   let timedOut = false;

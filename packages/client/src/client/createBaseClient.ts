@@ -1,5 +1,6 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
+import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseRetryAfter } from "../internal/parseRetryAfter.js";
@@ -15,17 +16,25 @@ const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
-const maxTimerMs = 2 ** 31 - 1;
-/** Throws `code` naming `field` unless `value` is absent or a whole number from 0 to `max` (milliseconds, retries). */
-function assertTimerMs(
-  code: "INVALID_INPUT" | "INVALID_OPTIONS",
-  field: string,
-  value: number | undefined,
-  max = maxTimerMs,
-): void {
-  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max))
-    throw invalidInput(field, `must be an integer from 0 to ${max}`, value, code);
+
+/** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
+const invalidOption = (field: string, reason: string) =>
+  invalidInput(field, reason, undefined, "INVALID_OPTIONS");
+
+/** A transport error of one call: its message starts with `METHOD /path:`, its details hold both. */
+function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFUSED">(
+  code: C,
+  { method, path }: { method: string; path: string },
+  text: string,
+  details: Omit<ClientErrorDetails[C], "method" | "path">,
+  cause?: unknown,
+): ClientError<C> {
+  return createClientError(
+    code,
+    `${method} ${path}: ${text}.`,
+    { method, path, ...details } as ClientErrorDetails[C],
+    cause,
+  );
 }
 
 /** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
@@ -89,25 +98,23 @@ function resolveOptions(options: ClientOptions): Transport {
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
-  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw invalidInput("maxResponseBytes", "must be a positive integer", maxResponseBytes, "INVALID_OPTIONS");
-  }
   // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
   // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
-  for (const field of ["timeoutMs", "retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
-    const value =
-      field === "timeoutMs" ? options.timeoutMs : options.retry ? options.retry[field] : undefined;
-    assertTimerMs(
-      "INVALID_OPTIONS",
-      field === "timeoutMs" ? field : `retry.${field}`,
-      value,
+  const limits: Array<[string, unknown, number, number]> = [
+    ["maxResponseBytes", maxResponseBytes, 1, Number.MAX_SAFE_INTEGER],
+    ["timeoutMs", options.timeoutMs, 0, maxTimerMs],
+  ];
+  for (const field of ["retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const)
+    limits.push([
+      `retry.${field}`,
+      options.retry ? options.retry[field] : undefined,
+      0,
       field === "retries" ? 100 : maxTimerMs,
-    );
-  }
+    ]);
+  for (const [field, value, min, max] of limits)
+    if (value !== undefined) assertInteger(value, field, min, max, "INVALID_OPTIONS");
   const fetchFn = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFn !== "function") {
-    throw invalidInput("fetch", "is needed (no global fetch)", undefined, "INVALID_OPTIONS");
-  }
+  if (typeof fetchFn !== "function") throw invalidOption("fetch", "is missing (no global fetch)");
   const retry =
     options.retry === false
       ? undefined
@@ -131,47 +138,40 @@ function resolveOptions(options: ClientOptions): Transport {
 }
 
 function assertBaseUrl(baseUrl: string): void {
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(baseUrl);
   } catch {
     // not kept as `cause`: the URL error quotes the text, a password in it too
-    throw invalidInput("baseUrl", "must be an absolute URL", undefined, "INVALID_OPTIONS");
   }
   // a user name or password: fetch refuses such a URL with an error that quotes it, password included
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
-    throw invalidInput(
-      "baseUrl",
-      "must be http(s), without user name or password",
-      undefined,
-      "INVALID_OPTIONS",
-    );
-  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password)
+    throw invalidOption("baseUrl", "must be an absolute http(s) URL without credentials");
 }
 
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
 function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): void {
   // never the value: it may be a key
   const fail = (field: string, reason: string) => {
-    throw invalidInput(field, reason, undefined, "INVALID_OPTIONS");
+    throw invalidOption(field, reason);
   };
   if (auth !== undefined && auth !== "none") fail("auth", 'can only be "none"');
   if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
     fail("auth", "excludes `apiKey` and `requestSigning`");
   if (apiKey !== undefined && requestSigning !== undefined) fail("apiKey", "excludes `requestSigning`");
   if (requestSigning !== undefined && typeof requestSigning !== "function")
-    fail("requestSigning", "must be a signer (`createRequestSigner`)");
+    fail("requestSigning", "must be a signer");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     fail("apiKey", "must be a non-empty string");
   if (apiKey === undefined && requestSigning === undefined && auth !== "none")
-    fail("apiKey", 'is missing (unset environment variable?); or give `requestSigning` or `auth: "none"`');
+    fail("apiKey", 'is missing (or give `requestSigning` or `auth: "none"`)');
 }
 
 async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): Promise<T> {
   const queryString = formatQueryString({ query: request.query });
   const url = `${transport.baseUrl}${request.path}${queryString ? `?${queryString}` : ""}`;
   const body = request.body === undefined ? undefined : stringifyCanonicalJson({ value: request.body });
-  assertTimerMs("INVALID_INPUT", "timeoutMs", request.timeoutMs);
+  if (request.timeoutMs !== undefined) assertInteger(request.timeoutMs, "timeoutMs", 0, maxTimerMs);
   const retries = request.idempotent && transport.retry ? transport.retry.retries : 0;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -268,12 +268,13 @@ async function sendAttempt<T>(
  */
 async function fetchText(
   transport: Transport,
-  { method, path, signal, timeoutMs: callTimeoutMs }: ClientRequest<unknown>,
+  request: ClientRequest<unknown>,
   { url, headers, body }: { url: string; headers: Record<string, string>; body: string | undefined },
 ): Promise<{ response: Response; text: string }> {
+  const { method, path, signal } = request;
   const controller = new AbortController();
   let timedOut = false;
-  const timeoutMs = callTimeoutMs ?? transport.timeoutMs;
+  const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
@@ -292,31 +293,16 @@ async function fetchText(
     });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});
-      throw createClientError("REDIRECT_REFUSED", `${method} ${path}: redirect refused.`, {
-        method,
-        path,
-        status: response.status,
-      });
+      throw callError("REDIRECT_REFUSED", request, "redirect refused", { status: response.status });
     }
     const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
     if (isSwapIntentError(error)) throw error;
-    if (timedOut) {
-      throw createClientError(
-        "TIMEOUT",
-        `${method} ${path}: no response within ${timeoutMs} ms.`,
-        { method, path, timeoutMs },
-        error,
-      );
-    }
-    throw createClientError(
-      "NETWORK_ERROR",
-      `${method} ${path}: network error, no HTTP response.`,
-      { method, path },
-      error,
-    );
+    throw timedOut
+      ? callError("TIMEOUT", request, `no response within ${timeoutMs} ms`, { timeoutMs }, error)
+      : callError("NETWORK_ERROR", request, "network error", {}, error);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
