@@ -68,11 +68,11 @@ export async function* watchIntent(
     if (timedOut && isSwapIntentError(error, "ABORTED")) {
       // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
       // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
-      throw createClientError(
-        "WAIT_TIMEOUT",
-        `Intent ${intentId} reached no terminal status within ${timeoutMs} ms.`,
-        { intentId, timeoutMs, lastStatus: lastStatusOf(last) },
-      );
+      throw createClientError("WAIT_TIMEOUT", `No terminal status within ${timeoutMs} ms.`, {
+        intentId,
+        timeoutMs,
+        lastStatus: lastStatusOf(last),
+      });
     }
     if (signal?.aborted && isSwapIntentError(error, "ABORTED")) throw abortedError(signal);
     throw error;

@@ -49,7 +49,7 @@ export function normalizeSlippageBps(value: unknown, field: string): string {
   else if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
   else if (typeof value === "string" && /^[0-9]+$/.test(value)) bps = BigInt(value);
   if (bps === undefined || bps < 0n || bps > 10_000n) {
-    throw invalidInput(field, "must be integer basis points from 0 to 10000", value);
+    throw invalidInput(field, "must be an integer from 0 to 10000", value);
   }
   return bps.toString();
 }
@@ -64,9 +64,8 @@ export function normalizeAmount(value: unknown, field: string): string {
       throw invalidInput(field, "must be a finite number > 0", value);
     return JSON.stringify(value);
   }
-  if (typeof value !== "string") throw invalidInput(field, "must be a decimal string or a number", value);
-  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(value.trim());
-  if (!match) throw invalidInput(field, "must be a plain decimal string such as `1.5`", value);
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(typeof value === "string" ? value.trim() : "");
+  if (!match) throw invalidInput(field, "must be a decimal string such as `1.5`, or a number", value);
   const whole = (match[1] ?? "").replace(/^0+(?=[0-9])/, "");
   const fraction = (match[2] ?? "").replace(/0+$/, "");
   if (/^0*$/.test(whole) && fraction === "") throw invalidInput(field, "must be greater than 0", value);

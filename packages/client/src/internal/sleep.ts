@@ -21,5 +21,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** The `ABORTED` error for a fired signal. */
 export function abortedError(signal: AbortSignal): ClientError<"ABORTED"> {
-  return createClientError("ABORTED", "The call was aborted by its AbortSignal.", {}, signal.reason);
+  return createClientError("ABORTED", "The call was aborted.", {}, signal.reason);
 }
