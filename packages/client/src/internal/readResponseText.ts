@@ -27,23 +27,18 @@ export async function readResponseText(
   const body = response.body;
   if (!body) return response.text();
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  // streamed decoding: a character split across two chunks is held back until its last byte arrives
+  const decoder = new TextDecoder();
+  let text = "";
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
       throw tooLarge(total);
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
