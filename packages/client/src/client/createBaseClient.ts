@@ -6,7 +6,7 @@ import { invalidInput } from "../internal/invalidInput.js";
 import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
-import { abortedError, sleep } from "../internal/sleep.js";
+import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import type { RequestSigner } from "../signing/createRequestSigner.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
@@ -272,15 +272,8 @@ async function fetchText(
   { url, headers, body }: { url: string; headers: Record<string, string>; body: string | undefined },
 ): Promise<{ response: Response; text: string }> {
   const { method, path, signal } = request;
-  const controller = new AbortController();
-  let timedOut = false;
   const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const timeout = deadline(signal, timeoutMs);
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
@@ -288,7 +281,7 @@ async function fetchText(
       method,
       headers,
       body: body ?? null,
-      signal: controller.signal,
+      signal: timeout.signal,
       redirect: "manual",
     });
     if (isRedirect(response)) {
@@ -300,12 +293,11 @@ async function fetchText(
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
     if (isSwapIntentError(error)) throw error;
-    throw timedOut
+    throw timeout.timedOut()
       ? callError("TIMEOUT", request, `no response within ${timeoutMs} ms`, { timeoutMs }, error)
       : callError("NETWORK_ERROR", request, "network error", {}, error);
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    timeout.done();
   }
 }
 
