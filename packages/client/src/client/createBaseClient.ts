@@ -7,7 +7,6 @@ import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
-import type { RequestSigner } from "../signing/createRequestSigner.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
@@ -42,17 +41,22 @@ const defaultMaxResponseBytes = 8 * 1024 * 1024;
 
 type ResolvedRetry = { [K in keyof RetryOptions]-?: number };
 
-interface Transport {
-  baseUrl: string;
+/** The client options with every default filled in. */
+interface Transport extends ClientOptions {
   fetch: typeof fetch;
   timeoutMs: number;
   maxResponseBytes: number;
   retry: ResolvedRetry | undefined;
   hooks: ClientHooks;
-  headers: Record<string, string>;
-  apiKey: string | undefined;
-  signer: RequestSigner | undefined;
 }
+
+/** Retry numbers a client uses when its options leave them out. */
+const retryDefaults: ResolvedRetry = {
+  retries: 2,
+  baseDelayMs: 250,
+  maxDelayMs: 5000,
+  maxRetryAfterMs: 30_000,
+};
 
 /** Parameters of {@link createBaseClient}: the client options. */
 export type CreateBaseClientParameters = ClientOptions;
@@ -97,43 +101,28 @@ function resolveOptions(options: ClientOptions): Transport {
   assertBaseUrl(options.baseUrl);
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
-  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
+  const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
   // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
   // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
-  const limits: Array<[string, unknown, number, number]> = [
-    ["maxResponseBytes", maxResponseBytes, 1, Number.MAX_SAFE_INTEGER],
-    ["timeoutMs", options.timeoutMs, 0, maxTimerMs],
-  ];
-  for (const field of ["retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const)
-    limits.push([
-      `retry.${field}`,
-      options.retry ? options.retry[field] : undefined,
-      0,
-      field === "retries" ? 100 : maxTimerMs,
-    ]);
-  for (const [field, value, min, max] of limits)
-    if (value !== undefined) assertInteger(value, field, min, max, "INVALID_OPTIONS");
+  assertInteger(maxResponseBytes, "maxResponseBytes", 1, Number.MAX_SAFE_INTEGER, "INVALID_OPTIONS");
+  assertInteger(timeoutMs, "timeoutMs", 0, maxTimerMs, "INVALID_OPTIONS");
+  const retry = { ...retryDefaults };
+  for (const field of Object.keys(retry) as Array<keyof ResolvedRetry>) {
+    const value = options.retry ? options.retry[field] : undefined;
+    if (value !== undefined)
+      assertInteger(value, `retry.${field}`, 0, field === "retries" ? 100 : maxTimerMs, "INVALID_OPTIONS");
+    retry[field] = value ?? retry[field];
+  }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== "function") throw invalidOption("fetch", "is missing (no global fetch)");
-  const retry =
-    options.retry === false
-      ? undefined
-      : {
-          retries: options.retry?.retries ?? 2,
-          baseDelayMs: options.retry?.baseDelayMs ?? 250,
-          maxDelayMs: options.retry?.maxDelayMs ?? 5000,
-          maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 30_000,
-        };
   return {
+    ...options,
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     fetch: fetchFn,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs,
     maxResponseBytes,
-    retry,
+    retry: options.retry === false ? undefined : retry,
     hooks: options.hooks ?? {},
-    headers: options.headers ?? {},
-    apiKey: options.apiKey,
-    signer: options.requestSigning,
   };
 }
 
@@ -219,10 +208,10 @@ async function sendAttempt<T>(
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
-  if (transport.signer) {
+  if (transport.requestSigning) {
     Object.assign(
       headers,
-      await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
+      await transport.requestSigning({ method, path: new URL(url).pathname, query: request.query, body }),
     );
   }
   checkHeaders(headers);
