@@ -3,7 +3,6 @@ import { type ClientError, type ClientErrorDetails, createClientError } from "..
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { parseRetryAfter } from "../internal/parseRetryAfter.js";
 import { readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
@@ -203,7 +202,7 @@ async function sendAttempt<T>(
   request: ClientRequest<T>,
   { url, body, attempt }: { url: string; body: string | undefined; attempt: number },
 ): Promise<T> {
-  const { method, path } = request;
+  const { method } = request;
   if (request.signal?.aborted) throw abortedError(request.signal);
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -218,34 +217,28 @@ async function sendAttempt<T>(
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
     .map(([, value]) => value);
-  callHook(transport.hooks.onRequest, { method, url, headers: redact(headers), body, attempt });
+  callHook(transport.hooks.onRequest, {
+    method,
+    url,
+    headers: redact(Object.entries(headers)),
+    body,
+    attempt,
+  });
   const started = Date.now();
   const { response, text } = await fetchText(transport, request, { url, headers, body });
   if (transport.hooks.onResponse) {
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      responseHeaders[key] = value;
-    });
     callHook(transport.hooks.onResponse, {
       method,
       url,
       status: response.status,
-      headers: redact(responseHeaders, secrets),
+      headers: redact(response.headers, secrets),
       body: scrubText(text, secrets),
       attempt,
       durationMs: Date.now() - started,
     });
   }
   if (!response.ok) {
-    throw createHttpError({
-      status: response.status,
-      statusText: response.statusText,
-      body: text,
-      method,
-      path,
-      retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-      secrets,
-    });
+    throw createHttpError(response, text, request, secrets);
   }
   return parseBody(request, text, secrets);
 }
@@ -366,9 +359,12 @@ function checkHeaders(headers: Record<string, string>): void {
  * Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' names
  * (a server can echo the key as a header name, which arrives lower-cased) and values.
  */
-function redact(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
+function redact(
+  headers: Iterable<[string, string]>,
+  secrets: readonly string[] = [],
+): Record<string, string> {
   const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
+  for (const [key, value] of headers) {
     copy[scrubText(key, secrets)] = credentialHeaders.has(key.toLowerCase())
       ? redacted
       : scrubText(value, secrets);
