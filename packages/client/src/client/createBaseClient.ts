@@ -1,9 +1,9 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
-import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
+import { type ClientError, createClientError } from "../errors/codes.js";
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { readResponseText } from "../internal/readResponseText.js";
+import { callError, discardBody, readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
@@ -18,22 +18,6 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
 const invalidOption = (field: string, reason: string) =>
   invalidInput(field, reason, undefined, "INVALID_OPTIONS");
-
-/** A transport error of one call: its message starts with `METHOD /path:`, its details hold both. */
-function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFUSED">(
-  code: C,
-  { method, path }: { method: string; path: string },
-  text: string,
-  details: Omit<ClientErrorDetails[C], "method" | "path">,
-  cause?: unknown,
-): ClientError<C> {
-  return createClientError(
-    code,
-    `${method} ${path}: ${text}.`,
-    { method, path, ...details } as ClientErrorDetails[C],
-    cause,
-  );
-}
 
 /** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
 const defaultMaxResponseBytes = 8 * 1024 * 1024;
@@ -253,7 +237,7 @@ async function fetchText(
   request: ClientRequest<unknown>,
   { url, headers, body }: { url: string; headers: Record<string, string>; body: string | undefined },
 ): Promise<{ response: Response; text: string }> {
-  const { method, path, signal } = request;
+  const { method, signal } = request;
   const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
   const timeout = deadline(signal, timeoutMs);
   try {
@@ -267,10 +251,10 @@ async function fetchText(
       redirect: "manual",
     });
     if (isRedirect(response)) {
-      await response.body?.cancel().catch(() => {});
+      await discardBody(response.body);
       throw callError("REDIRECT_REFUSED", request, "redirect refused", { status: response.status });
     }
-    const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
+    const text = await readResponseText(response, transport.maxResponseBytes, request);
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
