@@ -1,22 +1,12 @@
 import { type ClientError, createClientError } from "../errors/codes.js";
 
 /** Waits `ms`; rejects with `ABORTED` as soon as `signal` fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortedError(signal));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw abortedError(signal);
+  const wait = deadline(signal, ms);
+  await new Promise((resolve) => wait.signal.addEventListener("abort", resolve, { once: true }));
+  wait.done();
+  if (!wait.timedOut()) throw abortedError(signal as AbortSignal);
 }
 
 /** The `ABORTED` error for a fired signal. */
