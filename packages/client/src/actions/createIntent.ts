@@ -1,6 +1,6 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
 import { type ClientError, createClientError } from "../errors/codes.js";
-import { assertNonEmptyString, assertUuid } from "../internal/assertInput.js";
+import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseIntent } from "../internal/wire.js";
 import type { Intent, Network, Quote } from "../types.js";
@@ -40,9 +40,10 @@ export type CreateIntentReturnType = Intent;
 /** The errors {@link createIntent} can throw. */
 export type CreateIntentErrorType = ClientError;
 
-const publicKeyLengths: Record<string, { bytes: number; prefix?: RegExp; what: string }> = {
-  BITCOIN: { bytes: 33, prefix: /^0[23]/, what: "a 33-byte compressed secp256k1 key" },
-  SOLANA: { bytes: 32, what: "a 32-byte ed25519 key" },
+/** The source public key each network type needs, as hex: a 33-byte compressed secp256k1 key, a 32-byte ed25519 key. */
+const publicKeyPatterns: Record<string, RegExp> = {
+  BITCOIN: /^0[23][0-9a-fA-F]{64}$/,
+  SOLANA: /^[0-9a-fA-F]{64}$/,
 };
 
 /**
@@ -67,7 +68,7 @@ export async function createIntent(
   const quoteId = typeof quote === "string" ? quote : quote?.id;
   assertUuid(quoteId, "quote");
   if (typeof quote === "object" && isQuoteExpired({ quote, now: parameters.now })) {
-    throw createClientError("QUOTE_EXPIRED", "The quote has expired; request a new one.", {
+    throw createClientError("QUOTE_EXPIRED", "The quote has expired.", {
       quoteId,
       expiryMs: quote.expiryMs,
     });
@@ -78,22 +79,16 @@ export async function createIntent(
   if (parameters.retailUserId !== undefined) assertUuid(parameters.retailUserId, "retailUserId");
   let publicKey = parameters.userSourcePublicKey;
   if (publicKey !== undefined) {
-    if (typeof publicKey !== "string" || !/^(0x)?([0-9a-fA-F]{2})+$/.test(publicKey)) {
-      throw invalidInput("userSourcePublicKey", "must be a hex string", publicKey);
-    }
+    assertPattern(publicKey, /^(0x)?([0-9a-fA-F]{2})+$/, "userSourcePublicKey", "must be a hex string");
     publicKey = publicKey.replace(/^0x/, "");
   }
   const networkType =
     parameters.sourceNetworkType ??
     (typeof quote === "object" ? await lookUpNetworkType(client, quote.sourceChain, parameters) : undefined);
-  const rule = networkType === undefined ? undefined : publicKeyLengths[networkType.toUpperCase()];
-  if (rule) {
-    if (publicKey === undefined) {
-      throw invalidInput("userSourcePublicKey", `is required when the source network is ${networkType}`);
-    }
-    if (publicKey.length !== rule.bytes * 2 || (rule.prefix && !rule.prefix.test(publicKey))) {
-      throw invalidInput("userSourcePublicKey", `must be ${rule.what} in hex`, publicKey);
-    }
+  const pattern = networkType === undefined ? undefined : publicKeyPatterns[networkType.toUpperCase()];
+  if (pattern) {
+    if (publicKey === undefined) throw invalidInput("userSourcePublicKey", `is required for ${networkType}`);
+    assertPattern(publicKey, pattern, "userSourcePublicKey", `must be a ${networkType} public key`);
   }
   return client.request({
     method: "POST",

@@ -3,11 +3,11 @@ import type { ClientError } from "../errors/codes.js";
 import {
   assertInteger,
   assertNonEmptyString,
+  assertPattern,
   assertUuid,
   normalizeAmount,
   normalizeSlippageBps,
 } from "../internal/assertInput.js";
-import { invalidInput } from "../internal/invalidInput.js";
 import { JsonNumberText } from "../internal/jsonNumberText.js";
 import { parseQuote } from "../internal/wire.js";
 import type { NetworkId, Quote } from "../types.js";
@@ -56,9 +56,7 @@ export async function getBestQuote(
   const amount = normalizeAmount(parameters.amount, "amount");
   const slippageBps = normalizeSlippageBps(parameters.slippageBps, "slippageBps");
   const swapType = parameters.swapType ?? "standard";
-  if (typeof swapType !== "string" || !/^[a-z][a-z0-9_]*$/.test(swapType)) {
-    throw invalidInput("swapType", "must be a swap type such as `standard`", swapType);
-  }
+  assertPattern(swapType, /^[a-z][a-z0-9_]*$/, "swapType", "must be a swap type such as `standard`");
   if (parameters.retailUserId !== undefined) assertUuid(parameters.retailUserId, "retailUserId");
   return client.request({
     method: "POST",

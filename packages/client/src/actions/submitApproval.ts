@@ -1,6 +1,6 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
 import type { ClientError } from "../errors/codes.js";
-import { assertNonEmptyString, assertUuid } from "../internal/assertInput.js";
+import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseSwapStatus } from "../internal/wire.js";
 import type { Approval, SwapStatus } from "../types.js";
@@ -37,36 +37,22 @@ export async function submitApproval(
   assertUuid(parameters.intentId, "intentId");
   const approval = parameters.approval;
   let signedData: unknown;
+  const data = approval?.signedData;
+  const field = "approval.signedData";
   switch (approval?.type) {
     case "permit2":
-      if (typeof approval.signedData !== "string" || !/^0x[0-9a-fA-F]{130}$/.test(approval.signedData)) {
-        throw invalidInput(
-          "approval.signedData",
-          "must be a 65-byte signature as 0x hex",
-          approval.signedData,
-        );
-      }
-      signedData = approval.signedData;
+      assertPattern(data, /^0x[0-9a-fA-F]{130}$/, field, "must be a 65-byte signature as 0x hex");
+      signedData = data;
       break;
     case "psbt":
-      if (typeof approval.signedData !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(approval.signedData)) {
-        throw invalidInput("approval.signedData", "must be a base64 PSBT", approval.signedData);
-      }
-      signedData = approval.signedData;
+      assertPattern(data, /^[A-Za-z0-9+/]+={0,2}$/, field, "must be a base64 PSBT");
+      signedData = data;
       break;
     case "cosign": {
-      const data = approval.signedData;
-      if (typeof data !== "object" || data === null) {
-        throw invalidInput("approval.signedData", "must be `{ transaction, userAddress }`", data);
-      }
-      if (typeof data.transaction !== "string" || !/^([0-9a-fA-F]{2})+$/.test(data.transaction)) {
-        throw invalidInput(
-          "approval.signedData.transaction",
-          "must be the transaction as hex",
-          data.transaction,
-        );
-      }
-      assertNonEmptyString(data.userAddress, "approval.signedData.userAddress");
+      if (typeof data !== "object" || data === null)
+        throw invalidInput(field, "must be `{ transaction, userAddress }`", data);
+      assertPattern(data.transaction, /^([0-9a-fA-F]{2})+$/, `${field}.transaction`, "must be hex");
+      assertNonEmptyString(data.userAddress, `${field}.userAddress`);
       signedData = { transaction: data.transaction, user_address: data.userAddress };
       break;
     }

@@ -1,8 +1,8 @@
 import type { BaseClient } from "../client/types.js";
 import { isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, createClientError } from "../errors/codes.js";
-import { assertInteger, assertUuid } from "../internal/assertInput.js";
-import { abortedError, sleep } from "../internal/sleep.js";
+import { assertInteger, assertUuid, maxTimerMs } from "../internal/assertInput.js";
+import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";
 import { isTerminalStatus } from "../utils/isTerminalStatus.js";
 import { getIntentStatus } from "./getIntentStatus.js";
@@ -39,46 +39,35 @@ export async function* watchIntent(
 ): WatchIntentReturnType {
   const { intentId, intervalMs = 2000, timeoutMs, signal } = parameters;
   assertUuid(intentId, "intentId");
-  assertInteger(intervalMs, "intervalMs", 0, 2 ** 31 - 1);
-  if (timeoutMs !== undefined) assertInteger(timeoutMs, "timeoutMs", 0, 2 ** 31 - 1);
+  assertInteger(intervalMs, "intervalMs", 0, maxTimerMs);
+  if (timeoutMs !== undefined) assertInteger(timeoutMs, "timeoutMs", 0, maxTimerMs);
   if (signal?.aborted) throw abortedError(signal);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const timeout = deadline(signal, timeoutMs);
   let last: SwapStatus | undefined;
   try {
     for (;;) {
-      const current = await getIntentStatus(client, { intentId, signal: controller.signal });
+      const current = await getIntentStatus(client, { intentId, signal: timeout.signal });
       if (last === undefined || current.rawStatus !== last.rawStatus) {
         last = current;
         yield current;
       }
       if (isTerminalStatus(current)) return;
-      await sleep(intervalMs, controller.signal);
+      await sleep(intervalMs, timeout.signal);
     }
   } catch (error) {
-    if (timedOut && isSwapIntentError(error, "ABORTED")) {
+    if (timeout.timedOut() && isSwapIntentError(error, "ABORTED")) {
       // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
       // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
-      throw createClientError(
-        "WAIT_TIMEOUT",
-        `Intent ${intentId} reached no terminal status within ${timeoutMs} ms.`,
-        { intentId, timeoutMs, lastStatus: lastStatusOf(last) },
-      );
+      throw createClientError("WAIT_TIMEOUT", `No terminal status within ${timeoutMs} ms.`, {
+        intentId,
+        timeoutMs,
+        lastStatus: lastStatusOf(last),
+      });
     }
     if (signal?.aborted && isSwapIntentError(error, "ABORTED")) throw abortedError(signal);
     throw error;
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    timeout.done();
   }
 }
 

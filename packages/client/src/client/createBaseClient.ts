@@ -1,12 +1,11 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, createClientError } from "../errors/codes.js";
+import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { parseRetryAfter } from "../internal/parseRetryAfter.js";
-import { readResponseText } from "../internal/readResponseText.js";
+import { callError, discardBody, readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
-import { abortedError, sleep } from "../internal/sleep.js";
-import type { RequestSigner } from "../signing/createRequestSigner.js";
+import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
@@ -15,35 +14,32 @@ const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
-const maxTimerMs = 2 ** 31 - 1;
-/** Throws `code` naming `field` unless `value` is absent or a whole number from 0 to `max` (milliseconds, retries). */
-function assertTimerMs(
-  code: "INVALID_INPUT" | "INVALID_OPTIONS",
-  field: string,
-  value: number | undefined,
-  max = maxTimerMs,
-): void {
-  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max))
-    throw invalidInput(field, `must be an integer from 0 to ${max}`, value, code);
-}
+
+/** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
+const invalidOption = (field: string, reason: string) =>
+  invalidInput(field, reason, undefined, "INVALID_OPTIONS");
 
 /** Default `maxResponseBytes`: 8 MiB, far above any page the service sends (100 tokens are about 30 kB). */
 const defaultMaxResponseBytes = 8 * 1024 * 1024;
 
 type ResolvedRetry = { [K in keyof RetryOptions]-?: number };
 
-interface Transport {
-  baseUrl: string;
+/** The client options with every default filled in. */
+interface Transport extends ClientOptions {
   fetch: typeof fetch;
   timeoutMs: number;
   maxResponseBytes: number;
   retry: ResolvedRetry | undefined;
   hooks: ClientHooks;
-  headers: Record<string, string>;
-  apiKey: string | undefined;
-  signer: RequestSigner | undefined;
 }
+
+/** Retry numbers a client uses when its options leave them out. */
+const retryDefaults: ResolvedRetry = {
+  retries: 2,
+  baseDelayMs: 250,
+  maxDelayMs: 5000,
+  maxRetryAfterMs: 30_000,
+};
 
 /** Parameters of {@link createBaseClient}: the client options. */
 export type CreateBaseClientParameters = ClientOptions;
@@ -88,90 +84,66 @@ function resolveOptions(options: ClientOptions): Transport {
   assertBaseUrl(options.baseUrl);
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
-  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
-  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw invalidInput("maxResponseBytes", "must be a positive integer", maxResponseBytes, "INVALID_OPTIONS");
-  }
+  const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
   // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
   // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
-  for (const field of ["timeoutMs", "retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
-    const value =
-      field === "timeoutMs" ? options.timeoutMs : options.retry ? options.retry[field] : undefined;
-    assertTimerMs(
-      "INVALID_OPTIONS",
-      field === "timeoutMs" ? field : `retry.${field}`,
-      value,
-      field === "retries" ? 100 : maxTimerMs,
-    );
+  assertInteger(maxResponseBytes, "maxResponseBytes", 1, Number.MAX_SAFE_INTEGER, "INVALID_OPTIONS");
+  assertInteger(timeoutMs, "timeoutMs", 0, maxTimerMs, "INVALID_OPTIONS");
+  const retry = { ...retryDefaults };
+  for (const field of Object.keys(retry) as Array<keyof ResolvedRetry>) {
+    const value = options.retry ? options.retry[field] : undefined;
+    if (value !== undefined)
+      assertInteger(value, `retry.${field}`, 0, field === "retries" ? 100 : maxTimerMs, "INVALID_OPTIONS");
+    retry[field] = value ?? retry[field];
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFn !== "function") {
-    throw invalidInput("fetch", "is needed (no global fetch)", undefined, "INVALID_OPTIONS");
-  }
-  const retry =
-    options.retry === false
-      ? undefined
-      : {
-          retries: options.retry?.retries ?? 2,
-          baseDelayMs: options.retry?.baseDelayMs ?? 250,
-          maxDelayMs: options.retry?.maxDelayMs ?? 5000,
-          maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 30_000,
-        };
+  if (typeof fetchFn !== "function") throw invalidOption("fetch", "is missing (no global fetch)");
   return {
+    ...options,
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     fetch: fetchFn,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs,
     maxResponseBytes,
-    retry,
+    retry: options.retry === false ? undefined : retry,
     hooks: options.hooks ?? {},
-    headers: options.headers ?? {},
-    apiKey: options.apiKey,
-    signer: options.requestSigning,
   };
 }
 
 function assertBaseUrl(baseUrl: string): void {
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(baseUrl);
   } catch {
     // not kept as `cause`: the URL error quotes the text, a password in it too
-    throw invalidInput("baseUrl", "must be an absolute URL", undefined, "INVALID_OPTIONS");
   }
   // a user name or password: fetch refuses such a URL with an error that quotes it, password included
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
-    throw invalidInput(
-      "baseUrl",
-      "must be http(s), without user name or password",
-      undefined,
-      "INVALID_OPTIONS",
-    );
-  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password)
+    throw invalidOption("baseUrl", "must be an absolute http(s) URL without credentials");
 }
 
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
 function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): void {
   // never the value: it may be a key
   const fail = (field: string, reason: string) => {
-    throw invalidInput(field, reason, undefined, "INVALID_OPTIONS");
+    throw invalidOption(field, reason);
   };
   if (auth !== undefined && auth !== "none") fail("auth", 'can only be "none"');
   if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
     fail("auth", "excludes `apiKey` and `requestSigning`");
   if (apiKey !== undefined && requestSigning !== undefined) fail("apiKey", "excludes `requestSigning`");
   if (requestSigning !== undefined && typeof requestSigning !== "function")
-    fail("requestSigning", "must be a signer (`createRequestSigner`)");
+    fail("requestSigning", "must be a signer");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     fail("apiKey", "must be a non-empty string");
   if (apiKey === undefined && requestSigning === undefined && auth !== "none")
-    fail("apiKey", 'is missing (unset environment variable?); or give `requestSigning` or `auth: "none"`');
+    fail("apiKey", 'is missing (or give `requestSigning` or `auth: "none"`)');
 }
 
 async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): Promise<T> {
   const queryString = formatQueryString({ query: request.query });
   const url = `${transport.baseUrl}${request.path}${queryString ? `?${queryString}` : ""}`;
   const body = request.body === undefined ? undefined : stringifyCanonicalJson({ value: request.body });
-  assertTimerMs("INVALID_INPUT", "timeoutMs", request.timeoutMs);
+  if (request.timeoutMs !== undefined) assertInteger(request.timeoutMs, "timeoutMs", 0, maxTimerMs);
   const retries = request.idempotent && transport.retry ? transport.retry.retries : 0;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -214,49 +186,43 @@ async function sendAttempt<T>(
   request: ClientRequest<T>,
   { url, body, attempt }: { url: string; body: string | undefined; attempt: number },
 ): Promise<T> {
-  const { method, path } = request;
+  const { method } = request;
   if (request.signal?.aborted) throw abortedError(request.signal);
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
-  if (transport.signer) {
+  if (transport.requestSigning) {
     Object.assign(
       headers,
-      await transport.signer({ method, path: new URL(url).pathname, query: request.query, body }),
+      await transport.requestSigning({ method, path: new URL(url).pathname, query: request.query, body }),
     );
   }
   checkHeaders(headers);
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
     .map(([, value]) => value);
-  callHook(transport.hooks.onRequest, { method, url, headers: redact(headers), body, attempt });
+  callHook(transport.hooks.onRequest, {
+    method,
+    url,
+    headers: redact(Object.entries(headers)),
+    body,
+    attempt,
+  });
   const started = Date.now();
   const { response, text } = await fetchText(transport, request, { url, headers, body });
   if (transport.hooks.onResponse) {
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      responseHeaders[key] = value;
-    });
     callHook(transport.hooks.onResponse, {
       method,
       url,
       status: response.status,
-      headers: redact(responseHeaders, secrets),
+      headers: redact(response.headers, secrets),
       body: scrubText(text, secrets),
       attempt,
       durationMs: Date.now() - started,
     });
   }
   if (!response.ok) {
-    throw createHttpError({
-      status: response.status,
-      statusText: response.statusText,
-      body: text,
-      method,
-      path,
-      retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-      secrets,
-    });
+    throw createHttpError(response, text, request, secrets);
   }
   return parseBody(request, text, secrets);
 }
@@ -268,18 +234,12 @@ async function sendAttempt<T>(
  */
 async function fetchText(
   transport: Transport,
-  { method, path, signal, timeoutMs: callTimeoutMs }: ClientRequest<unknown>,
+  request: ClientRequest<unknown>,
   { url, headers, body }: { url: string; headers: Record<string, string>; body: string | undefined },
 ): Promise<{ response: Response; text: string }> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timeoutMs = callTimeoutMs ?? transport.timeoutMs;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const { method, signal } = request;
+  const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
+  const timeout = deadline(signal, timeoutMs);
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
@@ -287,39 +247,23 @@ async function fetchText(
       method,
       headers,
       body: body ?? null,
-      signal: controller.signal,
+      signal: timeout.signal,
       redirect: "manual",
     });
     if (isRedirect(response)) {
-      await response.body?.cancel().catch(() => {});
-      throw createClientError("REDIRECT_REFUSED", `${method} ${path}: redirect refused.`, {
-        method,
-        path,
-        status: response.status,
-      });
+      await discardBody(response.body);
+      throw callError("REDIRECT_REFUSED", request, "redirect refused", { status: response.status });
     }
-    const text = await readResponseText(response, { maxBytes: transport.maxResponseBytes, method, path });
+    const text = await readResponseText(response, transport.maxResponseBytes, request);
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
     if (isSwapIntentError(error)) throw error;
-    if (timedOut) {
-      throw createClientError(
-        "TIMEOUT",
-        `${method} ${path}: no response within ${timeoutMs} ms.`,
-        { method, path, timeoutMs },
-        error,
-      );
-    }
-    throw createClientError(
-      "NETWORK_ERROR",
-      `${method} ${path}: network error, no HTTP response.`,
-      { method, path },
-      error,
-    );
+    throw timeout.timedOut()
+      ? callError("TIMEOUT", request, `no response within ${timeoutMs} ms`, { timeoutMs }, error)
+      : callError("NETWORK_ERROR", request, "network error", {}, error);
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    timeout.done();
   }
 }
 
@@ -399,9 +343,12 @@ function checkHeaders(headers: Record<string, string>): void {
  * Headers for a hook: credential headers replaced by `[redacted]`, and `secrets` scrubbed from the others' names
  * (a server can echo the key as a header name, which arrives lower-cased) and values.
  */
-function redact(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
+function redact(
+  headers: Iterable<[string, string]>,
+  secrets: readonly string[] = [],
+): Record<string, string> {
   const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
+  for (const [key, value] of headers) {
     copy[scrubText(key, secrets)] = credentialHeaders.has(key.toLowerCase())
       ? redacted
       : scrubText(value, secrets);

@@ -242,6 +242,30 @@ describe("memory and time a server can make the client spend (found bounded)", (
   }, 30_000);
 });
 
+describe("a body streamed in chunks that split a character", () => {
+  it("decodes every multi-byte character cut between two chunks whole, at each cut point", async () => {
+    const names = ["Réseau €uro", "𝔘nicode ✓"];
+    const bytes = new TextEncoder().encode(
+      JSON.stringify(names.map((name, index) => ({ ...networksWire[0], id: index + 1, name }))),
+    );
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const fetch = async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(bytes.slice(0, cut));
+              controller.enqueue(bytes.slice(cut));
+              controller.close();
+            },
+          }),
+          { status: 200, headers: { "content-type": "application/json" } },
+        );
+      const networks = await createClient({ baseUrl: "https://swap.example", apiKey, fetch }).getNetworks();
+      expect(networks.map((network) => network.name)).toEqual(names);
+    }
+  });
+});
+
 describe("a state-changing POST is sent once, whatever the server does", () => {
   const replies = [
     ["a reset after the request was read", { destroy: true }, "NETWORK_ERROR"],

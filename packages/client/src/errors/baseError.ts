@@ -1,3 +1,5 @@
+import { cutText } from "../internal/cutText.js";
+
 /** Brand set on every swapintent error, so `isSwapIntentError` works across duplicated copies of this module. */
 const errorBrand = Symbol.for("swapintent.error");
 
@@ -80,12 +82,7 @@ function formatDetail(value: unknown): string {
       text = String(value);
     }
   }
-  if (text.length <= maxDetailLength) return text;
-  // Never cut a surrogate pair in two: a lone surrogate is not text (and renders as a replacement mark).
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxDetailLength - 1))
-    ? maxDetailLength - 1
-    : maxDetailLength;
-  return `${text.slice(0, end)}… (${text.length} chars)`;
+  return cutText(text, maxDetailLength);
 }
 
 /**

@@ -2,10 +2,19 @@ import { invalidInput } from "./invalidInput.js";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Throws `INVALID_INPUT` naming `field` unless `value` is a string matching `pattern`; `reason` says what it must be. */
+export function assertPattern(
+  value: unknown,
+  pattern: RegExp,
+  field: string,
+  reason: string,
+): asserts value is string {
+  if (typeof value !== "string" || !pattern.test(value)) throw invalidInput(field, reason, value);
+}
+
 /** Throws `INVALID_INPUT` naming `field` unless `value` is a UUID string. */
 export function assertUuid(value: unknown, field: string): asserts value is string {
-  if (typeof value !== "string" || !uuidPattern.test(value))
-    throw invalidInput(field, "must be a UUID", value);
+  assertPattern(value, uuidPattern, field, "must be a UUID");
 }
 
 /** Throws `INVALID_INPUT` naming `field` unless `value` is a non-empty string. */
@@ -14,15 +23,22 @@ export function assertNonEmptyString(value: unknown, field: string): asserts val
     throw invalidInput(field, "must be a non-empty string", value);
 }
 
-/** Throws `INVALID_INPUT` naming `field` unless `value` is an integer in `[min, max]`. */
+/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const maxTimerMs = 2 ** 31 - 1;
+
+/**
+ * Throws `code` (`INVALID_INPUT`, or `INVALID_OPTIONS` for a client option) naming `field` unless `value` is an
+ * integer in `[min, max]`.
+ */
 export function assertInteger(
   value: unknown,
   field: string,
   min: number,
   max: number,
+  code: "INVALID_INPUT" | "INVALID_OPTIONS" = "INVALID_INPUT",
 ): asserts value is number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw invalidInput(field, `must be an integer from ${min} to ${max}`, value);
+    throw invalidInput(field, `must be an integer from ${min} to ${max}`, value, code);
   }
 }
 
@@ -33,7 +49,7 @@ export function normalizeSlippageBps(value: unknown, field: string): string {
   else if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
   else if (typeof value === "string" && /^[0-9]+$/.test(value)) bps = BigInt(value);
   if (bps === undefined || bps < 0n || bps > 10_000n) {
-    throw invalidInput(field, "must be integer basis points from 0 to 10000", value);
+    throw invalidInput(field, "must be an integer from 0 to 10000", value);
   }
   return bps.toString();
 }
@@ -48,9 +64,8 @@ export function normalizeAmount(value: unknown, field: string): string {
       throw invalidInput(field, "must be a finite number > 0", value);
     return JSON.stringify(value);
   }
-  if (typeof value !== "string") throw invalidInput(field, "must be a decimal string or a number", value);
-  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(value.trim());
-  if (!match) throw invalidInput(field, "must be a plain decimal string such as `1.5`", value);
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(typeof value === "string" ? value.trim() : "");
+  if (!match) throw invalidInput(field, "must be a decimal string such as `1.5`, or a number", value);
   const whole = (match[1] ?? "").replace(/^0+(?=[0-9])/, "");
   const fraction = (match[2] ?? "").replace(/0+$/, "");
   if (/^0*$/.test(whole) && fraction === "") throw invalidInput(field, "must be greater than 0", value);

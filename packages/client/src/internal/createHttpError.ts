@@ -1,4 +1,5 @@
 import { type ClientError, createClientError, type HttpErrorDetails } from "../errors/codes.js";
+import { parseRetryAfter } from "./parseRetryAfter.js";
 import { maxServerTextLength, scrubText } from "./scrubText.js";
 
 /** The codes of an HTTP error status. */
@@ -26,23 +27,13 @@ const codeByStatus: Record<number, HttpErrorCode> = {
  * `{code, message, entity}`, tolerating `{code, type, message}`) into `details`. Every server string is
  * scrubbed of `secrets` and cut to `maxServerTextLength`, in `details` and in the message alike.
  */
-export function createHttpError({
-  status,
-  statusText,
-  body,
-  method,
-  path,
-  retryAfterMs,
-  secrets,
-}: {
-  status: number;
-  statusText: string;
-  body: string;
-  method: string;
-  path: string;
-  retryAfterMs: number | undefined;
-  secrets: readonly string[];
-}): ClientError<HttpErrorCode> {
+export function createHttpError(
+  { status, statusText, headers }: Response,
+  body: string,
+  { method, path }: { method: string; path: string },
+  secrets: readonly string[],
+): ClientError<HttpErrorCode> {
+  const retryAfterMs = parseRetryAfter(headers.get("retry-after"));
   const clean = (text: string) => scrubText(text, secrets, maxServerTextLength);
   const code = codeByStatus[status] ?? (status >= 500 && status <= 599 ? "SERVER_ERROR" : "HTTP_ERROR");
   const details: HttpErrorDetails = { status, method, path };

@@ -1,4 +1,4 @@
-import { createClientError } from "../errors/codes.js";
+import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
 
 /**
  * Reads a response body as UTF-8 text, at most `maxBytes` of it. A `content-length` above the limit is refused
@@ -9,41 +9,52 @@ import { createClientError } from "../errors/codes.js";
  */
 export async function readResponseText(
   response: Response,
-  { maxBytes, method, path }: { maxBytes: number; method: string; path: string },
+  maxBytes: number,
+  request: { method: string; path: string },
 ): Promise<string> {
-  const tooLarge = (receivedBytes: number) =>
-    createClientError("RESPONSE_TOO_LARGE", `${method} ${path}: body above ${maxBytes} bytes.`, {
-      method,
-      path,
+  const tooLarge = async (receivedBytes: number, body: { cancel(): Promise<void> } | null) => {
+    await discardBody(body);
+    return callError("RESPONSE_TOO_LARGE", request, `body above ${maxBytes} bytes`, {
       status: response.status,
       maxResponseBytes: maxBytes,
       receivedBytes,
     });
+  };
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge(declared);
-  }
+  if (declared > maxBytes) throw await tooLarge(declared, response.body);
   const body = response.body;
   if (!body) return response.text();
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  // streamed decoding: a character split across two chunks is held back until its last byte arrives
+  const decoder = new TextDecoder();
+  let text = "";
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(total);
-    }
-    chunks.push(value);
+    if (total > maxBytes) throw await tooLarge(total, reader);
+    text += decoder.decode(value, { stream: true });
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+}
+
+/** Cancels a body (or its reader) that will not be read; a failure to cancel is of no interest. */
+export async function discardBody(body: { cancel(): Promise<void> } | null): Promise<void> {
+  await body?.cancel().catch(() => {});
+}
+
+/** A transport error of one call: its message starts with `METHOD /path:`, its details hold both. */
+export function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFUSED" | "RESPONSE_TOO_LARGE">(
+  code: C,
+  { method, path }: { method: string; path: string },
+  text: string,
+  details: Omit<ClientErrorDetails[C], "method" | "path">,
+  cause?: unknown,
+): ClientError<C> {
+  return createClientError(
+    code,
+    `${method} ${path}: ${text}.`,
+    { method, path, ...details } as ClientErrorDetails[C],
+    cause,
+  );
 }

@@ -1,3 +1,5 @@
+import { cutText } from "./cutText.js";
+
 /** Longest server text (a message, a raw body) an error keeps; the rest is cut and its length noted. */
 export const maxServerTextLength = 1000;
 
@@ -39,7 +41,7 @@ export function scrubText(
     const pattern = new RegExp(forms.sort((a, b) => b.length - a.length).join("|"), "gi");
     clean = unescapeNeedless(clean).replace(pattern, redacted);
   }
-  return clean.length > maxLength ? `${clean.slice(0, maxLength)}… (${clean.length} chars)` : clean;
+  return cutText(clean, maxLength);
 }
 
 /** `\u00XX` and `%XX` of a letter, digit or `-._~` (which never need escaping) as the character itself. */

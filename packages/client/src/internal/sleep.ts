@@ -1,25 +1,48 @@
 import { type ClientError, createClientError } from "../errors/codes.js";
 
 /** Waits `ms`; rejects with `ABORTED` as soon as `signal` fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortedError(signal));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw abortedError(signal);
+  const wait = deadline(signal, ms);
+  await new Promise((resolve) => wait.signal.addEventListener("abort", resolve, { once: true }));
+  wait.done();
+  if (!wait.timedOut()) throw abortedError(signal as AbortSignal);
 }
 
 /** The `ABORTED` error for a fired signal. */
 export function abortedError(signal: AbortSignal): ClientError<"ABORTED"> {
-  return createClientError("ABORTED", "The call was aborted by its AbortSignal.", {}, signal.reason);
+  return createClientError("ABORTED", "The call was aborted.", {}, signal.reason);
+}
+
+/** What {@link deadline} returns: the combined signal, whether the time ran out, and the cleanup. */
+export interface Deadline {
+  signal: AbortSignal;
+  timedOut: () => boolean;
+  done: () => void;
+}
+
+/**
+ * One signal that aborts when the caller's `signal` does or when `ms` pass (then `timedOut()` is true); `done()`
+ * clears the timer and the listener. Without `ms`, only the caller's signal aborts it.
+ */
+export function deadline(signal: AbortSignal | undefined, ms: number | undefined): Deadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer =
+    ms === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, ms);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    },
+  };
 }

@@ -203,23 +203,24 @@ function check<T>(schema: Schema<T>, body: unknown, what: string): T {
   }
 }
 
-const statusAliases: Record<string, KnownIntentStatus> = {
-  Initiated: "Initiated",
-  ApprovalAdded: "ApprovalAdded",
-  Accepted: "Accepted",
-  Declined: "Declined",
-  UserDeposited: "UserDeposited",
-  Fulfilled: "Fulfilled",
-  Expired: "Expired",
-  // The spec spells it `RefundRquested`; the corrected spelling is tolerated. Both parse to `RefundRequested`.
-  RefundRquested: "RefundRequested",
-  RefundRequested: "RefundRequested",
-  Refunded: "Refunded",
-};
+/** The statuses this version knows, each spelled as the service spells it. */
+const knownStatuses = new Set<string>([
+  "Initiated",
+  "ApprovalAdded",
+  "Accepted",
+  "Declined",
+  "UserDeposited",
+  "Fulfilled",
+  "Expired",
+  "RefundRequested",
+  "Refunded",
+]);
 
 /** Maps a wire status to the domain status; an unknown value becomes `"Unknown"` (the caller keeps `rawStatus`). */
 export function toIntentStatus(raw: string): IntentStatus {
-  return Object.hasOwn(statusAliases, raw) ? (statusAliases[raw] as KnownIntentStatus) : "Unknown";
+  // The spec spells it `RefundRquested`; the corrected spelling is tolerated. Both parse to `RefundRequested`.
+  const status = raw === "RefundRquested" ? "RefundRequested" : raw;
+  return knownStatuses.has(status) ? (status as KnownIntentStatus) : "Unknown";
 }
 
 /** The domain status next to the service's text (`rawStatus`). */

@@ -1,4 +1,5 @@
-import { type ClientError, createClientError } from "../errors/codes.js";
+import type { ClientError } from "../errors/codes.js";
+import { invalidInput } from "../internal/invalidInput.js";
 import { JsonNumberText } from "../internal/jsonNumberText.js";
 
 /** Parameters of {@link stringifyCanonicalJson}. */
@@ -54,8 +55,5 @@ function write(value: unknown): string {
 }
 
 function notJson(what: string): ClientError<"INVALID_INPUT"> {
-  return createClientError("INVALID_INPUT", `A request body cannot contain ${what}.`, {
-    field: "body",
-    reason: `cannot contain ${what}`,
-  });
+  return invalidInput("body", `cannot contain ${what}`);
 }
