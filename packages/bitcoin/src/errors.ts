@@ -44,8 +44,8 @@ export interface BitcoinErrorDetails {
   BTC_QUOTE_INVALID: { sourceAmountLots: string };
   /**
    * A policy field has the wrong type (counts are integers, fee caps bigint lots), the policy has a field it does
-   * not know (a misspelled cap), or the `nowMs` parameter is not a non-negative integer. `policy`: the fields given,
-   * or the unknown ones (escaped), or `["nowMs"]`.
+   * not know (a misspelled cap), the `nowMs` parameter is not a non-negative integer, or `signal` is not an
+   * `AbortSignal`. `policy`: the fields given, or the unknown ones (escaped), or `["nowMs"]`, or `["signal"]`.
    */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
@@ -179,6 +179,7 @@ export interface BitcoinErrorDetails {
   /**
    * `signHtlcPsbt`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or wallet was asked) or
    * `whileSigning` (while waiting for it, or before its answer became an approval). No approval is returned after.
+   * The error's `cause` is the signal's `reason` (or what reading the signal threw).
    */
   BTC_SIGNING_ABORTED: { stage: "beforeSigning" | "whileSigning" };
   /**

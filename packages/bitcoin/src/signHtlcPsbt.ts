@@ -1,5 +1,6 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, type Psbt, type SignerAsync } from "bitcoinjs-lib";
+import { checkSignal, throwIfAborted, untilAborted } from "./abort.js";
 import { bytesToHex, equalBytes } from "./bytes.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
@@ -72,20 +73,20 @@ export type SignHtlcPsbtErrorType = BitcoinError;
  * ```
  */
 export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<SignHtlcPsbtReturnType> {
+  const { ecc, signer, signal } = parameters;
+  checkSignal(signal);
   const verified = verifyHtlcPsbt(parameters);
-  const { ecc, signer } = parameters;
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
     throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.", {
       expected: bytesToHex(verified.userPublicKey),
       actual: bytesToHex(signer.publicKey),
     });
   }
-  const { signal } = parameters;
-  if (signal?.aborted) throw aborted("beforeSigning");
+  throwIfAborted(signal, "beforeSigning");
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
   if ("signPsbt" in signer) {
-    await untilAborted(collectWalletSignatures({ verified, signer }), signal);
+    await untilAborted(signal, () => collectWalletSignatures({ verified, signer }));
     for (const { index } of verified.inputs) {
       if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {
@@ -96,9 +97,9 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
     }
   } else {
     const alwaysCheck = parameters.alwaysCheckSignatures === true;
-    await untilAborted(signWithKey({ ecc, signer, verified, alwaysCheck, signal }), signal);
+    await untilAborted(signal, () => signWithKey({ ecc, signer, verified, alwaysCheck, signal }));
   }
-  if (signal?.aborted) throw aborted("whileSigning");
+  throwIfAborted(signal, "whileSigning");
   for (const { index } of verified.inputs) psbt.finalizeInput(index);
   if (!equalBytes(psbt.data.globalMap.unsignedTx.toBuffer(), verified.unsignedTx)) {
     throw createBitcoinError("BTC_TX_MODIFIED", "Signing changed the unsigned transaction.", {
@@ -108,29 +109,6 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   }
   const signedData = psbt.toBase64();
   return { psbt: signedData, approval: { type: "psbt", signedData }, verified };
-}
-
-function aborted(stage: "beforeSigning" | "whileSigning") {
-  return createBitcoinError("BTC_SIGNING_ABORTED", "Signing was aborted by the caller's signal.", { stage });
-}
-
-/** `work`, or `BTC_SIGNING_ABORTED` as soon as `signal` aborts (what `work` does after that is never returned). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted("whileSigning"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function validateInput(args: { ecc: BitcoinEcc; psbt: Psbt; index: number }): boolean {
@@ -173,7 +151,7 @@ async function signWithKey(args: {
       if (kind === "p2tr") await psbt.signInputAsync(index, taproot!, [SIGHASH_DEFAULT, SIGHASH_ALL]);
       else await psbt.signInputAsync(index, ecdsa, [SIGHASH_ALL]);
     } catch (cause) {
-      if (signal?.aborted) throw aborted("whileSigning");
+      throwIfAborted(signal, "whileSigning");
       throw createBitcoinError(
         "BTC_SIGNATURE_INVALID",
         "The signer could not sign a listed input.",
@@ -205,17 +183,12 @@ async function signWithKey(args: {
   }
 }
 
-/** Refuse to ask the signer anything once the caller's signal has aborted. */
-function assertNotAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw aborted("whileSigning");
-}
-
 function ecdsaSigner(args: { signer: KeySigner; made: Made; signal: AbortSignal | undefined }): SignerAsync {
   const { signer, made, signal } = args;
   return {
     publicKey: signer.publicKey,
     sign: async (hash) => {
-      assertNotAborted(signal);
+      throwIfAborted(signal, "whileSigning");
       // The signer gets a copy: a digest it rewrites in place must not become the one its signature is checked against.
       const signature = await signer.sign(Uint8Array.from(hash));
       made.push({ hash, signature });
@@ -260,7 +233,7 @@ function taprootKeySigner(args: {
       throw new Error("a Taproot key-path input needs a Schnorr signature");
     },
     signSchnorr: async (hash) => {
-      assertNotAborted(signal);
+      throwIfAborted(signal, "whileSigning");
       const signature = await sign(Uint8Array.from(hash));
       made.push({ hash, signature });
       return signature;
