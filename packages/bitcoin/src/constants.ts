@@ -11,4 +11,5 @@ export const DEFAULT_HTLC_POLICY = {
   maxFeeLots: 50_000n,
   maxFeeRateSatPerVbyte: 200n,
   minFeeRateSatPerVbyte: 1n,
+  maxDeadlineSecs: 86_400,
 } as const;

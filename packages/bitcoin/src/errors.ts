@@ -28,6 +28,11 @@ export interface BitcoinErrorDetails {
    */
   BTC_DEADLINE_PASSED: { deadlineSecs: number | null; nowMs: number };
   /**
+   * The intent's `deadlineSecs` lies more than `maxDeadlineSecs` (policy, default one day) after the caller's clock
+   * (`nowMs`): the service could hold the signed deposit that long and broadcast it when it chooses.
+   */
+  BTC_DEADLINE_TOO_FAR: { deadlineSecs: number; nowMs: number; maxDeadlineSecs: number };
+  /**
    * A PSBT does not parse. `source`: `params_to_sign.psbt` (the intent's, or not a string), `wallet` (what a
    * wallet returned) or `depositPsbt` (`signHtlcRefund`'s input).
    */
@@ -207,6 +212,7 @@ export type BitcoinErrorCode = keyof BitcoinErrorDetails;
 const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_MECHANISM_MISMATCH: true,
   BTC_DEADLINE_PASSED: true,
+  BTC_DEADLINE_TOO_FAR: true,
   BTC_PSBT_INVALID: true,
   BTC_PSBT_FIELD_NOT_ALLOWED: true,
   BTC_QUOTE_INVALID: true,

@@ -109,7 +109,7 @@ function sandboxDeposit(name: string, coins: Coin[], change: "p2tr" | "p2wpkh"):
   psbt.addOutput({ script: changeScript, value: total - AMOUNT - fee });
   const intent = {
     intentId: "8d3f0f5e-3a2b-4c1d-9e8f-0a1b2c3d4e5f",
-    deadlineSecs: 2_000_000_000,
+    deadlineSecs: Math.floor(Date.now() / 1000) + 1_800,
     secretHash: `0x${hex(SECRET_HASH)}`,
     approvalMechanism: "htlc",
     paramsToSign: { psbt: psbt.toBase64(), inputs: coins.map((_, i) => i) },
@@ -148,7 +148,7 @@ function capturedDeposit(captured: (typeof sandboxDeposits)[number]): Seed {
     resolverPublicKey: captured.resolverPublicKey,
     htlcScript,
     // Replayed now: the deadline the sandbox gave it at capture time has passed (BTC_DEADLINE_PASSED).
-    intent: { ...structuredClone(captured.intent), deadlineSecs: 2_000_000_000 },
+    intent: { ...structuredClone(captured.intent), deadlineSecs: Math.floor(Date.now() / 1000) + 1_800 },
     quote: { sourceAmountLots: BigInt(captured.quote.sourceAmountLots) },
     utxos,
   };

@@ -398,6 +398,7 @@ describe("a policy field the policy does not have (a misspelled cap)", () => {
       maxFeeLots: 50_000n,
       maxFeeRateSatPerVbyte: 200n,
       minFeeRateSatPerVbyte: 1n,
+      maxDeadlineSecs: 86_400,
       maxLockTimeHeight: 900_000,
       resolverPublicKey: hex(resolverKey.publicKey),
       changeScriptType: "p2tr",

@@ -78,6 +78,12 @@ export interface HtlcPolicy {
    */
   minFeeRateSatPerVbyte: bigint;
   /**
+   * Latest accepted intent deadline, in seconds after the caller's clock (default 86,400, one day). Bitcoin knows
+   * no deadline: while the intent is open the service may broadcast the signed deposit when it chooses, and the
+   * refund delay only starts once it confirms.
+   */
+  maxDeadlineSecs: number;
+  /**
    * Largest accepted block-height `nLockTime` of the deposit (for example the wallet's chain tip + 1, which
    * allows anti-fee-sniping locktimes). When unset, a height locktime that the transaction enforces is refused:
    * it would let the service hold a signed deposit that becomes valid only later. A time locktime is accepted

@@ -120,7 +120,7 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
   const { ecc } = parameters;
   const policy = resolvePolicy(parameters.policy);
   const nowMs = readNow(parameters.nowMs);
-  const { psbtBase64, listed, secretHashHex } = readIntent(parameters.intent, nowMs);
+  const { psbtBase64, listed, secretHashHex } = readIntent({ intent: parameters.intent, nowMs, policy });
   const amountLots = readQuoteAmount(parameters.quote);
   useEcc(ecc);
   const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
@@ -168,10 +168,12 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
 }
 
 /** The fields of the intent this check reads, each of the type it must have (the service could send anything). */
-function readIntent(
-  intent: Intent,
-  nowMs: number,
-): { psbtBase64: string; listed: unknown; secretHashHex: string } {
+function readIntent(args: { intent: Intent; nowMs: number; policy: HtlcPolicy }): {
+  psbtBase64: string;
+  listed: unknown;
+  secretHashHex: string;
+} {
+  const { intent, nowMs } = args;
   const untyped = intent as unknown as Record<string, unknown> | null;
   const mechanism = typeof untyped === "object" && untyped !== null ? untyped.approvalMechanism : undefined;
   if (mechanism !== "htlc") {
@@ -186,7 +188,11 @@ function readIntent(
       source: "params_to_sign.psbt",
     });
   }
-  assertDeadlineAhead(untyped!.deadlineSecs, nowMs);
+  assertDeadlineAhead({
+    deadlineSecs: untyped!.deadlineSecs,
+    nowMs,
+    maxDeadlineSecs: args.policy.maxDeadlineSecs,
+  });
   const secretHashHex = untyped!.secretHash;
   if (typeof secretHashHex !== "string") {
     throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.", {
@@ -200,15 +206,25 @@ function readIntent(
 /**
  * The intent is still open: its `deadlineSecs` (unix seconds) is after the caller's clock. Bitcoin knows no
  * deadline, so a deposit signed for an expired intent stays valid on chain: whoever holds it can still have it
- * mined, locking the user's coins in an HTLC that no resolver will fill until the refund delay has passed.
+ * mined, locking the user's coins in an HTLC that no resolver will fill until the refund delay has passed. And the
+ * deadline is at most `maxDeadlineSecs` ahead: until it passes the service may hold the signed deposit and broadcast
+ * it when the price suits it (the refund delay only starts once it confirms), so a deadline years ahead is refused.
  */
-function assertDeadlineAhead(deadlineSecs: unknown, nowMs: number): void {
+function assertDeadlineAhead(args: { deadlineSecs: unknown; nowMs: number; maxDeadlineSecs: number }): void {
+  const { deadlineSecs, nowMs, maxDeadlineSecs } = args;
   const valid = Number.isSafeInteger(deadlineSecs) && (deadlineSecs as number) >= 0;
   if (!valid || (deadlineSecs as number) * 1000 <= nowMs) {
     throw createBitcoinError(
       "BTC_DEADLINE_PASSED",
       "The intent's deadline has passed (or is not a number of seconds): its deposit would still be valid on chain.",
       { deadlineSecs: valid ? (deadlineSecs as number) : null, nowMs },
+    );
+  }
+  if ((deadlineSecs as number) * 1000 - nowMs > maxDeadlineSecs * 1000) {
+    throw createBitcoinError(
+      "BTC_DEADLINE_TOO_FAR",
+      "The intent's deadline lies further ahead than policy.maxDeadlineSecs.",
+      { deadlineSecs: deadlineSecs as number, nowMs, maxDeadlineSecs },
     );
   }
 }
@@ -274,6 +290,7 @@ const POLICY_FIELDS: Readonly<Record<keyof HtlcPolicy, true>> = {
   maxFeeLots: true,
   maxFeeRateSatPerVbyte: true,
   minFeeRateSatPerVbyte: true,
+  maxDeadlineSecs: true,
   maxLockTimeHeight: true,
   resolverPublicKey: true,
   changeScriptType: true,
@@ -301,6 +318,7 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   const valid =
     isCount(policy.minCsvBlocks) &&
     isCount(policy.maxCsvBlocks) &&
+    isCount(policy.maxDeadlineSecs) &&
     isLots(policy.maxFeeLots) &&
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&

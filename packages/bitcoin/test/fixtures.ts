@@ -139,7 +139,8 @@ export function buildDeposit(options: DepositOptions = {}): Deposit {
   const listed = options.listed ?? inputs.map((_, i) => i);
   const intent: HtlcIntent = {
     intentId: "8d3f0f5e-3a2b-4c1d-9e8f-0a1b2c3d4e5f",
-    deadlineSecs: 2_000_000_000,
+    // Open for 30 minutes, as the sandbox's intents (within the default maxDeadlineSecs of one day).
+    deadlineSecs: Math.floor(Date.now() / 1000) + 1_800,
     secretHash: `0x${hex(SECRET_HASH)}`,
     approvalMechanism: "htlc",
     paramsToSign: { psbt: psbt.toBase64(), inputs: listed },

@@ -1,0 +1,90 @@
+// Upper bounds on what a hostile service can make the user's coins wait for (the intent's deadline; the refund
+// delay already has `maxCsvBlocks`), checked before the key is used.
+import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
+import { Psbt } from "bitcoinjs-lib";
+import * as ecc from "tiny-secp256k1";
+import { describe, expect, it } from "vitest";
+import { attempt } from "../test/attempt.js";
+import { buildDeposit, type Deposit, hex, userKey } from "../test/fixtures.js";
+import { DEFAULT_HTLC_POLICY } from "./constants.js";
+import { isBitcoinError } from "./errors.js";
+import { signHtlcPsbt } from "./signHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+
+const userPublicKey = hex(userKey.publicKey);
+const NOW_MS = 1_790_000_000_000;
+const nowSecs = NOW_MS / 1000;
+
+function withDeadline(deadlineSecs: number, options: Parameters<typeof buildDeposit>[0] = {}): Deposit {
+  const deposit = buildDeposit(options);
+  return { ...deposit, intent: { ...deposit.intent, deadlineSecs } };
+}
+
+describe("the intent's deadline has an upper bound (policy.maxDeadlineSecs, default one day)", () => {
+  it("refuses a deadline years ahead before the key is used, though the deposit is valid on chain", async () => {
+    const far = withDeadline(nowSecs + 10 * 365 * 86_400);
+    expect(await attempt({ ...far, nowMs: NOW_MS })).toEqual({ code: "BTC_DEADLINE_TOO_FAR", uses: 0 });
+    // The same deposit, signed for an intent whose deadline is near, passes bitcore's interpreter: nothing on chain
+    // would have bounded the far one either.
+    const near = withDeadline(nowSecs + 1_800);
+    const { psbt } = await signHtlcPsbt({ ecc, ...near, userPublicKey, signer: userKey, nowMs: NOW_MS });
+    const txHex = Psbt.fromBase64(psbt).extractTransaction().toHex();
+    expect(runInterpreter({ txHex, prevouts: near.prevouts })).toEqual([null, null]);
+  });
+
+  it("the default bound is one day, to the second, and reported with the deadline and the clock", async () => {
+    expect(DEFAULT_HTLC_POLICY.maxDeadlineSecs).toBe(86_400);
+    const at = withDeadline(nowSecs + 86_400);
+    const over = withDeadline(nowSecs + 86_401);
+    expect(await attempt({ ...at, nowMs: NOW_MS })).toEqual({ code: "ACCEPTED", uses: 2 });
+    expect(await attempt({ ...over, nowMs: NOW_MS })).toEqual({ code: "BTC_DEADLINE_TOO_FAR", uses: 0 });
+    try {
+      verifyHtlcPsbt({ ecc, ...over, userPublicKey, nowMs: NOW_MS });
+      expect.unreachable();
+    } catch (error) {
+      if (!isBitcoinError(error, "BTC_DEADLINE_TOO_FAR")) throw error;
+      expect(error.details).toEqual({
+        deadlineSecs: nowSecs + 86_401,
+        nowMs: NOW_MS,
+        maxDeadlineSecs: 86_400,
+      });
+    }
+  });
+
+  it("policy.maxDeadlineSecs moves the bound both ways; it must be a non-negative integer", async () => {
+    const week = withDeadline(nowSecs + 7 * 86_400);
+    expect(await attempt({ ...week, nowMs: NOW_MS })).toEqual({ code: "BTC_DEADLINE_TOO_FAR", uses: 0 });
+    expect(await attempt({ ...week, nowMs: NOW_MS }, { maxDeadlineSecs: 7 * 86_400 })).toEqual({
+      code: "ACCEPTED",
+      uses: 2,
+    });
+    const tenMinutes = withDeadline(nowSecs + 601);
+    expect(await attempt({ ...tenMinutes, nowMs: NOW_MS }, { maxDeadlineSecs: 600 })).toEqual({
+      code: "BTC_DEADLINE_TOO_FAR",
+      uses: 0,
+    });
+    for (const maxDeadlineSecs of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "86400", 86_400n, null]) {
+      expect(
+        await attempt({ ...week, nowMs: NOW_MS }, { maxDeadlineSecs: maxDeadlineSecs as number }),
+      ).toEqual({ code: "BTC_POLICY_INVALID", uses: 0 });
+    }
+  });
+
+  it("a deadline already passed is still BTC_DEADLINE_PASSED (checked first), whatever the bound", async () => {
+    const past = withDeadline(nowSecs - 1);
+    expect(await attempt({ ...past, nowMs: NOW_MS }, { maxDeadlineSecs: 0 })).toEqual({
+      code: "BTC_DEADLINE_PASSED",
+      uses: 0,
+    });
+  });
+
+  it("the refund delay keeps its own bound: a CSV above maxCsvBlocks (default 1008, a week) is refused", async () => {
+    const slow = withDeadline(nowSecs + 600, { csv: 1_009 });
+    expect(await attempt({ ...slow, nowMs: NOW_MS })).toEqual({
+      code: "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS",
+      uses: 0,
+    });
+    const week = withDeadline(nowSecs + 600, { csv: 1_008 });
+    expect(await attempt({ ...week, nowMs: NOW_MS })).toEqual({ code: "ACCEPTED", uses: 2 });
+  });
+});
