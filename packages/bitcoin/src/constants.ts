@@ -10,6 +10,7 @@ export const DEFAULT_HTLC_POLICY = {
   maxCsvBlocks: 1008,
   maxFeeLots: 50_000n,
   maxFeeRateSatPerVbyte: 200n,
+  maxFeeBps: 1_000,
   minFeeRateSatPerVbyte: 1n,
   maxDeadlineSecs: 86_400,
 } as const;

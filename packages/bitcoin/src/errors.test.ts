@@ -42,6 +42,7 @@ describe("isBitcoinError", () => {
     minFeeRateSatPerVbyte: 1n,
     maxFeeLots: 50_000n,
     maxFeeRateSatPerVbyte: 200n,
+    maxFeeBps: 1_000,
   });
 
   it("accepts this package's errors, with or without the code asked about", () => {

@@ -145,7 +145,10 @@ export interface BitcoinErrorDetails {
   BTC_FEE_INVALID: { inputTotal: bigint; outputTotal: bigint };
   /** The fee `feeLots` is below `minFeeRateSatPerVbyte` times `estimatedVsize`. */
   BTC_FEE_TOO_LOW: FeeDetails;
-  /** The fee `feeLots` is above `maxFeeLots`, or above `maxFeeRateSatPerVbyte` times `estimatedVsize`. */
+  /**
+   * The fee `feeLots` is above `maxFeeLots`, above `maxFeeRateSatPerVbyte` times `estimatedVsize`, or above
+   * `maxFeeBps` basis points of the quoted amount.
+   */
   BTC_FEE_TOO_HIGH: FeeDetails;
   /**
    * The signer's public key (`actual`, hex) is not the user's key (`expected`), or, for a refund, the signer
@@ -203,6 +206,7 @@ export type FeeDetails = {
   minFeeRateSatPerVbyte: bigint;
   maxFeeLots: bigint;
   maxFeeRateSatPerVbyte: bigint;
+  maxFeeBps: number;
 };
 
 /** Every failure code of `@swapintent/bitcoin` (see the README's table and `BitcoinErrorDetails`). */

@@ -521,6 +521,8 @@ function judgeSigned(seed: Seed, signedBase64: string, listed: number[]): string
   const fee = real.reduce((sum, r) => sum + r!.value, 0n) - tx.outs.reduce((sum, o) => sum + o.value, 0n);
   const vsize = BigInt(tx.virtualSize());
   if (fee < vsize || fee > MAX_FEE_LOTS || fee > MAX_FEE_RATE * vsize) return `fee ${fee} for ${vsize} vB`;
+  // At most 10% of the amount (the default maxFeeBps): the absolute caps alone would let a small swap burn 5x itself.
+  if (fee * 10_000n > seed.quote.sourceAmountLots * 1_000n) return `fee ${fee} above 10% of the amount`;
   // Relayed: version 1 or 2 and at most 400,000 weight units.
   if (tx.version !== 1 && tx.version !== 2) return `version ${tx.version} is not relayed`;
   if (tx.weight() > 400_000) return "heavier than 400,000 weight units";

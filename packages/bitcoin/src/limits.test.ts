@@ -5,7 +5,7 @@ import { Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { attempt } from "../test/attempt.js";
-import { buildDeposit, type Deposit, hex, userKey } from "../test/fixtures.js";
+import { buildDeposit, type Deposit, hex, p2trOf, userKey } from "../test/fixtures.js";
 import { DEFAULT_HTLC_POLICY } from "./constants.js";
 import { isBitcoinError } from "./errors.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
@@ -86,5 +86,77 @@ describe("the intent's deadline has an upper bound (policy.maxDeadlineSecs, defa
     });
     const week = withDeadline(nowSecs + 600, { csv: 1_008 });
     expect(await attempt({ ...week, nowMs: NOW_MS })).toEqual({ code: "ACCEPTED", uses: 2 });
+  });
+});
+
+describe("the fee is also bounded relative to the amount (policy.maxFeeBps, default 1,000: 10%)", () => {
+  /** One P2TR coin of the user's paying `amount` into the HTLC, the rest minus `fee` back as change. */
+  function swap(args: { amount: bigint; fee: bigint; coin?: bigint }): Deposit {
+    const coin = args.coin ?? 100_000n;
+    const deposit = withDeadline(nowSecs + 600, {
+      inputs: [{ kind: "p2tr", value: coin }],
+      htlcValue: args.amount,
+      outputs: [{ script: p2trOf(userKey), value: coin - args.amount - args.fee }],
+    });
+    return { ...deposit, quote: { sourceAmountLots: args.amount } };
+  }
+
+  it("refuses a 10,000-sat swap that burns 30,000 sat of fee, within both absolute caps (50,000 sat, 200 sat/vB)", async () => {
+    const burn = swap({ amount: 10_000n, fee: 30_000n });
+    const verified = verifyHtlcPsbt({
+      ecc,
+      ...burn,
+      userPublicKey,
+      nowMs: NOW_MS,
+      policy: { maxFeeBps: 1_000_000 },
+    });
+    // The absolute caps alone let it through: 3x the amount, under 200 sat/vB of its estimated size.
+    expect(verified.feeLots).toBe(30_000n);
+    expect(verified.feeLots <= 200n * verified.estimatedVsize).toBe(true);
+    expect(await attempt({ ...burn, nowMs: NOW_MS })).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
+    try {
+      verifyHtlcPsbt({ ecc, ...burn, userPublicKey, nowMs: NOW_MS });
+      expect.unreachable();
+    } catch (error) {
+      if (!isBitcoinError(error, "BTC_FEE_TOO_HIGH")) throw error;
+      expect(error.details).toMatchObject({ feeLots: 30_000n, maxFeeBps: 1_000, maxFeeLots: 50_000n });
+    }
+  });
+
+  it("the default is 10% of the quoted amount, to the satoshi", async () => {
+    expect(DEFAULT_HTLC_POLICY.maxFeeBps).toBe(1_000);
+    const at = swap({ amount: 50_000n, fee: 5_000n });
+    const over = swap({ amount: 50_000n, fee: 5_001n });
+    expect(await attempt({ ...at, nowMs: NOW_MS })).toEqual({ code: "ACCEPTED", uses: 1 });
+    expect(await attempt({ ...over, nowMs: NOW_MS })).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
+  });
+
+  it("policy.maxFeeBps moves the bound both ways; it must be a non-negative integer", async () => {
+    const burn = swap({ amount: 10_000n, fee: 30_000n });
+    expect(await attempt({ ...burn, nowMs: NOW_MS }, { maxFeeBps: 30_000 })).toEqual({
+      code: "ACCEPTED",
+      uses: 1,
+    });
+    const modest = swap({ amount: 50_000n, fee: 1_000n });
+    expect(await attempt({ ...modest, nowMs: NOW_MS })).toEqual({ code: "ACCEPTED", uses: 1 });
+    expect(await attempt({ ...modest, nowMs: NOW_MS }, { maxFeeBps: 199 })).toEqual({
+      code: "BTC_FEE_TOO_HIGH",
+      uses: 0,
+    });
+    for (const maxFeeBps of [-1, 0.5, Number.NaN, "1000", 1_000n, null]) {
+      expect(await attempt({ ...modest, nowMs: NOW_MS }, { maxFeeBps: maxFeeBps as number })).toEqual({
+        code: "BTC_POLICY_INVALID",
+        uses: 0,
+      });
+    }
+  });
+
+  it("a dust-sized swap cannot pay its own relay fee within 10%: refused unless the wallet raises the bound", async () => {
+    const dust = swap({ amount: 1_000n, fee: 200n });
+    expect(await attempt({ ...dust, nowMs: NOW_MS })).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
+    expect(await attempt({ ...dust, nowMs: NOW_MS }, { maxFeeBps: 2_000 })).toEqual({
+      code: "ACCEPTED",
+      uses: 1,
+    });
   });
 });

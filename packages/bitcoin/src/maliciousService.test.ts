@@ -72,7 +72,7 @@ describe("deposits nodes would not relay, but a miner would still mine", () => {
         psbt.data.inputs.push({ witnessUtxo: { script: serviceScript, value: 100n } } as never);
       }
     });
-  const generous = { maxFeeLots: 1_000_000n };
+  const generous = { maxFeeLots: 1_000_000n, maxFeeBps: 1_000_000 };
 
   it("refuses a deposit above 400,000 weight units (MAX_STANDARD_TX_WEIGHT), accepts one below", async () => {
     expect(await attempt(heavy(2_450), generous)).toEqual({ code: "BTC_TX_NOT_STANDARD", uses: 0 });

@@ -397,6 +397,7 @@ describe("a policy field the policy does not have (a misspelled cap)", () => {
       maxCsvBlocks: 1008,
       maxFeeLots: 50_000n,
       maxFeeRateSatPerVbyte: 200n,
+      maxFeeBps: 1_000,
       minFeeRateSatPerVbyte: 1n,
       maxDeadlineSecs: 86_400,
       maxLockTimeHeight: 900_000,

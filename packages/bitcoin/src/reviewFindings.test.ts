@@ -58,7 +58,7 @@ describe("fee cap: the size comes from script types, never from service witness 
         ecc,
         ...faked,
         userPublicKey,
-        policy: { maxFeeLots: 100_000n, maxFeeRateSatPerVbyte: 1_000n },
+        policy: { maxFeeLots: 100_000n, maxFeeRateSatPerVbyte: 1_000n, maxFeeBps: 1_000_000 },
       });
     expect(estimate().estimatedVsize).toBe(222n);
   });

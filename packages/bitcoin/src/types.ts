@@ -73,6 +73,11 @@ export interface HtlcPolicy {
   /** Largest accepted fee rate, in satoshis per virtual byte of the signed transaction (estimated). */
   maxFeeRateSatPerVbyte: bigint;
   /**
+   * Largest accepted fee relative to the quoted amount, in basis points (default 1,000: 10%). The absolute caps
+   * alone let a 10,000-sat swap burn 30,000 sat; raise it for swaps too small to pay their own relay fee within it.
+   */
+  maxFeeBps: number;
+  /**
    * Smallest accepted fee rate, in satoshis per estimated virtual byte (default 1, Bitcoin Core's minimum relay
    * rate): a deposit below it would never be relayed.
    */

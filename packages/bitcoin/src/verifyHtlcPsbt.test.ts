@@ -474,8 +474,10 @@ describe("verifyHtlcPsbt", () => {
         userPublicKey,
         policy: policy as Parameters<typeof verifyHtlcPsbt>[0]["policy"],
       });
-    expect(verify({ maxFeeLots: 100_000n, maxFeeRateSatPerVbyte: 1_000n })().feeLots).toBe(61_000n);
-    expect(verify({ maxFeeLots: undefined, maxFeeRateSatPerVbyte: 1_000n })).toThrow(
+    expect(verify({ maxFeeLots: 100_000n, maxFeeRateSatPerVbyte: 1_000n, maxFeeBps: 10_000 })().feeLots).toBe(
+      61_000n,
+    );
+    expect(verify({ maxFeeLots: undefined, maxFeeRateSatPerVbyte: 1_000n, maxFeeBps: 10_000 })).toThrow(
       expect.objectContaining({ code: "BTC_FEE_TOO_HIGH" }),
     );
     const long = buildDeposit({ csv: 5000 });

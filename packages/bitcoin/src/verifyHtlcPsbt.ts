@@ -154,7 +154,15 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
     );
   }
   const outputTotal = checkOutputs({ tx, user, policy });
-  const { feeLots, estimatedVsize } = checkFee({ psbt, tx, kinds, inputTotal, outputTotal, policy });
+  const { feeLots, estimatedVsize } = checkFee({
+    psbt,
+    tx,
+    kinds,
+    inputTotal,
+    outputTotal,
+    policy,
+    amountLots,
+  });
   return {
     psbt,
     unsignedTx,
@@ -223,7 +231,7 @@ function assertDeadlineAhead(args: { deadlineSecs: unknown; nowMs: number; maxDe
   if ((deadlineSecs as number) * 1000 - nowMs > maxDeadlineSecs * 1000) {
     throw createBitcoinError(
       "BTC_DEADLINE_TOO_FAR",
-      "The intent's deadline lies further ahead than policy.maxDeadlineSecs.",
+      "The intent's deadline is too far ahead.",
       { deadlineSecs: deadlineSecs as number, nowMs, maxDeadlineSecs },
     );
   }
@@ -289,6 +297,7 @@ const POLICY_FIELDS: Readonly<Record<keyof HtlcPolicy, true>> = {
   maxCsvBlocks: true,
   maxFeeLots: true,
   maxFeeRateSatPerVbyte: true,
+  maxFeeBps: true,
   minFeeRateSatPerVbyte: true,
   maxDeadlineSecs: true,
   maxLockTimeHeight: true,
@@ -319,6 +328,7 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
     isCount(policy.minCsvBlocks) &&
     isCount(policy.maxCsvBlocks) &&
     isCount(policy.maxDeadlineSecs) &&
+    isCount(policy.maxFeeBps) &&
     isLots(policy.maxFeeLots) &&
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&
@@ -736,6 +746,7 @@ function checkFee(args: {
   inputTotal: bigint;
   outputTotal: bigint;
   policy: HtlcPolicy;
+  amountLots: bigint;
 }): { feeLots: bigint; estimatedVsize: bigint } {
   const { psbt, tx, kinds, inputTotal, outputTotal, policy } = args;
   const feeLots = inputTotal - outputTotal;
@@ -763,6 +774,7 @@ function checkFee(args: {
     minFeeRateSatPerVbyte: policy.minFeeRateSatPerVbyte,
     maxFeeLots: policy.maxFeeLots,
     maxFeeRateSatPerVbyte: policy.maxFeeRateSatPerVbyte,
+    maxFeeBps: policy.maxFeeBps,
   };
   if (feeLots < policy.minFeeRateSatPerVbyte * estimatedVsize) {
     throw createBitcoinError(
@@ -771,7 +783,11 @@ function checkFee(args: {
       details,
     );
   }
-  if (feeLots > policy.maxFeeLots || feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize) {
+  if (
+    feeLots > policy.maxFeeLots ||
+    feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize ||
+    feeLots * 10_000n > args.amountLots * BigInt(policy.maxFeeBps)
+  ) {
     throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", details);
   }
   return { feeLots, estimatedVsize };
