@@ -74,6 +74,8 @@ const SEQUENCE_FINAL = 0xffffffff;
 const SEQUENCE_DISABLE_FLAG = 0x80000000;
 const LOCKTIME_THRESHOLD = 500_000_000;
 const SEGWIT_MARKER_AND_FLAG_WU = 2n;
+/** An input without its witness: outpoint (36 bytes), empty scriptSig (1) and sequence (4), times 4. */
+const INPUT_WITHOUT_WITNESS_WU = 164n;
 /**
  * Consensus checks a time locktime against the median time of the last 11 blocks (BIP-113), which lags the clock
  * by about an hour and can lag more: a time locktime is accepted only when it is this far in the past.
@@ -158,6 +160,7 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
     psbt,
     tx,
     kinds,
+    listed,
     inputTotal,
     outputTotal,
     policy,
@@ -229,11 +232,11 @@ function assertDeadlineAhead(args: { deadlineSecs: unknown; nowMs: number; maxDe
     );
   }
   if ((deadlineSecs as number) * 1000 - nowMs > maxDeadlineSecs * 1000) {
-    throw createBitcoinError(
-      "BTC_DEADLINE_TOO_FAR",
-      "The intent's deadline is too far ahead.",
-      { deadlineSecs: deadlineSecs as number, nowMs, maxDeadlineSecs },
-    );
+    throw createBitcoinError("BTC_DEADLINE_TOO_FAR", "The intent's deadline is too far ahead.", {
+      deadlineSecs: deadlineSecs as number,
+      nowMs,
+      maxDeadlineSecs,
+    });
   }
 }
 
@@ -737,12 +740,15 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPo
 /**
  * The fee: not negative, at least the minimum relay rate, at most the policy's caps. The size comes from the
  * unsigned transaction and each input's script type (`witnessWeightOf`), never from witness or script data the
- * service put in the PSBT: a fake 12 kB witness on its own input would otherwise make any fee look cheap.
+ * service put in the PSBT: a fake 12 kB witness on its own input would otherwise make any fee look cheap. The
+ * per-vbyte cap also holds for the user's share (the fee less what unlisted inputs bring) over the user's part of
+ * the size: the service's own coins (its dust) would otherwise raise the cap by their size while adding nothing.
  */
 function checkFee(args: {
   psbt: Psbt;
   tx: Transaction;
   kinds: SegwitKind[];
+  listed: number[];
   inputTotal: bigint;
   outputTotal: bigint;
   policy: HtlcPolicy;
@@ -757,8 +763,16 @@ function checkFee(args: {
     });
   }
   let weight = BigInt(tx.byteLength(false)) * 4n + SEGWIT_MARKER_AND_FLAG_WU;
+  let serviceWeight = 0n;
+  let serviceLots = 0n;
+  const listed = new Set(args.listed);
   kinds.forEach((kind, index) => {
-    weight += witnessWeightOf(kind, psbt.data.inputs[index]!.sighashType);
+    const input = psbt.data.inputs[index]!;
+    const witness = witnessWeightOf(kind, input.sighashType);
+    weight += witness;
+    if (listed.has(index)) return;
+    serviceWeight += INPUT_WITHOUT_WITNESS_WU + witness;
+    serviceLots += input.witnessUtxo!.value;
   });
   if (weight > MAX_STANDARD_TX_WEIGHT) {
     throw createBitcoinError(
@@ -786,6 +800,7 @@ function checkFee(args: {
   if (
     feeLots > policy.maxFeeLots ||
     feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize ||
+    feeLots - serviceLots > policy.maxFeeRateSatPerVbyte * ((weight - serviceWeight + 3n) / 4n) ||
     feeLots * 10_000n > args.amountLots * BigInt(policy.maxFeeBps)
   ) {
     throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", details);
