@@ -1,9 +1,9 @@
 import { isSwapIntentError } from "@swapintent/client";
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
-import { Psbt } from "bitcoinjs-lib";
+import { Psbt, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
-import { buildDeposit, type Deposit, hex, strangerKey, userKey } from "../test/fixtures.js";
+import { buildDeposit, CSV, type Deposit, hex, strangerKey, userKey } from "../test/fixtures.js";
 import {
   createLeatherStandin,
   createSatsConnectStandin,
@@ -14,6 +14,7 @@ import {
 } from "../test/walletStandins.js";
 import { isBitcoinError } from "./errors.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
+import { signHtlcRefund } from "./signHtlcRefund.js";
 import type { PsbtWalletSigner } from "./types.js";
 import {
   createLeatherWalletSigner,
@@ -173,6 +174,46 @@ describe.each(ADAPTERS)("%s adapter", (name) => {
       const code = name === "sats-connect" ? -32000 : 4001;
       expect(result.error!.details).toEqual({ wallet: name, code, message: "User rejected the request." });
     }
+  });
+
+  it("returns the refund path: the signed deposit and verified.htlc are all signHtlcRefund needs, the wallet is not", async () => {
+    const deposit = buildDeposit();
+    const { signer, calls } = harness(name, "none");
+    const result = await outcome(deposit, signer);
+    const { psbt, approval, verified } = result.signed!;
+    expect(approval.signedData).toBe(psbt);
+    expect({ csv: verified.htlc.csvBlocks, leaf: hex(verified.htlc.refundLeaf) }).toEqual({
+      csv: CSV,
+      leaf: hex(deposit.leaves.refund),
+    });
+    // The wallet's signPsbt cannot sign the refund (a script-path Schnorr signature of the untweaked key): a coded
+    // refusal before anything is built, and the wallet is not asked again.
+    const refused = await signHtlcRefund({
+      ecc,
+      depositPsbt: approval.signedData,
+      userPublicKey,
+      signer: signer as never,
+      feeLots: 300n,
+    }).catch((error: unknown) => (isBitcoinError(error) ? error : undefined));
+    expect(refused?.code).toBe("BTC_SIGNER_KEY_MISMATCH");
+    expect(refused?.details).toMatchObject({ canSignSchnorr: false });
+    expect(calls).toHaveLength(1);
+    // With the user's key as a Schnorr signer, the refund spends verified.txid:0 after the CSV delay.
+    const refund = await signHtlcRefund({
+      ecc,
+      depositPsbt: approval.signedData,
+      userPublicKey,
+      signer: userKey,
+      feeLots: 300n,
+    });
+    const spent = Transaction.fromHex(refund.txHex).ins[0]!;
+    expect([Buffer.from(spent.hash).reverse().toString("hex"), spent.index, spent.sequence]).toEqual([
+      verified.txid,
+      0,
+      CSV,
+    ]);
+    const htlc = { script: verified.htlc.script, value: verified.htlc.valueLots };
+    expect(runInterpreter({ txHex: refund.txHex, prevouts: [htlc] })).toEqual([null]);
   });
 
   it("never calls the wallet when verification fails", async () => {
