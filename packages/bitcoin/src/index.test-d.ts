@@ -177,6 +177,14 @@ describe("public types", () => {
       expectTypeOf(error.details.deadlineSecs).toEqualTypeOf<number | null>();
       expectTypeOf(error.details.nowMs).toEqualTypeOf<number>();
     }
+    if (isBitcoinError(error, "BTC_DEADLINE_TOO_FAR")) {
+      expectTypeOf(error.details).toEqualTypeOf<
+        Readonly<{ deadlineSecs: number; nowMs: number; maxDeadlineSecs: number }>
+      >();
+    }
+    if (isBitcoinError(error, "BTC_FEE_TOO_HIGH")) {
+      expectTypeOf(error.details.maxFeeBps).toEqualTypeOf<number>();
+    }
     if (isBitcoinError(error, "BTC_AMOUNT_OUT_OF_RANGE")) {
       expectTypeOf(error.details).toEqualTypeOf<
         Readonly<{ where: string; valueLots: bigint; maxLots: bigint }>
@@ -236,5 +244,7 @@ describe("public types", () => {
   it("the default policy is a complete HtlcPolicy of bigint fee caps", () => {
     assertType<HtlcPolicy>(DEFAULT_HTLC_POLICY);
     expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeLots).toEqualTypeOf<50_000n>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeBps).toEqualTypeOf<1_000>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxDeadlineSecs).toEqualTypeOf<86_400>();
   });
 });
