@@ -311,6 +311,24 @@ describe("tampered deposits are refused with a code before the key is used", () 
       "BTC_INPUT_NOT_LISTED_SIGNED",
     ],
   ];
+  shapes.push([
+    "the same coin spent twice (its value counted twice; bitcoinjs' parser refuses it, as consensus does)",
+    () =>
+      tamper(
+        buildDeposit({
+          inputs: [
+            { kind: "p2tr", value: 60_000n },
+            { kind: "p2tr", value: 50_000n },
+          ],
+        }),
+        (psbt, tx) => {
+          tx.ins[1]!.hash = tx.ins[0]!.hash;
+          tx.ins[1]!.index = tx.ins[0]!.index;
+          psbt.data.inputs[1]!.witnessUtxo = psbt.data.inputs[0]!.witnessUtxo;
+        },
+      ),
+    "BTC_PSBT_INVALID",
+  ]);
   for (const [name, build, code, policy] of shapes) {
     it(`${name}: ${code}`, async () => {
       expect(await attempt(build(), policy)).toEqual({ code, uses: 0 });
