@@ -324,7 +324,7 @@ describe("tampered deposits are refused with a code before the key is used", () 
         (psbt, tx) => {
           tx.ins[1]!.hash = tx.ins[0]!.hash;
           tx.ins[1]!.index = tx.ins[0]!.index;
-          psbt.data.inputs[1]!.witnessUtxo = psbt.data.inputs[0]!.witnessUtxo;
+          psbt.data.inputs[1]!.witnessUtxo = psbt.data.inputs[0]!.witnessUtxo!;
         },
       ),
     "BTC_PSBT_INVALID",
