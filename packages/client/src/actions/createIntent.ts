@@ -68,7 +68,7 @@ export async function createIntent(
   const quoteId = typeof quote === "string" ? quote : quote?.id;
   assertUuid(quoteId, "quote");
   if (typeof quote === "object" && isQuoteExpired({ quote, now: parameters.now })) {
-    throw createClientError("QUOTE_EXPIRED", "The quote has expired.", {
+    throw createClientError("QUOTE_EXPIRED", {
       quoteId,
       expiryMs: quote.expiryMs,
     });

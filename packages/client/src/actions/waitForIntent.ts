@@ -34,7 +34,7 @@ export async function waitForIntent(
     onStatusChange?.(status);
   }
   if (!last)
-    throw createClientError("WAIT_TIMEOUT", "Watching ended without a status.", {
+    throw createClientError("WAIT_TIMEOUT", {
       intentId: parameters.intentId,
     });
   return last;

@@ -58,7 +58,7 @@ export async function* watchIntent(
     if (timeout.timedOut() && isSwapIntentError(error, "ABORTED")) {
       // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
       // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
-      throw createClientError("WAIT_TIMEOUT", `No terminal status within ${timeoutMs} ms.`, {
+      throw createClientError("WAIT_TIMEOUT", {
         intentId,
         timeoutMs,
         lastStatus: lastStatusOf(last),

@@ -391,7 +391,7 @@ describe("response bodies", () => {
       { path: "source_amount_decimals", message: "expected at least 0" },
     ]);
     expect(error.shortMessage).toBe(
-      "The response is not a valid swap status record (intent_id: expected string).",
+      "GET /affiliate/v1/intents/9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d/status: response invalid (intent_id: expected string).",
     );
   });
 

@@ -1,5 +1,5 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
@@ -252,7 +252,7 @@ async function fetchText(
     });
     if (isRedirect(response)) {
       await discardBody(response.body);
-      throw callError("REDIRECT_REFUSED", request, "redirect refused", { status: response.status });
+      throw callError("REDIRECT_REFUSED", request, { status: response.status });
     }
     const text = await readResponseText(response, transport.maxResponseBytes, request);
     return { response, text };
@@ -260,8 +260,8 @@ async function fetchText(
     if (signal?.aborted) throw abortedError(signal);
     if (isSwapIntentError(error)) throw error;
     throw timeout.timedOut()
-      ? callError("TIMEOUT", request, `no response within ${timeoutMs} ms`, { timeoutMs }, error)
-      : callError("NETWORK_ERROR", request, "network error", {}, error);
+      ? callError("TIMEOUT", request, { timeoutMs }, error)
+      : callError("NETWORK_ERROR", request, {}, error);
   } finally {
     timeout.done();
   }
@@ -282,14 +282,13 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
   const clean = (value: string, max = maxServerTextLength) => scrubText(value, secrets, max);
   let json: unknown;
   if (text.trim() === "") {
-    if (!request.allowEmptyBody)
-      throw invalidResponse("The response body is empty.", { method, path, body: text });
+    if (!request.allowEmptyBody) throw invalidResponse({ method, path, body: text });
     json = undefined;
   } else {
     try {
       json = JSON.parse(text);
     } catch {
-      throw invalidResponse("The response body is not valid JSON.", { method, path, body: clean(text) });
+      throw invalidResponse({ method, path, body: clean(text) });
     }
   }
   try {
@@ -302,7 +301,7 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
           message: issue.message,
         }))
       : undefined;
-    throw invalidResponse(clean(error.shortMessage), {
+    throw invalidResponse({
       ...error.details,
       ...(issues === undefined ? {} : { issues }),
       method,
@@ -312,8 +311,8 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
   }
 }
 
-function invalidResponse(message: string, details: Record<string, unknown>) {
-  return createClientError("RESPONSE_INVALID", message, details);
+function invalidResponse(details: ClientErrorDetails["RESPONSE_INVALID"]) {
+  return createClientError("RESPONSE_INVALID", details);
 }
 
 /**
@@ -331,8 +330,9 @@ function checkHeaders(headers: Record<string, string>): void {
       typeof trimmed !== "string" ||
       !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
     )
-      throw createClientError("INVALID_OPTIONS", "A header cannot be sent over HTTP.", {
+      throw createClientError("INVALID_OPTIONS", {
         field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
+        reason: "cannot be sent over HTTP",
         header: name.slice(0, 100),
       });
     headers[name] = trimmed;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatUnits } from "../utils/formatUnits.js";
 import { BaseError } from "./baseError.js";
-import { type ClientErrorCode, createClientError, isClientError } from "./codes.js";
+import { type ClientErrorCode, createClientError, formatClientMessage, isClientError } from "./codes.js";
 
 const srcDir = join(import.meta.dirname, "..");
 
@@ -74,7 +74,7 @@ describe("isClientError", () => {
 
   it("accepts every code of the interface, built by the factory", () => {
     for (const code of declaredCodes() as ClientErrorCode[]) {
-      const error = createClientError(code, "A failure.", {} as never);
+      const error = createClientError(code, {} as never);
       expect(isClientError(error, code)).toBe(true);
       expect(error).toBeInstanceOf(BaseError);
     }
@@ -97,17 +97,69 @@ describe("isClientError", () => {
 });
 
 describe("createClientError", () => {
-  it("keeps code, message, details and cause", () => {
+  it("keeps code, details and cause, and writes the message from them", () => {
     const cause = new Error("inner");
-    const error = createClientError(
-      "TIMEOUT",
-      "Too slow.",
-      { method: "GET", path: "/x", timeoutMs: 5 },
-      cause,
-    );
+    const error = createClientError("TIMEOUT", { method: "GET", path: "/x", timeoutMs: 5 }, cause);
     expect(error.code).toBe("TIMEOUT");
-    expect(error.shortMessage).toBe("Too slow.");
+    expect(error.shortMessage).toBe("GET /x: timeout.");
     expect(error.details).toEqual({ method: "GET", path: "/x", timeoutMs: 5 });
     expect(error.cause).toBe(cause);
+  });
+
+  it("keeps a message given", () => {
+    expect(createClientError("SIGNING_FAILED", {}, undefined, "Too slow.").shortMessage).toBe("Too slow.");
+  });
+});
+
+describe("formatClientMessage", () => {
+  it("writes one sentence for every code, from the code and the details", () => {
+    const request = { method: "POST", path: "/affiliate/v1/intents" };
+    const http = { ...request, status: 422, serverMessage: "quote already used" };
+    const cases: [ClientErrorCode, object, string][] = [
+      [
+        "INVALID_INPUT",
+        { field: "amount", reason: "must be greater than 0" },
+        "Invalid input: `amount` must be greater than 0.",
+      ],
+      [
+        "INVALID_OPTIONS",
+        { field: "baseUrl", reason: "must be a URL" },
+        "Invalid options: `baseUrl` must be a URL.",
+      ],
+      ["QUOTE_EXPIRED", { quoteId: "q", expiryMs: 5 }, "Quote expired."],
+      ["UNPROCESSABLE", http, "POST /affiliate/v1/intents: unprocessable (HTTP 422): quote already used."],
+      [
+        "SERVER_ERROR",
+        { ...request, status: 503, body: "<html>" },
+        "POST /affiliate/v1/intents: server error (HTTP 503).",
+      ],
+      ["TIMEOUT", { ...request, timeoutMs: 10 }, "POST /affiliate/v1/intents: timeout."],
+      ["ABORTED", {}, "Aborted."],
+      ["NETWORK_ERROR", request, "POST /affiliate/v1/intents: network error."],
+      [
+        "REDIRECT_REFUSED",
+        { ...request, status: 307 },
+        "POST /affiliate/v1/intents: redirect refused (HTTP 307).",
+      ],
+      [
+        "RESPONSE_TOO_LARGE",
+        { ...request, status: 200 },
+        "POST /affiliate/v1/intents: response too large (HTTP 200).",
+      ],
+      ["RESPONSE_INVALID", { ...request, body: "" }, "POST /affiliate/v1/intents: response invalid."],
+      [
+        "RESPONSE_INVALID",
+        { issues: [{ path: "", message: "expected Object" }] },
+        "Response invalid (body: expected Object).",
+      ],
+      [
+        "RESPONSE_INVALID",
+        { ...request, issues: [{ path: "items.0.status", message: "missing" }] },
+        "POST /affiliate/v1/intents: response invalid (items.0.status: missing).",
+      ],
+      ["WAIT_TIMEOUT", { intentId: "i", timeoutMs: 5, lastStatus: null }, "Wait timeout."],
+      ["SIGNING_FAILED", {}, "Signing failed."],
+    ];
+    for (const [code, details, message] of cases) expect(formatClientMessage(code, details)).toBe(message);
   });
 });

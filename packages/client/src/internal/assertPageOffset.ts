@@ -6,7 +6,7 @@ import { createClientError } from "../errors/codes.js";
  */
 export function assertPageOffset(page: { offset: number }, offset: number): void {
   if (page.offset !== offset)
-    throw createClientError("RESPONSE_INVALID", `The page starts at offset ${page.offset}, not ${offset}.`, {
+    throw createClientError("RESPONSE_INVALID", {
       issues: [{ path: "offset", message: `expected ${offset}` }],
     });
 }

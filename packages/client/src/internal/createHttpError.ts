@@ -28,7 +28,7 @@ const codeByStatus: Record<number, HttpErrorCode> = {
  * scrubbed of `secrets` and cut to `maxServerTextLength`, in `details` and in the message alike.
  */
 export function createHttpError(
-  { status, statusText, headers }: Response,
+  { status, headers }: Response,
   body: string,
   { method, path }: { method: string; path: string },
   secrets: readonly string[],
@@ -55,7 +55,5 @@ export function createHttpError(
   if (serverMessage !== undefined) details.serverMessage = serverMessage;
   else if (body.trim() !== "") details.body = clean(body);
   if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
-  const reason = statusText ? `${status} ${clean(statusText)}` : String(status);
-  const shortMessage = `${method} ${path}: HTTP ${reason}${serverMessage ? `: ${serverMessage}` : "."}`;
-  return createClientError(code, shortMessage, details);
+  return createClientError(code, details);
 }

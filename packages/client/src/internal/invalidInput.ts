@@ -12,11 +12,7 @@ export function invalidInput<C extends "INVALID_INPUT" | "INVALID_OPTIONS" = "IN
 ): ClientError<C> {
   const details: ClientErrorDetails["INVALID_INPUT"] = { field, reason };
   if (value !== undefined) details.value = describeValue(value);
-  return createClientError(
-    code,
-    `Invalid ${code === "INVALID_INPUT" ? "input" : "option"}: \`${field}\` ${reason}.`,
-    details as ClientErrorDetails[C],
-  );
+  return createClientError(code, details as ClientErrorDetails[C]);
 }
 
 function describeValue(value: unknown): unknown {

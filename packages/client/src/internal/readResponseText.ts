@@ -14,7 +14,7 @@ export async function readResponseText(
 ): Promise<string> {
   const tooLarge = async (receivedBytes: number, body: { cancel(): Promise<void> } | null) => {
     await discardBody(body);
-    return callError("RESPONSE_TOO_LARGE", request, `body above ${maxBytes} bytes`, {
+    return callError("RESPONSE_TOO_LARGE", request, {
       status: response.status,
       maxResponseBytes: maxBytes,
       receivedBytes,
@@ -43,18 +43,12 @@ export async function discardBody(body: { cancel(): Promise<void> } | null): Pro
   await body?.cancel().catch(() => {});
 }
 
-/** A transport error of one call: its message starts with `METHOD /path:`, its details hold both. */
+/** A transport error of one call: its details hold the request's method and path (its message starts with them). */
 export function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFUSED" | "RESPONSE_TOO_LARGE">(
   code: C,
   { method, path }: { method: string; path: string },
-  text: string,
   details: Omit<ClientErrorDetails[C], "method" | "path">,
   cause?: unknown,
 ): ClientError<C> {
-  return createClientError(
-    code,
-    `${method} ${path}: ${text}.`,
-    { method, path, ...details } as ClientErrorDetails[C],
-    cause,
-  );
+  return createClientError(code, { method, path, ...details } as ClientErrorDetails[C], cause);
 }

@@ -96,16 +96,16 @@ export type CreateRequestSignerErrorType = ClientError<"INVALID_OPTIONS" | "SIGN
  */
 export function createRequestSigner(signing: CreateRequestSignerParameters): CreateRequestSignerReturnType {
   if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
-    throw createClientError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
+    throw createClientError("INVALID_OPTIONS", {
       field: "requestSigning.keyId",
+      reason: "must be a non-empty string",
     });
   }
   if (signing.keyId === undefined && signing.publicKey === undefined) {
-    throw createClientError(
-      "INVALID_OPTIONS",
-      "`requestSigning` needs `publicKey` (to derive the key id) or `keyId`.",
-      { field: "requestSigning.publicKey" },
-    );
+    throw createClientError("INVALID_OPTIONS", {
+      field: "requestSigning.publicKey",
+      reason: "is needed to derive the key id (or give `keyId`)",
+    });
   }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
   return async ({ method, path, query, body }) => {
@@ -128,9 +128,9 @@ export function createRequestSigner(signing: CreateRequestSignerParameters): Cre
     } catch (error) {
       throw createClientError(
         "SIGNING_FAILED",
-        "WebCrypto could not sign the request with the private key.",
         {},
         error,
+        "WebCrypto could not sign the request with the private key.",
       );
     }
     const headers: Record<string, string> = {
@@ -147,8 +147,9 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
   if (!globalThis.crypto?.subtle) {
     throw createClientError(
       "SIGNING_FAILED",
-      "Request signing needs WebCrypto (globalThis.crypto.subtle).",
       {},
+      undefined,
+      "Request signing needs WebCrypto (globalThis.crypto.subtle).",
     );
   }
   let privateKey: CryptoKey;
@@ -166,8 +167,7 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
   } catch (error) {
     throw createClientError(
       "INVALID_OPTIONS",
-      "`requestSigning.privateKey` is not a PKCS#8 RSA private key.",
-      { field: "requestSigning.privateKey" },
+      { field: "requestSigning.privateKey", reason: "must be a PKCS#8 RSA private key" },
       error,
     );
   }
@@ -191,8 +191,7 @@ async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
   } catch (error) {
     throw createClientError(
       "INVALID_OPTIONS",
-      "`requestSigning.publicKey` is not an RSA public key (SPKI or PKCS#1).",
-      { field: "requestSigning.publicKey" },
+      { field: "requestSigning.publicKey", reason: "must be an RSA public key (SPKI or PKCS#1)" },
       error,
     );
   }
