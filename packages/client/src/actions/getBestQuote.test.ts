@@ -82,6 +82,48 @@ describe("getBestQuote", () => {
     }
   });
 
+  it("sends slippage as its decimal integer text and refuses anything outside 0..10000 before sending", async () => {
+    server.handle(() => ({ body: quoteWire() }));
+    for (const [slippageBps, sent] of [
+      ["075", "75"],
+      [10000, "10000"],
+      [0n, "0"],
+    ] as const) {
+      await testClient(server).getBestQuote({ ...params, slippageBps });
+      expect(JSON.parse(server.requests.at(-1)?.body ?? "").slippage_bps).toBe(sent);
+    }
+    const sentBefore = server.requests.length;
+    const refused = [
+      -1,
+      10001,
+      1.5,
+      Number.NaN,
+      2 ** 53,
+      -1n,
+      10001n,
+      "10001",
+      "1e3",
+      "-5",
+      " 5",
+      "",
+      "9".repeat(400),
+    ];
+    for (const slippageBps of refused) {
+      const error = await rejection(testClient(server).getBestQuote({ ...params, slippageBps }));
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.details).toMatchObject({
+        field: "slippageBps",
+        reason: "must be an integer from 0 to 10000",
+      });
+      expect(error.details.value).toBe(
+        typeof slippageBps === "string" && slippageBps.length > 80
+          ? `${slippageBps.slice(0, 80)}…`
+          : slippageBps,
+      );
+    }
+    expect(server.requests.length).toBe(sentBefore);
+  });
+
   it("parses intermediate routing and converts a seconds expiry to ms", async () => {
     server.handle(() => ({
       body: quoteWire({

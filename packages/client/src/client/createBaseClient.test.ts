@@ -107,6 +107,39 @@ describe("HTTP error statuses", () => {
     });
   });
 
+  it("reads `error` where `message` is missing, prefers `message`, and ignores keys of any other type", async () => {
+    const cases: Array<[unknown, Record<string, unknown>]> = [
+      [
+        { code: 400, error: "bad wallet" },
+        { serverCode: 400, serverMessage: "bad wallet" },
+      ],
+      [{ error: "second", message: "first" }, { serverMessage: "first" }],
+      [{ message: 5, error: "fallback" }, { serverMessage: "fallback" }],
+      [
+        { code: true, type: 1, message: null, entity: ["Quote"] },
+        { body: '{"code":true,"type":1,"message":null,"entity":["Quote"]}' },
+      ],
+    ];
+    for (const [body, expected] of cases) {
+      server.handle(() => ({ status: 400, body }));
+      const error = await failure(client().getNetworks());
+      expect(error.details).toEqual({
+        status: 400,
+        method: "GET",
+        path: "/affiliate/v1/networks",
+        ...expected,
+      });
+    }
+  });
+
+  it("keeps an error body that is JSON but no object as text", async () => {
+    for (const body of ["[1,2]", "42", '"text"', "null"]) {
+      server.handle(() => ({ status: 400, body }));
+      const error = await failure(client().getNetworks());
+      expect(error.details).toEqual({ status: 400, method: "GET", path: "/affiliate/v1/networks", body });
+    }
+  });
+
   it("keeps a non-JSON error body as text", async () => {
     server.handle(() => ({ status: 500, body: "upstream exploded" }));
     const error = await failure(client().getNetworks());

@@ -87,7 +87,7 @@ function resolveOptions(options: ClientOptions): Transport {
   const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
   // every duration becomes a timer: above 2^31 - 1 ms Node and browsers fire it at once, so a "year" of timeout
   // or Retry-After ceiling would turn into none; and `retries: Infinity` would retry a 429 storm forever
-  assertInteger(maxResponseBytes, "maxResponseBytes", 1, Number.MAX_SAFE_INTEGER, "INVALID_OPTIONS");
+  assertInteger(maxResponseBytes, "maxResponseBytes", 1, undefined, "INVALID_OPTIONS");
   assertInteger(timeoutMs, "timeoutMs", 0, maxTimerMs, "INVALID_OPTIONS");
   const retry = { ...retryDefaults };
   for (const field of Object.keys(retry) as Array<keyof ResolvedRetry>) {

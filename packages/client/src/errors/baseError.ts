@@ -20,11 +20,11 @@ export class BaseError<
 > extends Error {
   override name = "SwapIntentError";
   /** Stable machine-readable code, for example `QUOTE_EXPIRED` or `PERMIT2_SPENDER_MISMATCH`. */
-  readonly code: TCode;
+  declare readonly code: TCode;
   /** One sentence saying what went wrong. */
-  readonly shortMessage: string;
+  declare readonly shortMessage: string;
   /** Extra facts, for example the expected and actual values of a failed check. */
-  readonly details: Readonly<TDetails>;
+  declare readonly details: Readonly<TDetails>;
 
   constructor(
     code: TCode,
