@@ -1,7 +1,6 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
 import { type ClientError, createClientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
-import { invalidInput } from "../internal/invalidInput.js";
 import { parseIntent } from "../internal/wire.js";
 import type { Intent, Network, Quote } from "../types.js";
 import { isQuoteExpired } from "../utils/isQuoteExpired.js";
@@ -86,10 +85,9 @@ export async function createIntent(
     parameters.sourceNetworkType ??
     (typeof quote === "object" ? await lookUpNetworkType(client, quote.sourceChain, parameters) : undefined);
   const pattern = networkType === undefined ? undefined : publicKeyPatterns[networkType.toUpperCase()];
-  if (pattern) {
-    if (publicKey === undefined) throw invalidInput("userSourcePublicKey", `is required for ${networkType}`);
+  // a missing key fails here too: the network needs one
+  if (pattern)
     assertPattern(publicKey, pattern, "userSourcePublicKey", `must be a ${networkType} public key`);
-  }
   return client.request({
     method: "POST",
     path: "/affiliate/v1/intents",

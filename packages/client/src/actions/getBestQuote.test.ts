@@ -117,7 +117,7 @@ describe("getBestQuote", () => {
       });
       expect(error.details.value).toBe(
         typeof slippageBps === "string" && slippageBps.length > 80
-          ? `${slippageBps.slice(0, 80)}…`
+          ? `${slippageBps.slice(0, 80)}… (${slippageBps.length} chars)`
           : slippageBps,
       );
     }

@@ -1,4 +1,5 @@
 import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
+import { cutText } from "./cutText.js";
 
 /**
  * Builds the `INVALID_INPUT` error for one parameter (or, with `code`, the `INVALID_OPTIONS` error for one client
@@ -16,7 +17,7 @@ export function invalidInput<C extends "INVALID_INPUT" | "INVALID_OPTIONS" = "IN
 }
 
 function describeValue(value: unknown): unknown {
-  if (typeof value === "string") return value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  if (typeof value === "string") return cutText(value, 80);
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return value;
   if (value === null) return null;
   return typeof value;
