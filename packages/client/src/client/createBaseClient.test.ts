@@ -433,6 +433,24 @@ describe("response bodies", () => {
     const error = await failure(client().getIntentStatus({ intentId }));
     expect(error.code).toBe("RESPONSE_INVALID");
   });
+
+  it("an empty or blank body is RESPONSE_INVALID with the body as sent, unless the call allows none", async () => {
+    const path = `/affiliate/v1/intents/${intentId}/status`;
+    for (const body of ["", " \n\t "]) {
+      server.handle(() => ({ status: 200, body }));
+      const error = await failure(client().getIntentStatus({ intentId }));
+      expect(error.code).toBe("RESPONSE_INVALID");
+      expect(error.details).toEqual({ method: "GET", path, body });
+      const approval = { type: "permit2", signedData: `0x${"ab".repeat(65)}` } as const;
+      expect(await client().submitApproval({ intentId, approval })).toBeNull();
+    }
+    server.handle(() => ({ status: 200, body: "{" }));
+    expect((await failure(client().getIntentStatus({ intentId }))).details).toEqual({
+      method: "GET",
+      path,
+      body: "{",
+    });
+  });
 });
 
 describe("hooks", () => {

@@ -1,16 +1,20 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
-import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
+import {
+  type ClientError,
+  type ClientErrorDetails,
+  createClientError,
+  type ResponseIssue,
+} from "../errors/codes.js";
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { callError, discardBody, readResponseText } from "../internal/readResponseText.js";
-import { maxServerTextLength, scrubText } from "../internal/scrubText.js";
+import { maxServerTextLength, redacted, scrubText } from "../internal/scrubText.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
 
-const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -281,29 +285,25 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
   const { method, path } = request;
   const clean = (value: string, max = maxServerTextLength) => scrubText(value, secrets, max);
   let json: unknown;
-  if (text.trim() === "") {
-    if (!request.allowEmptyBody) throw invalidResponse({ method, path, body: text });
-    json = undefined;
-  } else {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw invalidResponse({ method, path, body: clean(text) });
-    }
+  try {
+    // an empty body is `undefined` where the call allows one; anything else must be JSON
+    json = request.allowEmptyBody && text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    throw invalidResponse({ method, path, body: clean(text) });
   }
   try {
     return request.parse(json);
   } catch (error) {
     if (!isSwapIntentError(error, "RESPONSE_INVALID")) throw error;
-    const issues = Array.isArray(error.details.issues)
-      ? (error.details.issues as Array<{ path: string; message: string }>).map((issue) => ({
-          path: clean(issue.path, 200),
-          message: issue.message,
-        }))
-      : undefined;
+    const { issues } = error.details;
     throw invalidResponse({
       ...error.details,
-      ...(issues === undefined ? {} : { issues }),
+      ...(Array.isArray(issues) && {
+        issues: (issues as ResponseIssue[]).map((issue) => ({
+          path: clean(issue.path, 200),
+          message: issue.message,
+        })),
+      }),
       method,
       path,
       body: clean(text),
