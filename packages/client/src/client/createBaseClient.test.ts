@@ -550,6 +550,27 @@ describe("credentials are stated at construction", () => {
     expect(fieldOf(() => createClient({ baseUrl: server.url }))).toBe("apiKey");
   });
 
+  it("exactly one credential: any two or three together are refused, naming auth when it is one of them", () => {
+    const signer = createRequestSigner({ privateKey: "x", publicKey: "y" });
+    const reasonOf = (options: Record<string, unknown>) => {
+      try {
+        createClient({ baseUrl: server.url, ...options } as never);
+      } catch (error) {
+        if (isSwapIntentError(error, "INVALID_OPTIONS")) return [error.details.field, error.details.reason];
+      }
+      return "no error";
+    };
+    const combined = "cannot be combined with another credential";
+    expect(reasonOf({ apiKey, requestSigning: signer })).toEqual(["apiKey", combined]);
+    expect(reasonOf({ apiKey, auth: "none" })).toEqual(["auth", combined]);
+    expect(reasonOf({ requestSigning: signer, auth: "none" })).toEqual(["auth", combined]);
+    expect(reasonOf({ apiKey, requestSigning: signer, auth: "none" })).toEqual(["auth", combined]);
+    expect(reasonOf({ auth: null })).toEqual(["auth", 'can only be "none"']);
+    expect(reasonOf({ apiKey, auth: "bearer" })).toEqual(["auth", 'can only be "none"']);
+    expect(reasonOf({})[0]).toBe("apiKey");
+    expect(reasonOf({ auth: "none" })).toBe("no error");
+  });
+
   it('auth: "none" calls without credentials on purpose, and cannot be combined with a key', async () => {
     server.handle(() => ({ body: networksWire }));
     await createClient({ baseUrl: server.url, auth: "none" }).getNetworks();

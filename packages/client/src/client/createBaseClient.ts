@@ -131,16 +131,14 @@ function assertCredentials({ apiKey, requestSigning, auth }: ClientOptions): voi
   const fail = (field: string, reason: string) => {
     throw invalidOption(field, reason);
   };
+  const given = [apiKey, requestSigning, auth].filter((credential) => credential !== undefined).length;
   if (auth !== undefined && auth !== "none") fail("auth", 'can only be "none"');
-  if (auth === "none" && (apiKey !== undefined || requestSigning !== undefined))
-    fail("auth", "excludes `apiKey` and `requestSigning`");
-  if (apiKey !== undefined && requestSigning !== undefined) fail("apiKey", "excludes `requestSigning`");
+  if (given > 1) fail(auth === undefined ? "apiKey" : "auth", "cannot be combined with another credential");
   if (requestSigning !== undefined && typeof requestSigning !== "function")
     fail("requestSigning", "must be a signer");
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     fail("apiKey", "must be a non-empty string");
-  if (apiKey === undefined && requestSigning === undefined && auth !== "none")
-    fail("apiKey", 'is missing (or give `requestSigning` or `auth: "none"`)');
+  if (given === 0) fail("apiKey", 'is missing (or give `requestSigning` or `auth: "none"`)');
 }
 
 async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): Promise<T> {

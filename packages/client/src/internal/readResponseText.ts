@@ -20,7 +20,7 @@ export async function readResponseText(
       receivedBytes,
     });
   };
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  const declared = Number(response.headers.get("content-length")); // absent: 0, not a number: NaN
   if (declared > maxBytes) throw await tooLarge(declared, response.body);
   const body = response.body;
   if (!body) return response.text();
