@@ -257,9 +257,8 @@ function check<S extends v.GenericSchema>(schema: S, json: unknown, what: string
   const first = issues[0];
   throw createClientError(
     "RESPONSE_INVALID",
-    { issues },
-    undefined,
     `The response is not a valid ${what}${first ? ` (${first.path || "body"}: ${first.message})` : ""}.`,
+    { issues },
   );
 }
 
@@ -313,12 +312,9 @@ export function parseQuote(json: unknown): Quote {
   const { expiry, ...quote } = check(quoteSchema(), json, "quote");
   const slippageBps = Number(quote.slippageBps);
   if (slippageBps > 10_000) {
-    throw createClientError(
-      "RESPONSE_INVALID",
-      { issues: [{ path: "slippage_bps", message: "expected 0..10000" }] },
-      undefined,
-      "The quote's slippage_bps is above 10000.",
-    );
+    throw createClientError("RESPONSE_INVALID", "The quote's slippage_bps is above 10000.", {
+      issues: [{ path: "slippage_bps", message: "expected 0..10000" }],
+    });
   }
   return { ...quote, slippageBps, expiryMs: expiry };
 }
@@ -347,12 +343,9 @@ export function parseIntent(json: unknown): Intent {
         paramsToSign: check(cosignSchema(), paramsToSign, "cosign params_to_sign"),
       };
     default:
-      throw createClientError(
-        "RESPONSE_INVALID",
-        { issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }] },
-        undefined,
-        `Unknown approval_mechanism "${approvalMechanism}".`,
-      );
+      throw createClientError("RESPONSE_INVALID", `Unknown approval_mechanism "${approvalMechanism}".`, {
+        issues: [{ path: "approval_mechanism", message: "expected permit2, htlc or cosign" }],
+      });
   }
 }
 

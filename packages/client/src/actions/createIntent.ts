@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, clientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { parseIntent } from "../internal/wire.js";
 import type { Intent, Network, Quote } from "../types.js";
@@ -67,7 +67,7 @@ export async function createIntent(
   const quoteId = typeof quote === "string" ? quote : quote?.id;
   assertUuid(quoteId, "quote");
   if (typeof quote === "object" && isQuoteExpired({ quote, now: parameters.now })) {
-    throw createClientError("QUOTE_EXPIRED", {
+    throw clientError("QUOTE_EXPIRED", {
       quoteId,
       expiryMs: quote.expiryMs,
     });

@@ -2,6 +2,7 @@ import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
 import {
   type ClientError,
   type ClientErrorDetails,
+  clientError,
   createClientError,
   type ResponseIssue,
 } from "../errors/codes.js";
@@ -310,7 +311,7 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
 }
 
 function invalidResponse(details: ClientErrorDetails["RESPONSE_INVALID"]) {
-  return createClientError("RESPONSE_INVALID", details);
+  return clientError("RESPONSE_INVALID", details);
 }
 
 /**
@@ -328,9 +329,8 @@ function checkHeaders(headers: Record<string, string>): void {
       typeof trimmed !== "string" ||
       !/^[\t\x20-\x7e\x80-\xff]*$/.test(trimmed)
     )
-      throw createClientError("INVALID_OPTIONS", {
+      throw createClientError("INVALID_OPTIONS", "A header cannot be sent over HTTP.", {
         field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
-        reason: "cannot be sent over HTTP",
         header: name.slice(0, 100),
       });
     headers[name] = trimmed;

@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatUnits } from "../utils/formatUnits.js";
 import { BaseError } from "./baseError.js";
-import { type ClientErrorCode, createClientError, formatClientMessage, isClientError } from "./codes.js";
+import {
+  type ClientErrorCode,
+  clientError,
+  createClientError,
+  formatClientMessage,
+  isClientError,
+} from "./codes.js";
 
 const srcDir = join(import.meta.dirname, "..");
 
@@ -74,7 +80,7 @@ describe("isClientError", () => {
 
   it("accepts every code of the interface, built by the factory", () => {
     for (const code of declaredCodes() as ClientErrorCode[]) {
-      const error = createClientError(code, {} as never);
+      const error = createClientError(code, "A failure.", {} as never);
       expect(isClientError(error, code)).toBe(true);
       expect(error).toBeInstanceOf(BaseError);
     }
@@ -97,35 +103,38 @@ describe("isClientError", () => {
 });
 
 describe("createClientError", () => {
-  it("keeps code, details and cause, and writes the message from them", () => {
+  it("keeps code, message, details and cause", () => {
     const cause = new Error("inner");
-    const error = createClientError("TIMEOUT", { method: "GET", path: "/x", timeoutMs: 5 }, cause);
+    const error = createClientError(
+      "TIMEOUT",
+      "Too slow.",
+      { method: "GET", path: "/x", timeoutMs: 5 },
+      cause,
+    );
     expect(error.code).toBe("TIMEOUT");
-    expect(error.shortMessage).toBe("GET /x: timeout.");
+    expect(error.shortMessage).toBe("Too slow.");
     expect(error.details).toEqual({ method: "GET", path: "/x", timeoutMs: 5 });
     expect(error.cause).toBe(cause);
   });
+});
 
-  it("keeps a message given", () => {
-    expect(createClientError("SIGNING_FAILED", {}, undefined, "Too slow.").shortMessage).toBe("Too slow.");
+describe("clientError", () => {
+  it("keeps code, details and cause, and writes the message from them", () => {
+    const cause = new Error("inner");
+    const error = clientError("TIMEOUT", { method: "GET", path: "/x", timeoutMs: 5 }, cause);
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.shortMessage).toBe("GET /x: timeout.");
+    expect(error.message).toBe("[TIMEOUT] GET /x: timeout.\n  method: GET\n  path: /x\n  timeoutMs: 5");
+    expect(error.details).toEqual({ method: "GET", path: "/x", timeoutMs: 5 });
+    expect(error.cause).toBe(cause);
   });
 });
 
 describe("formatClientMessage", () => {
-  it("writes one sentence for every code, from the code and the details", () => {
+  it("writes one sentence for every code that is not about a parameter, from the code and the details", () => {
     const request = { method: "POST", path: "/affiliate/v1/intents" };
     const http = { ...request, status: 422, serverMessage: "quote already used" };
     const cases: [ClientErrorCode, object, string][] = [
-      [
-        "INVALID_INPUT",
-        { field: "amount", reason: "must be greater than 0" },
-        "Invalid input: `amount` must be greater than 0.",
-      ],
-      [
-        "INVALID_OPTIONS",
-        { field: "baseUrl", reason: "must be a URL" },
-        "Invalid options: `baseUrl` must be a URL.",
-      ],
       ["QUOTE_EXPIRED", { quoteId: "q", expiryMs: 5 }, "Quote expired."],
       ["UNPROCESSABLE", http, "POST /affiliate/v1/intents: unprocessable (HTTP 422): quote already used."],
       [
@@ -143,7 +152,7 @@ describe("formatClientMessage", () => {
       ],
       [
         "RESPONSE_TOO_LARGE",
-        { ...request, status: 200 },
+        { ...request, status: 200, maxResponseBytes: 10, receivedBytes: 11 },
         "POST /affiliate/v1/intents: response too large (HTTP 200).",
       ],
       ["RESPONSE_INVALID", { ...request, body: "" }, "POST /affiliate/v1/intents: response invalid."],
@@ -158,7 +167,6 @@ describe("formatClientMessage", () => {
         "POST /affiliate/v1/intents: response invalid (items.0.status: missing).",
       ],
       ["WAIT_TIMEOUT", { intentId: "i", timeoutMs: 5, lastStatus: null }, "Wait timeout."],
-      ["SIGNING_FAILED", {}, "Signing failed."],
     ];
     for (const [code, details, message] of cases) expect(formatClientMessage(code, details)).toBe(message);
   });

@@ -146,38 +146,41 @@ export function isClientError<C extends ClientErrorCode>(error: unknown, code?: 
   return hasErrorCode(error, clientErrorCodes, code);
 }
 
-/**
- * Builds a client error; the compiler checks `details` against `code`. Its `shortMessage` is written from the code
- * and the details by {@link formatClientMessage}, unless `shortMessage` is given.
- */
+/** Builds a client error with the given message; the compiler checks `details` against `code`. */
 export function createClientError<C extends ClientErrorCode>(
   code: C,
+  shortMessage: string,
   details: ClientErrorDetails[C],
   cause?: unknown,
-  shortMessage: string = formatClientMessage(code, details),
 ): ClientError<C> {
   return new BaseError(code, shortMessage, { details, cause }) as ClientError<C>;
 }
 
+/** Builds a client error whose `shortMessage` {@link formatClientMessage} writes from the code and the details. */
+export function clientError<C extends ClientErrorCode>(
+  code: C,
+  details: ClientErrorDetails[C],
+  cause?: unknown,
+): ClientError<C> {
+  return createClientError(code, formatClientMessage(code, details), details, cause);
+}
+
 /**
- * The one sentence of a client error, from its code and details: `METHOD /path: ` when the error concerns a
- * request, the code as words (`TIMEOUT` → `timeout`), then the field and what it must be, the HTTP status and
- * the server's message, or the first response issue, where the details hold them.
+ * The one sentence of a client error that is not about a parameter (those say `Invalid input: \`field\` reason.`):
+ * `METHOD /path: ` when the error concerns a request, the code as words (`TIMEOUT` → `timeout`), then the HTTP
+ * status and the server's message, or the first response issue, where the details hold them.
  *
  * @example
- * formatClientMessage("INVALID_INPUT", { field: "amount", reason: "must be greater than 0" });
- * // "Invalid input: `amount` must be greater than 0."
+ * formatClientMessage("RESPONSE_INVALID", { method: "GET", path: "/x", issues: [{ path: "id", message: "missing" }] });
+ * // "GET /x: response invalid (id: missing)."
  */
 export function formatClientMessage(code: ClientErrorCode, details: object): string {
-  const { method, path, field, reason, status, serverMessage, issues } = details as Record<string, unknown> &
-    Partial<
-      HttpErrorDetails & ClientErrorDetails["INVALID_OPTIONS"] & ClientErrorDetails["RESPONSE_INVALID"]
-    >;
+  const { method, path, status, serverMessage, issues } = details as Partial<
+    HttpErrorDetails & ClientErrorDetails["RESPONSE_INVALID"]
+  >;
   const issue = issues?.[0];
   const text = `${method ? `${method} ${path}: ` : ""}${code.toLowerCase().replace(/_/g, " ")}${
-    field ? `: \`${field}\` ${reason}` : ""
-  }${status ? ` (HTTP ${status})` : ""}${serverMessage ? `: ${serverMessage}` : ""}${
-    issue ? ` (${issue.path || "body"}: ${issue.message})` : ""
-  }.`;
+    status ? ` (HTTP ${status})` : ""
+  }${serverMessage ? `: ${serverMessage}` : ""}${issue ? ` (${issue.path || "body"}: ${issue.message})` : ""}.`;
   return text[0]?.toUpperCase() + text.slice(1);
 }

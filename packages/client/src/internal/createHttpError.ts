@@ -1,4 +1,4 @@
-import { type ClientError, createClientError, type HttpErrorDetails } from "../errors/codes.js";
+import { type ClientError, clientError, type HttpErrorDetails } from "../errors/codes.js";
 import { parseRetryAfter } from "./parseRetryAfter.js";
 import { maxServerTextLength, scrubText } from "./scrubText.js";
 
@@ -62,5 +62,5 @@ export function createHttpError(
   }
   if (details.serverMessage === undefined && body.trim() !== "") details.body = clean(body);
   if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
-  return createClientError(code, details);
+  return clientError(code, details);
 }

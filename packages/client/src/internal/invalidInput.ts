@@ -10,10 +10,16 @@ export function invalidInput<C extends "INVALID_INPUT" | "INVALID_OPTIONS" = "IN
   reason: string,
   value?: unknown,
   code: C = "INVALID_INPUT" as C,
+  cause?: unknown,
 ): ClientError<C> {
   const details: ClientErrorDetails["INVALID_INPUT"] = { field, reason };
   if (value !== undefined) details.value = describeValue(value);
-  return createClientError(code, details as ClientErrorDetails[C]);
+  return createClientError(
+    code,
+    `Invalid ${code === "INVALID_INPUT" ? "input" : "option"}: \`${field}\` ${reason}.`,
+    details as ClientErrorDetails[C],
+    cause,
+  );
 }
 
 function describeValue(value: unknown): unknown {

@@ -1,4 +1,4 @@
-import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
+import { type ClientError, type ClientErrorDetails, clientError } from "../errors/codes.js";
 
 /**
  * Reads a response body as UTF-8 text, at most `maxBytes` of it. A `content-length` above the limit is refused
@@ -50,5 +50,5 @@ export function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFU
   details: Omit<ClientErrorDetails[C], "method" | "path">,
   cause?: unknown,
 ): ClientError<C> {
-  return createClientError(code, { method, path, ...details } as ClientErrorDetails[C], cause);
+  return clientError(code, { method, path, ...details } as ClientErrorDetails[C], cause);
 }

@@ -3,7 +3,7 @@
  * schema becomes `RESPONSE_INVALID` (the transport adds the raw body). The schemas (`./schema/schema.ts`) check
  * and build the domain value in one pass, under the domain names; parsing stops at the first issue.
  */
-import { createClientError } from "../errors/codes.js";
+import { clientError } from "../errors/codes.js";
 import type {
   Intent,
   IntentStatus,
@@ -195,7 +195,7 @@ function check<T>(schema: Schema<T>, body: unknown): T {
     // anything else a schema throws (a bug, an exhausted stack) is still a response the client cannot use
     const issue = error instanceof SchemaIssue ? error : new SchemaIssue("could not be checked");
     const path = issue.path.join(".");
-    throw createClientError("RESPONSE_INVALID", { issues: [{ path, message: issue.message }] });
+    throw clientError("RESPONSE_INVALID", { issues: [{ path, message: issue.message }] });
   }
 }
 

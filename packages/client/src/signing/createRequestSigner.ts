@@ -1,4 +1,5 @@
 import { type ClientError, createClientError } from "../errors/codes.js";
+import { invalidInput } from "../internal/invalidInput.js";
 import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
 import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
 import type { QueryParameters } from "./formatQueryString.js";
@@ -96,16 +97,15 @@ export type CreateRequestSignerErrorType = ClientError<"INVALID_OPTIONS" | "SIGN
  */
 export function createRequestSigner(signing: CreateRequestSignerParameters): CreateRequestSignerReturnType {
   if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
-    throw createClientError("INVALID_OPTIONS", {
-      field: "requestSigning.keyId",
-      reason: "must be a non-empty string",
-    });
+    throw invalidInput("requestSigning.keyId", "must be a non-empty string", undefined, "INVALID_OPTIONS");
   }
   if (signing.keyId === undefined && signing.publicKey === undefined) {
-    throw createClientError("INVALID_OPTIONS", {
-      field: "requestSigning.publicKey",
-      reason: "is needed to derive the key id (or give `keyId`)",
-    });
+    throw invalidInput(
+      "requestSigning.publicKey",
+      "is needed to derive the key id (or give `keyId`)",
+      undefined,
+      "INVALID_OPTIONS",
+    );
   }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
   return async ({ method, path, query, body }) => {
@@ -128,9 +128,9 @@ export function createRequestSigner(signing: CreateRequestSignerParameters): Cre
     } catch (error) {
       throw createClientError(
         "SIGNING_FAILED",
+        "WebCrypto could not sign the request with the private key.",
         {},
         error,
-        "WebCrypto could not sign the request with the private key.",
       );
     }
     const headers: Record<string, string> = {
@@ -147,9 +147,8 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
   if (!globalThis.crypto?.subtle) {
     throw createClientError(
       "SIGNING_FAILED",
-      {},
-      undefined,
       "Request signing needs WebCrypto (globalThis.crypto.subtle).",
+      {},
     );
   }
   let privateKey: CryptoKey;
@@ -165,9 +164,11 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
           )
         : signing.privateKey;
   } catch (error) {
-    throw createClientError(
+    throw invalidInput(
+      "requestSigning.privateKey",
+      "must be a PKCS#8 RSA private key",
+      undefined,
       "INVALID_OPTIONS",
-      { field: "requestSigning.privateKey", reason: "must be a PKCS#8 RSA private key" },
       error,
     );
   }
@@ -189,9 +190,11 @@ async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
       pkcs1 = readPkcs1FromSpki(new Uint8Array(spki));
     }
   } catch (error) {
-    throw createClientError(
+    throw invalidInput(
+      "requestSigning.publicKey",
+      "must be an RSA public key (SPKI or PKCS#1)",
+      undefined,
       "INVALID_OPTIONS",
-      { field: "requestSigning.publicKey", reason: "must be an RSA public key (SPKI or PKCS#1)" },
       error,
     );
   }
