@@ -67,12 +67,12 @@ export class BaseError<
 }
 
 function bigintAsText(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? `${value.toString()}n` : value;
+  return typeof value === "bigint" ? `${value}n` : value;
 }
 
 function formatDetail(value: unknown): string {
   let text: string;
-  if (typeof value === "bigint") text = `${value.toString()}n`;
+  if (typeof value === "bigint") text = `${value}n`;
   else if (value instanceof Date) text = value.toISOString();
   else if (typeof value === "string") text = value;
   else {
