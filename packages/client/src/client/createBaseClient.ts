@@ -288,14 +288,14 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
     // an empty body is `undefined` where the call allows one; anything else must be JSON
     json = request.allowEmptyBody && text.trim() === "" ? undefined : JSON.parse(text);
   } catch {
-    throw invalidResponse({ method, path, body: clean(text) });
+    throw clientError("RESPONSE_INVALID", { method, path, body: clean(text) });
   }
   try {
     return request.parse(json);
   } catch (error) {
     if (!isSwapIntentError(error, "RESPONSE_INVALID")) throw error;
     const { issues } = error.details;
-    throw invalidResponse({
+    throw clientError("RESPONSE_INVALID", {
       ...error.details,
       ...(Array.isArray(issues) && {
         issues: (issues as ResponseIssue[]).map((issue) => ({
@@ -308,10 +308,6 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
       body: clean(text),
     });
   }
-}
-
-function invalidResponse(details: ClientErrorDetails["RESPONSE_INVALID"]) {
-  return clientError("RESPONSE_INVALID", details);
 }
 
 /**
