@@ -1,11 +1,5 @@
 import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
-import {
-  type ClientError,
-  type ClientErrorDetails,
-  clientError,
-  createClientError,
-  type ResponseIssue,
-} from "../errors/codes.js";
+import { type ClientError, clientError, createClientError, type ResponseIssue } from "../errors/codes.js";
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";

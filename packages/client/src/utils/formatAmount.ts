@@ -49,7 +49,7 @@ export function formatAmount({
   const negative = plain.startsWith("-");
   const [whole = "0", rawFraction = ""] = (negative ? plain.slice(1) : plain).split(".");
   let fraction = maxFractionDigits === undefined ? rawFraction : rawFraction.slice(0, maxFractionDigits);
-  fraction = fraction.replace(/0+$/, "").padEnd(minFractionDigits, "0");
+  fraction = fraction.replace(/(?<!0)0+$/, "").padEnd(minFractionDigits, "0");
   const grouped = groupSeparator ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, groupSeparator) : whole;
   const isZero = /^0*$/.test(whole) && /^0*$/.test(fraction);
   return `${negative && !isZero ? "-" : ""}${grouped}${fraction ? `${decimalSeparator}${fraction}` : ""}`;
