@@ -313,7 +313,10 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
  */
 function checkHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
-    const trimmed = typeof value === "string" ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : value;
+    // `(?<!…)`: the trailing run is tried from its first character only (a plain `[…]+$` retries from every
+    // space of an inner run, quadratic)
+    const trimmed =
+      typeof value === "string" ? value.replace(/^[\t\n\r ]+|(?<![\t\n\r ])[\t\n\r ]+$/g, "") : value;
     if (
       !/^[!#$%&'*+.^_`|~\w-]+$/.test(name) ||
       typeof trimmed !== "string" ||
