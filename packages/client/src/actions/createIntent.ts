@@ -1,7 +1,6 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, clientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
-import { invalidInput } from "../internal/invalidInput.js";
 import { parseIntent } from "../internal/wire.js";
 import type { Intent, Network, Quote } from "../types.js";
 import { isQuoteExpired } from "../utils/isQuoteExpired.js";
@@ -68,7 +67,7 @@ export async function createIntent(
   const quoteId = typeof quote === "string" ? quote : quote?.id;
   assertUuid(quoteId, "quote");
   if (typeof quote === "object" && isQuoteExpired({ quote, now: parameters.now })) {
-    throw createClientError("QUOTE_EXPIRED", "The quote has expired.", {
+    throw clientError("QUOTE_EXPIRED", {
       quoteId,
       expiryMs: quote.expiryMs,
     });
@@ -86,10 +85,9 @@ export async function createIntent(
     parameters.sourceNetworkType ??
     (typeof quote === "object" ? await lookUpNetworkType(client, quote.sourceChain, parameters) : undefined);
   const pattern = networkType === undefined ? undefined : publicKeyPatterns[networkType.toUpperCase()];
-  if (pattern) {
-    if (publicKey === undefined) throw invalidInput("userSourcePublicKey", `is required for ${networkType}`);
+  // a missing key fails here too: the network needs one
+  if (pattern)
     assertPattern(publicKey, pattern, "userSourcePublicKey", `must be a ${networkType} public key`);
-  }
   return client.request({
     method: "POST",
     path: "/affiliate/v1/intents",

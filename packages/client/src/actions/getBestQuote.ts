@@ -49,9 +49,9 @@ export async function getBestQuote(
   client: BaseClient,
   parameters: GetBestQuoteParameters,
 ): Promise<GetBestQuoteReturnType> {
-  assertInteger(parameters.sourceChain, "sourceChain", 0, Number.MAX_SAFE_INTEGER);
+  assertInteger(parameters.sourceChain, "sourceChain");
   assertNonEmptyString(parameters.sourceToken, "sourceToken");
-  assertInteger(parameters.destChain, "destChain", 0, Number.MAX_SAFE_INTEGER);
+  assertInteger(parameters.destChain, "destChain");
   assertNonEmptyString(parameters.destToken, "destToken");
   const amount = normalizeAmount(parameters.amount, "amount");
   const slippageBps = normalizeSlippageBps(parameters.slippageBps, "slippageBps");

@@ -89,6 +89,23 @@ describe("getSwapHistory", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("refuses a wallet that is neither a string nor an array of strings, naming the item, even with a retailId", async () => {
+    const cases: Array<[unknown, string]> = [
+      [5, "wallet[0]"],
+      [null, "wallet[0]"],
+      [{ 0: "0xabc", length: 1 }, "wallet[0]"],
+      [new Set(["0xabc"]), "wallet[0]"],
+      [[["0xabc"]], "wallet[0]"],
+      [["0xabc", 7], "wallet[1]"],
+    ];
+    for (const [wallet, field] of cases) {
+      const error = await rejection(testClient(server).getSwapHistory({ wallet, retailId: "r1" } as never));
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.details).toMatchObject({ field, reason: "must be a non-empty string" });
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("the service's 400 for a bad filter is BAD_REQUEST", async () => {
     server.handle(() => ({
       status: 400,

@@ -45,7 +45,7 @@ export async function getTokens(
     query.push(["q", parameters.q]);
   }
   if (parameters.networkId !== undefined) {
-    assertInteger(parameters.networkId, "networkId", 0, Number.MAX_SAFE_INTEGER);
+    assertInteger(parameters.networkId, "networkId");
     query.push(["network_id", String(parameters.networkId)]);
   }
   return client.request({

@@ -1,5 +1,5 @@
 import type { BaseClient } from "../client/types.js";
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, clientError } from "../errors/codes.js";
 import type { SwapStatus } from "../types.js";
 import { type WatchIntentParameters, watchIntent } from "./watchIntent.js";
 
@@ -34,7 +34,7 @@ export async function waitForIntent(
     onStatusChange?.(status);
   }
   if (!last)
-    throw createClientError("WAIT_TIMEOUT", "Watching ended without a status.", {
+    throw clientError("WAIT_TIMEOUT", {
       intentId: parameters.intentId,
     });
   return last;

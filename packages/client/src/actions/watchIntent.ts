@@ -1,6 +1,6 @@
 import type { BaseClient } from "../client/types.js";
 import { isSwapIntentError } from "../errors/baseError.js";
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, clientError } from "../errors/codes.js";
 import { assertInteger, assertUuid, maxTimerMs } from "../internal/assertInput.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";
@@ -58,7 +58,7 @@ export async function* watchIntent(
     if (timeout.timedOut() && isSwapIntentError(error, "ABORTED")) {
       // the service's spelling only when this version knows it: an unknown status is server text (unbounded,
       // possibly echoing a credential), and an error carries no server text the transport has not scrubbed
-      throw createClientError("WAIT_TIMEOUT", `No terminal status within ${timeoutMs} ms.`, {
+      throw clientError("WAIT_TIMEOUT", {
         intentId,
         timeoutMs,
         lastStatus: lastStatusOf(last),

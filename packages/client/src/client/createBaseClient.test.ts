@@ -107,6 +107,39 @@ describe("HTTP error statuses", () => {
     });
   });
 
+  it("reads `error` where `message` is missing, prefers `message`, and ignores keys of any other type", async () => {
+    const cases: Array<[unknown, Record<string, unknown>]> = [
+      [
+        { code: 400, error: "bad wallet" },
+        { serverCode: 400, serverMessage: "bad wallet" },
+      ],
+      [{ error: "second", message: "first" }, { serverMessage: "first" }],
+      [{ message: 5, error: "fallback" }, { serverMessage: "fallback" }],
+      [
+        { code: true, type: 1, message: null, entity: ["Quote"] },
+        { body: '{"code":true,"type":1,"message":null,"entity":["Quote"]}' },
+      ],
+    ];
+    for (const [body, expected] of cases) {
+      server.handle(() => ({ status: 400, body }));
+      const error = await failure(client().getNetworks());
+      expect(error.details).toEqual({
+        status: 400,
+        method: "GET",
+        path: "/affiliate/v1/networks",
+        ...expected,
+      });
+    }
+  });
+
+  it("keeps an error body that is JSON but no object as text", async () => {
+    for (const body of ["[1,2]", "42", '"text"', "null"]) {
+      server.handle(() => ({ status: 400, body }));
+      const error = await failure(client().getNetworks());
+      expect(error.details).toEqual({ status: 400, method: "GET", path: "/affiliate/v1/networks", body });
+    }
+  });
+
   it("keeps a non-JSON error body as text", async () => {
     server.handle(() => ({ status: 500, body: "upstream exploded" }));
     const error = await failure(client().getNetworks());
@@ -391,7 +424,7 @@ describe("response bodies", () => {
       { path: "source_amount_decimals", message: "expected at least 0" },
     ]);
     expect(error.shortMessage).toBe(
-      "The response is not a valid swap status record (intent_id: expected string).",
+      "GET /affiliate/v1/intents/9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d/status: response invalid (intent_id: expected string).",
     );
   });
 
@@ -399,6 +432,24 @@ describe("response bodies", () => {
     server.handle(() => ({ status: 200, body: "" }));
     const error = await failure(client().getIntentStatus({ intentId }));
     expect(error.code).toBe("RESPONSE_INVALID");
+  });
+
+  it("an empty or blank body is RESPONSE_INVALID with the body as sent, unless the call allows none", async () => {
+    const path = `/affiliate/v1/intents/${intentId}/status`;
+    for (const body of ["", " \n\t "]) {
+      server.handle(() => ({ status: 200, body }));
+      const error = await failure(client().getIntentStatus({ intentId }));
+      expect(error.code).toBe("RESPONSE_INVALID");
+      expect(error.details).toEqual({ method: "GET", path, body });
+      const approval = { type: "permit2", signedData: `0x${"ab".repeat(65)}` } as const;
+      expect(await client().submitApproval({ intentId, approval })).toBeNull();
+    }
+    server.handle(() => ({ status: 200, body: "{" }));
+    expect((await failure(client().getIntentStatus({ intentId }))).details).toEqual({
+      method: "GET",
+      path,
+      body: "{",
+    });
   });
 });
 
@@ -490,6 +541,19 @@ describe("options", () => {
   });
 });
 
+describe("headers", () => {
+  it("trims a header value's outer whitespace in linear time, keeping inner whitespace", async () => {
+    // `[\t\n\r ]+$` retried from every space of an inner run: 100 000 spaces took seconds at construction
+    const inner = " ".repeat(100_000);
+    const started = performance.now();
+    createClient({ baseUrl: server.url, apiKey, headers: { "x-note": `\t a${inner}b \n` } });
+    expect(performance.now() - started).toBeLessThan(1000);
+    server.handle(() => ({ body: networksWire }));
+    await client({ headers: { "x-note": " \t a  b\r\n " } }).getNetworks();
+    expect(server.requests.at(-1)?.headers["x-note"]).toBe("a  b");
+  });
+});
+
 describe("credentials are stated at construction", () => {
   it("an undefined apiKey (an unset environment variable) is refused, naming apiKey", () => {
     const env: Record<string, string | undefined> = {};
@@ -497,6 +561,27 @@ describe("credentials are stated at construction", () => {
       "apiKey",
     );
     expect(fieldOf(() => createClient({ baseUrl: server.url }))).toBe("apiKey");
+  });
+
+  it("exactly one credential: any two or three together are refused, naming auth when it is one of them", () => {
+    const signer = createRequestSigner({ privateKey: "x", publicKey: "y" });
+    const reasonOf = (options: Record<string, unknown>) => {
+      try {
+        createClient({ baseUrl: server.url, ...options } as never);
+      } catch (error) {
+        if (isSwapIntentError(error, "INVALID_OPTIONS")) return [error.details.field, error.details.reason];
+      }
+      return "no error";
+    };
+    const combined = "cannot be combined with another credential";
+    expect(reasonOf({ apiKey, requestSigning: signer })).toEqual(["apiKey", combined]);
+    expect(reasonOf({ apiKey, auth: "none" })).toEqual(["auth", combined]);
+    expect(reasonOf({ requestSigning: signer, auth: "none" })).toEqual(["auth", combined]);
+    expect(reasonOf({ apiKey, requestSigning: signer, auth: "none" })).toEqual(["auth", combined]);
+    expect(reasonOf({ auth: null })).toEqual(["auth", 'can only be "none"']);
+    expect(reasonOf({ apiKey, auth: "bearer" })).toEqual(["auth", 'can only be "none"']);
+    expect(reasonOf({})[0]).toBe("apiKey");
+    expect(reasonOf({ auth: "none" })).toBe("no error");
   });
 
   it('auth: "none" calls without credentials on purpose, and cannot be combined with a key', async () => {

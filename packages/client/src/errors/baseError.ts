@@ -20,11 +20,11 @@ export class BaseError<
 > extends Error {
   override name = "SwapIntentError";
   /** Stable machine-readable code, for example `QUOTE_EXPIRED` or `PERMIT2_SPENDER_MISMATCH`. */
-  readonly code: TCode;
+  declare readonly code: TCode;
   /** One sentence saying what went wrong. */
-  readonly shortMessage: string;
+  declare readonly shortMessage: string;
   /** Extra facts, for example the expected and actual values of a failed check. */
-  readonly details: Readonly<TDetails>;
+  declare readonly details: Readonly<TDetails>;
 
   constructor(
     code: TCode,
@@ -67,12 +67,12 @@ export class BaseError<
 }
 
 function bigintAsText(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? `${value.toString()}n` : value;
+  return typeof value === "bigint" ? `${value}n` : value;
 }
 
 function formatDetail(value: unknown): string {
   let text: string;
-  if (typeof value === "bigint") text = `${value.toString()}n`;
+  if (typeof value === "bigint") text = `${value}n`;
   else if (value instanceof Date) text = value.toISOString();
   else if (typeof value === "string") text = value;
   else {

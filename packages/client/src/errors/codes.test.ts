@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatUnits } from "../utils/formatUnits.js";
 import { BaseError } from "./baseError.js";
-import { type ClientErrorCode, createClientError, isClientError } from "./codes.js";
+import {
+  type ClientErrorCode,
+  clientError,
+  createClientError,
+  formatClientMessage,
+  isClientError,
+} from "./codes.js";
 
 const srcDir = join(import.meta.dirname, "..");
 
@@ -109,5 +115,59 @@ describe("createClientError", () => {
     expect(error.shortMessage).toBe("Too slow.");
     expect(error.details).toEqual({ method: "GET", path: "/x", timeoutMs: 5 });
     expect(error.cause).toBe(cause);
+  });
+});
+
+describe("clientError", () => {
+  it("keeps code, details and cause, and writes the message from them", () => {
+    const cause = new Error("inner");
+    const error = clientError("TIMEOUT", { method: "GET", path: "/x", timeoutMs: 5 }, cause);
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.shortMessage).toBe("GET /x: timeout.");
+    expect(error.message).toBe("[TIMEOUT] GET /x: timeout.\n  method: GET\n  path: /x\n  timeoutMs: 5");
+    expect(error.details).toEqual({ method: "GET", path: "/x", timeoutMs: 5 });
+    expect(error.cause).toBe(cause);
+  });
+});
+
+describe("formatClientMessage", () => {
+  it("writes one sentence for every code that is not about a parameter, from the code and the details", () => {
+    const request = { method: "POST", path: "/affiliate/v1/intents" };
+    const http = { ...request, status: 422, serverMessage: "quote already used" };
+    const cases: [ClientErrorCode, object, string][] = [
+      ["QUOTE_EXPIRED", { quoteId: "q", expiryMs: 5 }, "Quote expired."],
+      ["UNPROCESSABLE", http, "POST /affiliate/v1/intents: unprocessable (HTTP 422): quote already used."],
+      [
+        "SERVER_ERROR",
+        { ...request, status: 503, body: "<html>" },
+        "POST /affiliate/v1/intents: server error (HTTP 503).",
+      ],
+      ["TIMEOUT", { ...request, timeoutMs: 10 }, "POST /affiliate/v1/intents: timeout."],
+      ["ABORTED", {}, "Aborted."],
+      ["NETWORK_ERROR", request, "POST /affiliate/v1/intents: network error."],
+      [
+        "REDIRECT_REFUSED",
+        { ...request, status: 307 },
+        "POST /affiliate/v1/intents: redirect refused (HTTP 307).",
+      ],
+      [
+        "RESPONSE_TOO_LARGE",
+        { ...request, status: 200, maxResponseBytes: 10, receivedBytes: 11 },
+        "POST /affiliate/v1/intents: response too large (HTTP 200).",
+      ],
+      ["RESPONSE_INVALID", { ...request, body: "" }, "POST /affiliate/v1/intents: response invalid."],
+      [
+        "RESPONSE_INVALID",
+        { issues: [{ path: "", message: "expected Object" }] },
+        "Response invalid (body: expected Object).",
+      ],
+      [
+        "RESPONSE_INVALID",
+        { ...request, issues: [{ path: "items.0.status", message: "missing" }] },
+        "POST /affiliate/v1/intents: response invalid (items.0.status: missing).",
+      ],
+      ["WAIT_TIMEOUT", { intentId: "i", timeoutMs: 5, lastStatus: null }, "Wait timeout."],
+    ];
+    for (const [code, details, message] of cases) expect(formatClientMessage(code, details)).toBe(message);
   });
 });

@@ -146,7 +146,7 @@ export function isClientError<C extends ClientErrorCode>(error: unknown, code?: 
   return hasErrorCode(error, clientErrorCodes, code);
 }
 
-/** Builds a client error; the compiler checks `details` against `code`. */
+/** Builds a client error with the given message; the compiler checks `details` against `code`. */
 export function createClientError<C extends ClientErrorCode>(
   code: C,
   shortMessage: string,
@@ -154,4 +154,33 @@ export function createClientError<C extends ClientErrorCode>(
   cause?: unknown,
 ): ClientError<C> {
   return new BaseError(code, shortMessage, { details, cause }) as ClientError<C>;
+}
+
+/** Builds a client error whose `shortMessage` {@link formatClientMessage} writes from the code and the details. */
+export function clientError<C extends ClientErrorCode>(
+  code: C,
+  details: ClientErrorDetails[C],
+  cause?: unknown,
+): ClientError<C> {
+  return createClientError(code, formatClientMessage(code, details), details, cause);
+}
+
+/**
+ * The one sentence of a client error that is not about a parameter (those say `Invalid input: \`field\` reason.`):
+ * `METHOD /path: ` when the error concerns a request, the code as words (`TIMEOUT` → `timeout`), then the HTTP
+ * status and the server's message, or the first response issue, where the details hold them.
+ *
+ * @example
+ * formatClientMessage("RESPONSE_INVALID", { method: "GET", path: "/x", issues: [{ path: "id", message: "missing" }] });
+ * // "GET /x: response invalid (id: missing)."
+ */
+export function formatClientMessage(code: ClientErrorCode, details: object): string {
+  const { method, path, status, serverMessage, issues } = details as Partial<
+    HttpErrorDetails & ClientErrorDetails["RESPONSE_INVALID"]
+  >;
+  const issue = issues?.[0];
+  const text = `${method ? `${method} ${path}: ` : ""}${code.toLowerCase().replace(/_/g, " ")}${
+    status ? ` (HTTP ${status})` : ""
+  }${serverMessage ? `: ${serverMessage}` : ""}${issue ? ` (${issue.path || "body"}: ${issue.message})` : ""}.`;
+  return text[0]?.toUpperCase() + text.slice(1);
 }

@@ -10,7 +10,7 @@ export function appendPageQuery(
     query.push(["limit", String(limit)]);
   }
   if (offset !== undefined) {
-    assertInteger(offset, "offset", 0, Number.MAX_SAFE_INTEGER);
+    assertInteger(offset, "offset");
     query.push(["offset", String(offset)]);
   }
 }

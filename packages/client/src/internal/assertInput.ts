@@ -28,13 +28,13 @@ export const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * Throws `code` (`INVALID_INPUT`, or `INVALID_OPTIONS` for a client option) naming `field` unless `value` is an
- * integer in `[min, max]`.
+ * integer in `[min, max]` (by default, a safe integer >= 0).
  */
 export function assertInteger(
   value: unknown,
   field: string,
-  min: number,
-  max: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
   code: "INVALID_INPUT" | "INVALID_OPTIONS" = "INVALID_INPUT",
 ): asserts value is number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
@@ -44,14 +44,15 @@ export function assertInteger(
 
 /** Slippage in basis points as the wire wants it: an integer string 0..10000, from a number, bigint or string. */
 export function normalizeSlippageBps(value: unknown, field: string): string {
-  let bps: bigint | undefined;
-  if (typeof value === "bigint") bps = value;
-  else if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
-  else if (typeof value === "string" && /^[0-9]+$/.test(value)) bps = BigInt(value);
-  if (bps === undefined || bps < 0n || bps > 10_000n) {
+  // every integer up to 2^53 is exact as a number, and a longer digit string is far above 10000 either way
+  const bps =
+    typeof value === "bigint" || (typeof value === "string" && /^[0-9]+$/.test(value))
+      ? Number(value)
+      : value;
+  if (typeof bps !== "number" || !Number.isSafeInteger(bps) || bps < 0 || bps > 10_000) {
     throw invalidInput(field, "must be an integer from 0 to 10000", value);
   }
-  return bps.toString();
+  return String(bps);
 }
 
 /**
@@ -67,7 +68,8 @@ export function normalizeAmount(value: unknown, field: string): string {
   const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(typeof value === "string" ? value.trim() : "");
   if (!match) throw invalidInput(field, "must be a decimal string such as `1.5`, or a number", value);
   const whole = (match[1] ?? "").replace(/^0+(?=[0-9])/, "");
-  const fraction = (match[2] ?? "").replace(/0+$/, "");
+  // `(?<!0)`: linear where a plain `0+$` is quadratic on "1.0…01" (see parseUnits)
+  const fraction = (match[2] ?? "").replace(/(?<!0)0+$/, "");
   if (/^0*$/.test(whole) && fraction === "") throw invalidInput(field, "must be greater than 0", value);
   return fraction === "" ? whole : `${whole}.${fraction}`;
 }

@@ -1,4 +1,4 @@
-import { createClientError } from "../errors/codes.js";
+import { clientError } from "../errors/codes.js";
 
 /**
  * Throws `RESPONSE_INVALID` unless the page starts where it was asked to. A server that ignores `offset` and
@@ -6,7 +6,7 @@ import { createClientError } from "../errors/codes.js";
  */
 export function assertPageOffset(page: { offset: number }, offset: number): void {
   if (page.offset !== offset)
-    throw createClientError("RESPONSE_INVALID", `The page starts at offset ${page.offset}, not ${offset}.`, {
+    throw clientError("RESPONSE_INVALID", {
       issues: [{ path: "offset", message: `expected ${offset}` }],
     });
 }

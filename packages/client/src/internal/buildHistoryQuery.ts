@@ -8,12 +8,8 @@ export function buildHistoryQuery(
   params: SwapHistoryFilter & { limit?: number | undefined; offset?: number | undefined },
 ): [string, string][] {
   const query: [string, string][] = [];
-  const wallets =
-    params.wallet === undefined ? [] : typeof params.wallet === "string" ? [params.wallet] : params.wallet;
-  if (!Array.isArray(wallets) && typeof params.wallet !== "string") {
-    throw invalidInput("wallet", "must be a string or an array of strings", params.wallet);
-  }
-  wallets.forEach((wallet, index) => {
+  // one wallet or an array of them, each checked: anything else (`null` too) fails as `wallet[0]`
+  (params.wallet === undefined ? [] : [params.wallet].flat()).forEach((wallet: unknown, index) => {
     assertNonEmptyString(wallet, `wallet[${index}]`);
     query.push(["wallet", wallet]);
   });

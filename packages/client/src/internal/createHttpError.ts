@@ -1,4 +1,4 @@
-import { type ClientError, createClientError, type HttpErrorDetails } from "../errors/codes.js";
+import { type ClientError, clientError, type HttpErrorDetails } from "../errors/codes.js";
 import { parseRetryAfter } from "./parseRetryAfter.js";
 import { maxServerTextLength, scrubText } from "./scrubText.js";
 
@@ -23,12 +23,24 @@ const codeByStatus: Record<number, HttpErrorCode> = {
 };
 
 /**
+ * Where each key of the service's error body goes in `details`: `message` after `error`, so it wins when both are
+ * there; `code` may also be a number.
+ */
+const serverFields = [
+  ["code", "serverCode"],
+  ["type", "serverType"],
+  ["error", "serverMessage"],
+  ["message", "serverMessage"],
+  ["entity", "entity"],
+] as const;
+
+/**
  * Turns a non-2xx response into a `BaseError`. Reads the service's error body (design §2:
  * `{code, message, entity}`, tolerating `{code, type, message}`) into `details`. Every server string is
  * scrubbed of `secrets` and cut to `maxServerTextLength`, in `details` and in the message alike.
  */
 export function createHttpError(
-  { status, statusText, headers }: Response,
+  { status, headers }: Response,
   body: string,
   { method, path }: { method: string; path: string },
   secrets: readonly string[],
@@ -37,25 +49,18 @@ export function createHttpError(
   const clean = (text: string) => scrubText(text, secrets, maxServerTextLength);
   const code = codeByStatus[status] ?? (status >= 500 && status <= 599 ? "SERVER_ERROR" : "HTTP_ERROR");
   const details: HttpErrorDetails = { status, method, path };
-  let serverMessage: string | undefined;
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-      const record = parsed as Record<string, unknown>;
-      if (typeof record.code === "number" || typeof record.code === "string")
-        details.serverCode = typeof record.code === "string" ? clean(record.code) : record.code;
-      if (typeof record.type === "string") details.serverType = clean(record.type);
-      if (typeof record.message === "string") serverMessage = clean(record.message);
-      else if (typeof record.error === "string") serverMessage = clean(record.error);
-      if (typeof record.entity === "string") details.entity = clean(record.entity);
+    // a body that is no object (a number, a string, `null`, an array) holds none of these keys
+    const parsed = JSON.parse(body) as Record<string, unknown> | null;
+    for (const [key, name] of serverFields) {
+      const value = parsed?.[key];
+      if (typeof value === "string") (details as Record<string, unknown>)[name] = clean(value);
+      else if (key === "code" && typeof value === "number") details.serverCode = value;
     }
   } catch {
     // not JSON: keep the text below
   }
-  if (serverMessage !== undefined) details.serverMessage = serverMessage;
-  else if (body.trim() !== "") details.body = clean(body);
+  if (details.serverMessage === undefined && body.trim() !== "") details.body = clean(body);
   if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
-  const reason = statusText ? `${status} ${clean(statusText)}` : String(status);
-  const shortMessage = `${method} ${path}: HTTP ${reason}${serverMessage ? `: ${serverMessage}` : "."}`;
-  return createClientError(code, shortMessage, details);
+  return clientError(code, details);
 }

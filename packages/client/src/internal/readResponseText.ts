@@ -1,4 +1,4 @@
-import { type ClientError, type ClientErrorDetails, createClientError } from "../errors/codes.js";
+import { type ClientError, type ClientErrorDetails, clientError } from "../errors/codes.js";
 
 /**
  * Reads a response body as UTF-8 text, at most `maxBytes` of it. A `content-length` above the limit is refused
@@ -14,13 +14,13 @@ export async function readResponseText(
 ): Promise<string> {
   const tooLarge = async (receivedBytes: number, body: { cancel(): Promise<void> } | null) => {
     await discardBody(body);
-    return callError("RESPONSE_TOO_LARGE", request, `body above ${maxBytes} bytes`, {
+    return callError("RESPONSE_TOO_LARGE", request, {
       status: response.status,
       maxResponseBytes: maxBytes,
       receivedBytes,
     });
   };
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  const declared = Number(response.headers.get("content-length")); // absent: 0, not a number: NaN
   if (declared > maxBytes) throw await tooLarge(declared, response.body);
   const body = response.body;
   if (!body) return response.text();
@@ -43,18 +43,12 @@ export async function discardBody(body: { cancel(): Promise<void> } | null): Pro
   await body?.cancel().catch(() => {});
 }
 
-/** A transport error of one call: its message starts with `METHOD /path:`, its details hold both. */
+/** A transport error of one call: its details hold the request's method and path (its message starts with them). */
 export function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFUSED" | "RESPONSE_TOO_LARGE">(
   code: C,
   { method, path }: { method: string; path: string },
-  text: string,
   details: Omit<ClientErrorDetails[C], "method" | "path">,
   cause?: unknown,
 ): ClientError<C> {
-  return createClientError(
-    code,
-    `${method} ${path}: ${text}.`,
-    { method, path, ...details } as ClientErrorDetails[C],
-    cause,
-  );
+  return clientError(code, { method, path, ...details } as ClientErrorDetails[C], cause);
 }

@@ -3,7 +3,8 @@ import { cutText } from "./cutText.js";
 /** Longest server text (a message, a raw body) an error keeps; the rest is cut and its length noted. */
 export const maxServerTextLength = 1000;
 
-const redacted = "[redacted]";
+/** What a credential becomes in text the client hands out (errors, hook events). */
+export const redacted = "[redacted]";
 
 /**
  * Replaces every secret the client holds (API key, signature, credential header values) in server text, then

@@ -1,4 +1,4 @@
-import { type ClientError, createClientError } from "../errors/codes.js";
+import { type ClientError, clientError } from "../errors/codes.js";
 
 /** Waits `ms`; rejects with `ABORTED` as soon as `signal` fires. */
 export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -11,7 +11,7 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** The `ABORTED` error for a fired signal. */
 export function abortedError(signal: AbortSignal): ClientError<"ABORTED"> {
-  return createClientError("ABORTED", "The call was aborted.", {}, signal.reason);
+  return clientError("ABORTED", {}, signal.reason);
 }
 
 /** What {@link deadline} returns: the combined signal, whether the time ran out, and the cleanup. */

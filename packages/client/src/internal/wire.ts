@@ -3,7 +3,7 @@
  * schema becomes `RESPONSE_INVALID` (the transport adds the raw body). The schemas (`./schema/schema.ts`) check
  * and build the domain value in one pass, under the domain names; parsing stops at the first issue.
  */
-import { createClientError } from "../errors/codes.js";
+import { clientError } from "../errors/codes.js";
 import type {
   Intent,
   IntentStatus,
@@ -188,18 +188,14 @@ const tokensPageSchema = /* @__PURE__ */ object({
  * be huge or hold a secret); parsing stops at the first issue (collecting all of them for a 3 MB list of a
  * million `{}` once took 33 s and 2.7 GB of heap).
  */
-function check<T>(schema: Schema<T>, body: unknown, what: string): T {
+function check<T>(schema: Schema<T>, body: unknown): T {
   try {
     return schema(body);
   } catch (error) {
     // anything else a schema throws (a bug, an exhausted stack) is still a response the client cannot use
     const issue = error instanceof SchemaIssue ? error : new SchemaIssue("could not be checked");
     const path = issue.path.join(".");
-    throw createClientError(
-      "RESPONSE_INVALID",
-      `The response is not a valid ${what} (${path || "body"}: ${issue.message}).`,
-      { issues: [{ path, message: issue.message }] },
-    );
+    throw clientError("RESPONSE_INVALID", { issues: [{ path, message: issue.message }] });
   }
 }
 
@@ -236,7 +232,7 @@ function withStatus<T extends { status: string }>(
 
 /** Parses a Quote body (spec 2.1). */
 export function parseQuote(json: unknown): Quote {
-  const { expiry, ...quote } = check(quoteSchema, json, "quote");
+  const { expiry, ...quote } = check(quoteSchema, json);
   return { ...quote, expiryMs: expiry };
 }
 
@@ -249,35 +245,31 @@ const paramsSchemas: Record<string, Schema<unknown>> = {
 
 /** Parses an intent creation result (spec 2.2, 4.3). */
 export function parseIntent(json: unknown): Intent {
-  const intent = check(intentSchema, json, "intent");
+  const intent = check(intentSchema, json);
   const mechanism = intent.approvalMechanism;
   // the intent is the schema's fresh output, so its params are replaced in place
-  intent.paramsToSign = check(
-    paramsSchemas[mechanism] as Schema<unknown>,
-    intent.paramsToSign,
-    `${mechanism} params_to_sign`,
-  );
+  intent.paramsToSign = check(paramsSchemas[mechanism] as Schema<unknown>, intent.paramsToSign);
   return intent as Intent;
 }
 
 /** Parses a swap status record (spec 2.3). */
 export function parseSwapStatus(json: unknown): SwapStatus {
-  return withStatus(check(statusSchema, json, "swap status record"));
+  return withStatus(check(statusSchema, json));
 }
 
 /** Parses a page of swap history (spec 4.7). */
 export function parseHistoryPage(json: unknown): Page<SwapHistoryItem> {
-  const page = check(historyPageSchema, json, "swap history page");
+  const page = check(historyPageSchema, json);
   return { ...page, items: page.items.map(withStatus) };
 }
 
 /** Parses the networks catalogue (spec 4.5). */
 export function parseNetworks(json: unknown): Network[] {
-  return check(networksSchema, json, "network list");
+  return check(networksSchema, json);
 }
 
 /** Parses a page of tokens (spec 4.6). An empty `wrapped_token_address` becomes `null`. */
 export function parseTokensPage(json: unknown): Page<Token> {
-  const { data, pagination } = check(tokensPageSchema, json, "token page");
+  const { data, pagination } = check(tokensPageSchema, json);
   return { items: data, limit: pagination.limit, offset: pagination.offset, total: pagination.total };
 }

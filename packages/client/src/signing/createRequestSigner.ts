@@ -1,4 +1,5 @@
 import { type ClientError, createClientError } from "../errors/codes.js";
+import { invalidInput } from "../internal/invalidInput.js";
 import { assertRsaPublicKeyDer, readPkcs1FromSpki } from "../internal/readPkcs1FromSpki.js";
 import { formatCanonicalRequest } from "./formatCanonicalRequest.js";
 import type { QueryParameters } from "./formatQueryString.js";
@@ -96,15 +97,14 @@ export type CreateRequestSignerErrorType = ClientError<"INVALID_OPTIONS" | "SIGN
  */
 export function createRequestSigner(signing: CreateRequestSignerParameters): CreateRequestSignerReturnType {
   if (signing.keyId !== undefined && (typeof signing.keyId !== "string" || signing.keyId === "")) {
-    throw createClientError("INVALID_OPTIONS", "`requestSigning.keyId` must be a non-empty string.", {
-      field: "requestSigning.keyId",
-    });
+    throw invalidInput("requestSigning.keyId", "must be a non-empty string", undefined, "INVALID_OPTIONS");
   }
   if (signing.keyId === undefined && signing.publicKey === undefined) {
-    throw createClientError(
+    throw invalidInput(
+      "requestSigning.publicKey",
+      "is needed to derive the key id (or give `keyId`)",
+      undefined,
       "INVALID_OPTIONS",
-      "`requestSigning` needs `publicKey` (to derive the key id) or `keyId`.",
-      { field: "requestSigning.publicKey" },
     );
   }
   let keys: Promise<{ privateKey: CryptoKey; keyId: string }> | undefined;
@@ -164,10 +164,11 @@ async function importKeys(signing: RequestSigningOptions): Promise<{ privateKey:
           )
         : signing.privateKey;
   } catch (error) {
-    throw createClientError(
+    throw invalidInput(
+      "requestSigning.privateKey",
+      "must be a PKCS#8 RSA private key",
+      undefined,
       "INVALID_OPTIONS",
-      "`requestSigning.privateKey` is not a PKCS#8 RSA private key.",
-      { field: "requestSigning.privateKey" },
       error,
     );
   }
@@ -189,10 +190,11 @@ async function deriveKeyId(publicKey: CryptoKey | string): Promise<string> {
       pkcs1 = readPkcs1FromSpki(new Uint8Array(spki));
     }
   } catch (error) {
-    throw createClientError(
+    throw invalidInput(
+      "requestSigning.publicKey",
+      "must be an RSA public key (SPKI or PKCS#1)",
+      undefined,
       "INVALID_OPTIONS",
-      "`requestSigning.publicKey` is not an RSA public key (SPKI or PKCS#1).",
-      { field: "requestSigning.publicKey" },
       error,
     );
   }

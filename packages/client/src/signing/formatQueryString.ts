@@ -20,8 +20,7 @@ export type FormatQueryStringErrorType = never;
  * @example formatQueryString({ query: [["offset", "0"], ["limit", "20"], ["q", "usd coin"]] }) // "limit=20&offset=0&q=usd%20coin"
  */
 export function formatQueryString({ query }: FormatQueryStringParameters): FormatQueryStringReturnType {
-  if (!query || query.length === 0) return "";
-  return [...query]
+  return [...(query ?? [])]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
     .join("&");

@@ -71,4 +71,27 @@ describe("formatAmount", () => {
       ),
     );
   });
+
+  it("groups whole lots as ICU's en-US toLocaleString does (property), and a long number in linear time", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 90n), max: 10n ** 90n }), (lots) => {
+        expect(formatAmount({ value: lots, decimals: 0 })).toBe(lots.toLocaleString("en-US"));
+      }),
+    );
+    // a lookahead for the remaining triples at every digit is quadratic: 100 000 digits took seconds
+    const digits = `9${"0".repeat(99_999)}`;
+    const started = performance.now();
+    const grouped = formatAmount({ value: BigInt(digits), decimals: 0, groupSeparator: "_" });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(grouped.replaceAll("_", "")).toBe(digits);
+    expect(grouped).toMatch(/^\d(_\d{3})+$/);
+  });
+
+  it("inserts the separator as given, even one that looks like a replacement pattern", () => {
+    for (const groupSeparator of ["$&", "$'", "$1", "\u00a0"]) {
+      expect(formatAmount({ value: 1234567n, decimals: 0, groupSeparator })).toBe(
+        `1${groupSeparator}234${groupSeparator}567`,
+      );
+    }
+  });
 });

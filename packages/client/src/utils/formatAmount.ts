@@ -49,8 +49,12 @@ export function formatAmount({
   const negative = plain.startsWith("-");
   const [whole = "0", rawFraction = ""] = (negative ? plain.slice(1) : plain).split(".");
   let fraction = maxFractionDigits === undefined ? rawFraction : rawFraction.slice(0, maxFractionDigits);
-  fraction = fraction.replace(/0+$/, "").padEnd(minFractionDigits, "0");
-  const grouped = groupSeparator ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, groupSeparator) : whole;
+  fraction = fraction.replace(/(?<!0)0+$/, "").padEnd(minFractionDigits, "0");
+  // the first group holds 1 to 3 digits, every later one 3: one pass (a lookahead for the remaining triples at every
+  // digit is quadratic); a callback, so a `$` in the separator is not a replacement pattern
+  const head = whole.length % 3 || 3;
+  const grouped =
+    whole.slice(0, head) + whole.slice(head).replace(/\d{3}/g, (triple) => groupSeparator + triple);
   const isZero = /^0*$/.test(whole) && /^0*$/.test(fraction);
   return `${negative && !isZero ? "-" : ""}${grouped}${fraction ? `${decimalSeparator}${fraction}` : ""}`;
 }

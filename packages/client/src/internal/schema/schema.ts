@@ -18,7 +18,10 @@ export type Output<S> = S extends Schema<infer T> ? T : never;
 /** The first problem found: where (`path`, outermost key first) and what was expected. */
 export class SchemaIssue {
   readonly path: (string | number)[] = [];
-  constructor(readonly message: string) {}
+  declare readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
 }
 
 /** Throws the issue `message` at the current place; outer schemas add their keys to its path. */
