@@ -187,7 +187,6 @@ async function sendAttempt<T>(
   { url, body, attempt }: { url: string; body: string | undefined; attempt: number },
 ): Promise<T> {
   const { method } = request;
-  if (request.signal?.aborted) throw abortedError(request.signal);
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
@@ -197,6 +196,8 @@ async function sendAttempt<T>(
       await transport.requestSigning({ method, path: new URL(url).pathname, query: request.query, body }),
     );
   }
+  // checked after signing, which may take a while: an abort meanwhile sends nothing
+  if (request.signal?.aborted) throw abortedError(request.signal);
   checkHeaders(headers);
   const secrets = Object.entries(headers)
     .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
@@ -240,21 +241,25 @@ async function fetchText(
   const { method, signal } = request;
   const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
   const timeout = deadline(signal, timeoutMs);
+  // a custom fetch or body that ignores the signal still ends the attempt when it aborts
+  const stop = new Promise<never>((_, reject) =>
+    timeout.signal.addEventListener("abort", () => reject(timeout.signal.reason)),
+  );
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
-    const response = await fetchFn(url, {
-      method,
-      headers,
-      body: body ?? null,
-      signal: timeout.signal,
-      redirect: "manual",
-    });
+    const response = await Promise.race([
+      stop,
+      fetchFn(url, { method, headers, body: body ?? null, signal: timeout.signal, redirect: "manual" }),
+    ]);
     if (isRedirect(response)) {
-      await discardBody(response.body);
+      discardBody(response.body);
       throw callError("REDIRECT_REFUSED", request, "redirect refused", { status: response.status });
     }
-    const text = await readResponseText(response, transport.maxResponseBytes, request);
+    const text = await Promise.race([
+      stop,
+      readResponseText(response, transport.maxResponseBytes, request, timeout.signal),
+    ]);
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
