@@ -153,3 +153,71 @@ describe("a signal aborted while the request is being signed", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe("server text cannot forge or hide a line in an error's message", () => {
+  /** Newline, CR, ESC (ANSI), NUL, DEL, C1 CSI, line and paragraph separators, bidi override, zero-width, BOM. */
+  const forging = [
+    "\n",
+    "\r",
+    "\u001b[2K",
+    "\u0000",
+    "\u007f",
+    "\u009b",
+    "\u2028",
+    "\u2029",
+    "\u202e",
+    "\u200b",
+    "\ufeff",
+  ];
+  const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+  const forged = (char: string) => `denied${char}[INFO] payment confirmed`;
+  /** The message is the first line plus one line per detail, and neither it nor shortMessage holds such a character. */
+  function expectOneLinePerDetail(error: { shortMessage: string; details: Record<string, unknown> }) {
+    const { message } = error as unknown as Error;
+    expect(message.split("\n")).toHaveLength(1 + Object.keys(error.details).length);
+    expect(message.replace(/\n/g, "")).not.toMatch(unsafe);
+    expect(error.shortMessage).not.toMatch(unsafe);
+  }
+
+  for (const char of forging) {
+    const name = `U+${char.codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0")}`;
+    it(`${name} in an error body's message, entity and code, or a plain-text error body`, async () => {
+      for (const body of [
+        { code: forged(char), message: forged(char), entity: forged(char) },
+        forged(char),
+      ]) {
+        const error = await rejection(
+          withFetch(
+            async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status: 400 }),
+          ).getNetworks(),
+        );
+        expect(error.code).toBe("BAD_REQUEST");
+        expectOneLinePerDetail(error);
+        expect((error as unknown as Error).message).toContain("[INFO] payment confirmed");
+      }
+    });
+
+    it(`${name} in a 2xx body that is not JSON, or in a field name the schema quotes`, async () => {
+      const bodies = [forged(char), JSON.stringify({ [forged(char)]: 1, data: [] })];
+      for (const body of bodies) {
+        const error = await rejection(withFetch(async () => new Response(body)).getTokens());
+        expect(error.code).toBe("RESPONSE_INVALID");
+        expectOneLinePerDetail(error);
+      }
+    });
+
+    it(`${name} in a status text a custom fetch passes on`, async () => {
+      const response = {
+        status: 503,
+        ok: false,
+        statusText: forged(char),
+        headers: new Headers(),
+        body: null,
+        text: async () => "",
+      };
+      const error = await rejection(withFetch(async () => response).getNetworks());
+      expect(error.code).toBe("SERVER_ERROR");
+      expectOneLinePerDetail(error);
+    });
+  }
+});
