@@ -13,7 +13,6 @@ import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOption
 const redacted = "[redacted]";
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
-const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
 const invalidOption = (field: string, reason: string) =>
@@ -81,7 +80,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 }
 
 function resolveOptions(options: ClientOptions): Transport {
-  assertBaseUrl(options.baseUrl);
+  const baseUrl = assertBaseUrl(options.baseUrl);
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
@@ -100,7 +99,7 @@ function resolveOptions(options: ClientOptions): Transport {
   if (typeof fetchFn !== "function") throw invalidOption("fetch", "is missing (no global fetch)");
   return {
     ...options,
-    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    baseUrl: baseUrl.replace(/\/+$/, ""),
     fetch: fetchFn,
     timeoutMs,
     maxResponseBytes,
@@ -109,16 +108,22 @@ function resolveOptions(options: ClientOptions): Transport {
   };
 }
 
-function assertBaseUrl(baseUrl: string): void {
+/**
+ * `baseUrl` as the URL parser writes it (spaces around it dropped, as they would be mid-URL otherwise), or
+ * `INVALID_OPTIONS`.
+ */
+function assertBaseUrl(baseUrl: string): string {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
   } catch {
     // not kept as `cause`: the URL error quotes the text, a password in it too
   }
-  // a user name or password: fetch refuses such a URL with an error that quotes it, password included
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password)
-    throw invalidOption("baseUrl", "must be an absolute http(s) URL without credentials");
+  // a user name or password: fetch refuses such a URL with an error that quotes it, password included;
+  // a `?` or `#` (even empty): every path appended would land in the query or fragment, every call on "/"
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(url.href))
+    throw invalidOption("baseUrl", "must be an http(s) URL without credentials, query or fragment");
+  return url.href;
 }
 
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
@@ -198,19 +203,19 @@ async function sendAttempt<T>(
   }
   // checked after signing, which may take a while: an abort meanwhile sends nothing
   if (request.signal?.aborted) throw abortedError(request.signal);
-  checkHeaders(headers);
-  const secrets = Object.entries(headers)
-    .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
+  const sent = checkHeaders(headers);
+  const secrets = Object.entries(sent)
+    .filter(([key]) => credentialHeaders.has(key))
     .map(([, value]) => value);
   callHook(transport.hooks.onRequest, {
     method,
     url,
-    headers: redact(Object.entries(headers)),
+    headers: redact(Object.entries(sent)),
     body,
     attempt,
   });
   const started = Date.now();
-  const { response, text } = await fetchText(transport, request, { url, headers, body });
+  const { response, text } = await fetchText(transport, request, { url, headers: sent, body });
   if (transport.hooks.onResponse) {
     callHook(transport.hooks.onResponse, {
       method,
@@ -242,9 +247,7 @@ async function fetchText(
   const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
   const timeout = deadline(signal, timeoutMs);
   // a custom fetch or body that ignores the signal still ends the attempt when it aborts
-  const stop = new Promise<never>((_, reject) =>
-    timeout.signal.addEventListener("abort", () => reject(timeout.signal.reason)),
-  );
+  const stop = new Promise<never>((_, reject) => timeout.signal.addEventListener("abort", reject));
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
@@ -274,7 +277,7 @@ async function fetchText(
 
 /** A redirect as Node shows it (a 3xx status), as browsers show it (`opaqueredirect`), or one already followed. */
 function isRedirect(response: Response): boolean {
-  return response.type === "opaqueredirect" || response.redirected || redirectStatuses.has(response.status);
+  return response.type === "opaqueredirect" || response.redirected || ((response.status / 100) | 0) === 3;
 }
 
 /**
@@ -322,13 +325,16 @@ function invalidResponse(message: string, details: Record<string, unknown>) {
 }
 
 /**
- * Every header as fetch will send it: leading and trailing spaces and tabs trimmed in place (fetch trims them, so
- * the value scrubbed from server text is the value the server saw: a key read from a file with its newline
- * would otherwise never be found in an echo). A name that is not an HTTP token or a value with a control or
+ * Every header as fetch will send it, in a new object: names in lower case, a later name replacing an earlier one
+ * that differs only in case (so the client's own `x-api-key`, `content-type` and signature headers, set after the
+ * caller's, are sent alone: fetch would join both values with a comma); leading and trailing spaces and tabs
+ * trimmed (fetch trims them, so the value scrubbed from server text is the value the server saw: a key read from
+ * a file with its newline would otherwise never be found in an echo). A name that is not an HTTP token or a value with a control or
  * non-Latin-1 character fails with `INVALID_OPTIONS` naming the header, never quoting it (fetch's own error
  * quotes the value, and it could be a credential).
  */
-function checkHeaders(headers: Record<string, string>): void {
+function checkHeaders(headers: Record<string, string>): Record<string, string> {
+  const sent: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const trimmed = typeof value === "string" ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : value;
     if (
@@ -340,8 +346,9 @@ function checkHeaders(headers: Record<string, string>): void {
         field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
         header: name.slice(0, 100),
       });
-    headers[name] = trimmed;
+    sent[name.toLowerCase()] = trimmed;
   }
+  return sent;
 }
 
 /**

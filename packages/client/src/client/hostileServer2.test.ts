@@ -221,3 +221,110 @@ describe("server text cannot forge or hide a line in an error's message", () => 
     });
   }
 });
+
+describe("a baseUrl whose text would move the path into a query or fragment", () => {
+  for (const bad of [
+    "https://swap.example/?x=1",
+    "https://swap.example?",
+    "https://swap.example#top",
+    "https://swap.example/api#",
+  ]) {
+    it(`${bad}: INVALID_OPTIONS at construction (every request went to "/")`, () => {
+      let error: unknown;
+      try {
+        createClient({ baseUrl: bad, apiKey });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toMatchObject({ code: "INVALID_OPTIONS", details: { field: "baseUrl" } });
+    });
+  }
+
+  it("spaces or tabs around an otherwise good baseUrl (read from a file): requests reach its path", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const client = createClient({ baseUrl: ` \t${server.url}/api/ \n`, apiKey, retry: false });
+    await client.getNetworks();
+    expect(server.requests.map((request) => request.path)).toEqual(["/api/affiliate/v1/networks"]);
+  });
+});
+
+describe("option headers that differ from the client's own only in letter case", () => {
+  it("cannot join or replace X-Api-Key, Content-Type or a signature: each reaches the server once, the client's", async () => {
+    server.handle((request) =>
+      request.path === "/affiliate/v1/networks" ? { body: networksWire } : { body: permit2IntentWire() },
+    );
+    const headers = {
+      "X-Api-Key": "sk_other",
+      "Content-Type": "text/plain",
+      "X-API-SIGNATURE": "forged",
+      "X-Api-Timestamp": "1",
+    };
+    await createClient({ baseUrl: server.url, apiKey, retry: false, headers }).createIntent(intentParams);
+    const [post] = server.requests.filter((request) => request.method === "POST");
+    expect(post?.headers["x-api-key"]).toBe(apiKey);
+    expect(post?.headers["content-type"]).toBe("application/json");
+    const signed = createClient({
+      baseUrl: server.url,
+      retry: false,
+      headers,
+      requestSigning: async () => ({
+        "x-api-key": "key-id",
+        "x-api-signature": "sig",
+        "x-api-timestamp": "9",
+      }),
+    });
+    await signed.getIntentStatus({ intentId }).catch(() => {});
+    const get = server.requests.at(-1);
+    expect([
+      get?.headers["x-api-key"],
+      get?.headers["x-api-signature"],
+      get?.headers["x-api-timestamp"],
+    ]).toEqual(["key-id", "sig", "9"]);
+  });
+
+  it("a header the client does not set is sent once, under its name in lower case; hooks see one entry per name", async () => {
+    server.handle(() => ({ body: networksWire }));
+    const seen: Record<string, string>[] = [];
+    await createClient({
+      baseUrl: server.url,
+      apiKey,
+      retry: false,
+      headers: { "X-Partner": "wallet-a", Accept: "application/json" },
+      hooks: { onRequest: (event) => seen.push(event.headers) },
+    }).getNetworks();
+    expect(server.requests[0]?.headers["x-partner"]).toBe("wallet-a");
+    expect(server.requests[0]?.headers.accept).toBe("application/json");
+    expect(Object.keys(seen[0] ?? {}).sort()).toEqual(["accept", "x-api-key", "x-partner"]);
+  });
+});
+
+describe("a query value that is not well-formed Unicode (a search text cut inside an emoji)", () => {
+  it("getTokens and getSwapHistory: INVALID_INPUT naming the parameter, nothing sent (was a raw URIError)", async () => {
+    server.handle(() => ({ body: { data: [], total: 0, limit: 20, offset: 0 } }));
+    const client = createClient({ baseUrl: server.url, apiKey, retry: false });
+    const calls = {
+      q: () => client.getTokens({ q: "usd\ud83d" }),
+      wallet: () => client.getSwapHistory({ wallet: "\udc00abc" }),
+    };
+    for (const [field, call] of Object.entries(calls))
+      expect(await rejection(call)).toMatchObject({ code: "INVALID_INPUT", details: { field } });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("every 3xx is a refused redirect", () => {
+  for (const status of [300, 304, 305, 306, 399]) {
+    it(`${status} with a Location elsewhere: REDIRECT_REFUSED (was HTTP_ERROR), nothing sent there, not retried`, async () => {
+      const elsewhere = await startTestServer();
+      try {
+        server.handle(() => ({ status, headers: { location: `${elsewhere.url}/steal` }, body: "" }));
+        const error = await rejection(createClient({ baseUrl: server.url, apiKey }).getNetworks());
+        expect(error).toMatchObject({ code: "REDIRECT_REFUSED", details: { status } });
+        expect(server.requests).toHaveLength(1);
+        expect(elsewhere.requests).toHaveLength(0);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+  }
+});

@@ -7,15 +7,12 @@ const errorBrand = Symbol.for("swapintent.error");
 const maxDetailLength = 300;
 
 /**
- * `text` with every character that could forge or hide a line in a log or a terminal as `\u{…}`: controls
+ * `text` with every character that could forge or hide a line in a log or a terminal as `\u{…}` (hex): controls
  * (newline, CR, ESC, NUL, DEL, C1), format characters (bidi overrides, zero-width, BOM), line and paragraph
- * separators, lone surrogates.
+ * separators, lone surrogates, private-use and unassigned code points.
  */
 const escapeUnsafe = (text: string) =>
-  text.replace(
-    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu,
-    (char) => `\\u{${char.codePointAt(0)?.toString(16).toUpperCase()}}`,
-  );
+  text.replace(/[\p{C}\u2028\u2029]/gu, (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`);
 
 /**
  * The one error class of swapintent. Every failure of every package is a `BaseError` (or a subclass)
