@@ -2,10 +2,12 @@
  * A hostile server and a careless caller, third round (session 7): what still got through the reshaped transport.
  * Each describe names one class of finding; the probes that held stay as tests, so a regression shows.
  */
+import { createVerify, generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intentId, networksWire, permit2IntentWire, quoteId, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { createRequestSigner } from "../signing/createRequestSigner.js";
 import { createClient } from "./createClient.js";
 
 const apiKey = "sk_live_Hostile3Key7";
@@ -327,4 +329,105 @@ describe("every 3xx is a refused redirect", () => {
       }
     });
   }
+});
+
+describe("probes that held", () => {
+  it("request signing: a verifier rebuilding METHOD:PATH:QUERY:BODY from the raw request accepts unicode, reserved characters, repeated keys, an empty body and a unicode path prefix", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    /** An independent canonical form: URLSearchParams parses the raw query, a stable sort by key, encodeURIComponent. */
+    const canonical = (request: ReceivedRequest) => {
+      const pairs = [...new URLSearchParams(request.rawQuery)].sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      );
+      const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+      return `${request.method}:${request.path}:${query}:${request.body}`;
+    };
+    const verified = (request: ReceivedRequest) =>
+      createVerify("RSA-SHA256")
+        .update(canonical(request), "utf8")
+        .verify(publicKey, String(request.headers["x-api-signature"]), "base64");
+    server.handle((request) =>
+      request.path.endsWith("/quotes/best")
+        ? { status: 422, body: { code: 422, message: "no route", entity: "Quote" } }
+        : { body: { data: [], total: 0, limit: 20, offset: 0 } },
+    );
+    const client = createClient({
+      baseUrl: `${server.url}/ä pi`,
+      retry: false,
+      requestSigning: createRequestSigner({
+        privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+        publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
+      }),
+    });
+    // only what the server received matters here: the answers may not parse
+    await client.getTokens({ q: "日本 €/&=?+%20😀", networkId: 7, limit: 3 }).catch(() => {});
+    await client
+      .getSwapHistory({ wallet: ["0xb", "0xa", "0xb"], retailId: "r&1=2", active: true })
+      .catch(() => {});
+    await client
+      .getBestQuote({
+        sourceChain: 1,
+        sourceToken: "0xé",
+        destChain: 2,
+        destToken: "😀\u2028",
+        amount: "1",
+        slippageBps: 5,
+      })
+      .catch(() => {});
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[0]?.path).toBe("/%C3%A4%20pi/affiliate/v1/tokens");
+    expect(server.requests[1]?.query.getAll("wallet")).toEqual(["0xb", "0xa", "0xb"]);
+    for (const request of server.requests) expect(verified(request)).toBe(true);
+  });
+
+  it("__proto__ and constructor keys in an error body reach neither the error's details nor Object.prototype", async () => {
+    const body =
+      '{"__proto__":{"polluted":1,"serverMessage":"forged"},"constructor":{"prototype":{"polluted":2}},"code":400,"message":"m"}';
+    const error = await rejection(withFetch(async () => new Response(body, { status: 400 })).getNetworks());
+    expect(error.details).toEqual({
+      status: 400,
+      method: "GET",
+      path: "/affiliate/v1/networks",
+      serverCode: 400,
+      serverMessage: "m",
+    });
+    expect(Object.getPrototypeOf(error.details)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("a fetch that returns no Response, or throws what is not an Error: NETWORK_ERROR, never a raw TypeError", async () => {
+    const fetches: Array<() => unknown> = [
+      async () => undefined,
+      async () => "200 OK",
+      async () => ({ status: 200, ok: true }),
+      async () => {
+        throw "socket closed";
+      },
+      async () => {
+        throw undefined;
+      },
+      () => {
+        throw new Error("synchronous");
+      },
+    ];
+    for (const fetchFn of fetches)
+      expect((await rejection(withFetch(fetchFn).getNetworks())).code).toBe("NETWORK_ERROR");
+  });
+
+  it("an abort during a Retry-After wait ends the call at once, with no timer left; Retry-After above maxRetryAfterMs is not waited", async () => {
+    const before = timers();
+    const busy = async () => new Response("{}", { status: 503, headers: { "retry-after": "20" } });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 30);
+    const error = await rejection(
+      withFetch(busy, { retry: { retries: 3 } }).getNetworks({ signal: controller.signal }),
+    );
+    expect(error.code).toBe("ABORTED");
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(timers()).toBe(before);
+    const tooLong = async () => new Response("{}", { status: 429, headers: { "retry-after": "31" } });
+    const limited = await rejection(withFetch(tooLong, { retry: { retries: 3 } }).getNetworks());
+    expect(limited).toMatchObject({ code: "RATE_LIMITED", details: { retryAfterMs: 31_000 } });
+  });
 });
