@@ -12,7 +12,6 @@ import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOption
 
 const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
-const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
 const invalidOption = (field: string, reason: string) =>
@@ -80,7 +79,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 }
 
 function resolveOptions(options: ClientOptions): Transport {
-  assertBaseUrl(options.baseUrl);
+  const baseUrl = assertBaseUrl(options.baseUrl);
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
@@ -99,7 +98,7 @@ function resolveOptions(options: ClientOptions): Transport {
   if (typeof fetchFn !== "function") throw invalidOption("fetch", "is missing (no global fetch)");
   return {
     ...options,
-    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    baseUrl: baseUrl.replace(/\/+$/, ""),
     fetch: fetchFn,
     timeoutMs,
     maxResponseBytes,
@@ -108,16 +107,22 @@ function resolveOptions(options: ClientOptions): Transport {
   };
 }
 
-function assertBaseUrl(baseUrl: string): void {
+/**
+ * `baseUrl` as the URL parser writes it (spaces around it dropped, as they would be mid-URL otherwise), or
+ * `INVALID_OPTIONS`.
+ */
+function assertBaseUrl(baseUrl: string): string {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
   } catch {
     // not kept as `cause`: the URL error quotes the text, a password in it too
   }
-  // a user name or password: fetch refuses such a URL with an error that quotes it, password included
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password)
-    throw invalidOption("baseUrl", "must be an absolute http(s) URL without credentials");
+  // a user name or password: fetch refuses such a URL with an error that quotes it, password included;
+  // a `?` or `#` (even empty): every path appended would land in the query or fragment, every call on "/"
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(url.href))
+    throw invalidOption("baseUrl", "must be an http(s) URL without credentials, query or fragment");
+  return url.href;
 }
 
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
@@ -184,7 +189,6 @@ async function sendAttempt<T>(
   { url, body, attempt }: { url: string; body: string | undefined; attempt: number },
 ): Promise<T> {
   const { method } = request;
-  if (request.signal?.aborted) throw abortedError(request.signal);
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
@@ -194,19 +198,21 @@ async function sendAttempt<T>(
       await transport.requestSigning({ method, path: new URL(url).pathname, query: request.query, body }),
     );
   }
-  checkHeaders(headers);
-  const secrets = Object.entries(headers)
-    .filter(([key]) => credentialHeaders.has(key.toLowerCase()))
+  // checked after signing, which may take a while: an abort meanwhile sends nothing
+  if (request.signal?.aborted) throw abortedError(request.signal);
+  const sent = checkHeaders(headers);
+  const secrets = Object.entries(sent)
+    .filter(([key]) => credentialHeaders.has(key))
     .map(([, value]) => value);
   callHook(transport.hooks.onRequest, {
     method,
     url,
-    headers: redact(Object.entries(headers)),
+    headers: redact(Object.entries(sent)),
     body,
     attempt,
   });
   const started = Date.now();
-  const { response, text } = await fetchText(transport, request, { url, headers, body });
+  const { response, text } = await fetchText(transport, request, { url, headers: sent, body });
   if (transport.hooks.onResponse) {
     callHook(transport.hooks.onResponse, {
       method,
@@ -237,21 +243,23 @@ async function fetchText(
   const { method, signal } = request;
   const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
   const timeout = deadline(signal, timeoutMs);
+  // a custom fetch or body that ignores the signal still ends the attempt when it aborts
+  const stop = new Promise<never>((_, reject) => timeout.signal.addEventListener("abort", reject));
   try {
     // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
     const fetchFn = transport.fetch;
-    const response = await fetchFn(url, {
-      method,
-      headers,
-      body: body ?? null,
-      signal: timeout.signal,
-      redirect: "manual",
-    });
+    const response = await Promise.race([
+      stop,
+      fetchFn(url, { method, headers, body: body ?? null, signal: timeout.signal, redirect: "manual" }),
+    ]);
     if (isRedirect(response)) {
-      await discardBody(response.body);
+      discardBody(response.body);
       throw callError("REDIRECT_REFUSED", request, { status: response.status });
     }
-    const text = await readResponseText(response, transport.maxResponseBytes, request);
+    const text = await Promise.race([
+      stop,
+      readResponseText(response, transport.maxResponseBytes, request, timeout.signal),
+    ]);
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
@@ -266,7 +274,7 @@ async function fetchText(
 
 /** A redirect as Node shows it (a 3xx status), as browsers show it (`opaqueredirect`), or one already followed. */
 function isRedirect(response: Response): boolean {
-  return response.type === "opaqueredirect" || response.redirected || redirectStatuses.has(response.status);
+  return response.type === "opaqueredirect" || response.redirected || ((response.status / 100) | 0) === 3;
 }
 
 /**
@@ -305,13 +313,16 @@ function parseBody<T>(request: ClientRequest<T>, text: string, secrets: readonly
 }
 
 /**
- * Every header as fetch will send it: leading and trailing spaces and tabs trimmed in place (fetch trims them, so
- * the value scrubbed from server text is the value the server saw: a key read from a file with its newline
- * would otherwise never be found in an echo). A name that is not an HTTP token or a value with a control or
+ * Every header as fetch will send it, in a new object: names in lower case, a later name replacing an earlier one
+ * that differs only in case (so the client's own `x-api-key`, `content-type` and signature headers, set after the
+ * caller's, are sent alone: fetch would join both values with a comma); leading and trailing spaces and tabs
+ * trimmed (fetch trims them, so the value scrubbed from server text is the value the server saw: a key read from
+ * a file with its newline would otherwise never be found in an echo). A name that is not an HTTP token or a value with a control or
  * non-Latin-1 character fails with `INVALID_OPTIONS` naming the header, never quoting it (fetch's own error
  * quotes the value, and it could be a credential).
  */
-function checkHeaders(headers: Record<string, string>): void {
+function checkHeaders(headers: Record<string, string>): Record<string, string> {
+  const sent: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     // `(?<!…)`: the trailing run is tried from its first character only (a plain `[…]+$` retries from every
     // space of an inner run, quadratic)
@@ -326,8 +337,9 @@ function checkHeaders(headers: Record<string, string>): void {
         field: name.toLowerCase() === "x-api-key" ? "apiKey" : "headers",
         header: name.slice(0, 100),
       });
-    headers[name] = trimmed;
+    sent[name.toLowerCase()] = trimmed;
   }
+  return sent;
 }
 
 /**

@@ -82,7 +82,10 @@ export interface ClientOptions {
   retry?: RetryOptions | false | undefined;
   /** Observers of requests, responses and retries. */
   hooks?: ClientHooks | undefined;
-  /** Extra headers sent with every request (not shown to hooks if named like a credential). */
+  /**
+   * Extra headers sent with every request (not shown to hooks if named like a credential), names in lower case.
+   * The client's own `x-api-key`, `content-type` and signing headers replace one here that differs only in case.
+   */
   headers?: Record<string, string> | undefined;
 }
 

@@ -7,6 +7,14 @@ const errorBrand = Symbol.for("swapintent.error");
 const maxDetailLength = 300;
 
 /**
+ * `text` with every character that could forge or hide a line in a log or a terminal as `\u{…}` (hex): controls
+ * (newline, CR, ESC, NUL, DEL, C1), format characters (bidi overrides, zero-width, BOM), line and paragraph
+ * separators, lone surrogates, private-use and unassigned code points.
+ */
+const escapeUnsafe = (text: string) =>
+  text.replace(/[\p{C}\u2028\u2029]/gu, (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`);
+
+/**
  * The one error class of swapintent. Every failure of every package is a `BaseError` (or a subclass)
  * with a stable string `code` that callers switch on; `shortMessage` is one human sentence and
  * `details` adds facts (never a private key, seed, preimage or API key).
@@ -33,9 +41,11 @@ export class BaseError<
   ) {
     const details = options.details ?? ({} as TDetails);
     const detailLines = Object.entries(details).map(([k, v]) => `  ${k}: ${formatDetail(v)}`);
-    super([`[${code}] ${shortMessage}`, ...detailLines].join("\n"), { cause: options.cause });
+    // one line per detail, whatever text (a server's) they quote
+    const short = escapeUnsafe(shortMessage);
+    super([`[${code}] ${short}`, ...detailLines].join("\n"), { cause: options.cause });
     this.code = code;
-    this.shortMessage = shortMessage;
+    this.shortMessage = short;
     this.details = details;
     Object.defineProperty(this, errorBrand, { value: true });
   }
@@ -82,7 +92,7 @@ function formatDetail(value: unknown): string {
       text = String(value);
     }
   }
-  return cutText(text, maxDetailLength);
+  return cutText(escapeUnsafe(text), maxDetailLength);
 }
 
 /**

@@ -3,7 +3,8 @@ import { type ClientError, type ClientErrorDetails, clientError } from "../error
 /**
  * Reads a response body as UTF-8 text, at most `maxBytes` of it. A `content-length` above the limit is refused
  * before reading; a body that grows past it is cancelled as soon as it does, so an oversized answer never sits
- * whole in memory.
+ * whole in memory. When `signal` aborts, the body is cancelled too (a body that ignores the fetch's signal would
+ * otherwise stay open).
  *
  * @throws `RESPONSE_TOO_LARGE` when the body is longer than `maxBytes`.
  */
@@ -11,9 +12,10 @@ export async function readResponseText(
   response: Response,
   maxBytes: number,
   request: { method: string; path: string },
+  signal: AbortSignal,
 ): Promise<string> {
-  const tooLarge = async (receivedBytes: number, body: { cancel(): Promise<void> } | null) => {
-    await discardBody(body);
+  const tooLarge = (receivedBytes: number, body: { cancel(): Promise<void> } | null) => {
+    discardBody(body);
     return callError("RESPONSE_TOO_LARGE", request, {
       status: response.status,
       maxResponseBytes: maxBytes,
@@ -21,10 +23,11 @@ export async function readResponseText(
     });
   };
   const declared = Number(response.headers.get("content-length")); // absent: 0, not a number: NaN
-  if (declared > maxBytes) throw await tooLarge(declared, response.body);
+  if (declared > maxBytes) throw tooLarge(declared, response.body);
   const body = response.body;
   if (!body) return response.text();
   const reader = body.getReader();
+  signal.addEventListener("abort", () => discardBody(reader));
   // streamed decoding: a character split across two chunks is held back until its last byte arrives
   const decoder = new TextDecoder();
   let text = "";
@@ -33,14 +36,17 @@ export async function readResponseText(
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
     total += value.byteLength;
-    if (total > maxBytes) throw await tooLarge(total, reader);
+    if (total > maxBytes) throw tooLarge(total, reader);
     text += decoder.decode(value, { stream: true });
   }
 }
 
-/** Cancels a body (or its reader) that will not be read; a failure to cancel is of no interest. */
-export async function discardBody(body: { cancel(): Promise<void> } | null): Promise<void> {
-  await body?.cancel().catch(() => {});
+/**
+ * Cancels a body (or its reader) that will not be read, without waiting: a hostile stream's cancel may never
+ * settle. A failure to cancel is of no interest.
+ */
+export function discardBody(body: { cancel(): Promise<void> } | null): void {
+  body?.cancel().catch(() => {});
 }
 
 /** A transport error of one call: its details hold the request's method and path (its message starts with them). */

@@ -13,8 +13,8 @@ export const redacted = "[redacted]";
  *
  * The forms a server may echo a secret in are all caught: as is, URL-encoded, JSON-escaped, base64 and base64url,
  * in any letter case (a header name arrives lower-cased; percent escapes may be lower case). Escapes a server
- * need not have written (`\u0073` for `s`, `%5F` for `_`: a letter, digit or `-._~`) are
- * decoded first, so a secret spelled out in them is caught too. A secret inside a larger encoded value (base64 of
+ * need not have written (`\u0073` for `s`, `%5F` for `_`, and in JSON `\/` or `\u002B` for any printable
+ * character but `"` and `\`) are decoded first, so a secret spelled out in them, wholly or in part, is caught too. A secret inside a larger encoded value (base64 of
  * `user:key`) is not.
  */
 export function scrubText(
@@ -45,10 +45,14 @@ export function scrubText(
   return cutText(clean, maxLength);
 }
 
-/** `\u00XX` and `%XX` of a letter, digit or `-._~` (which never need escaping) as the character itself. */
+/**
+ * Escapes that change nothing, as the character itself: in JSON, `\/` and `\u00XX` of any printable ASCII
+ * character but `"` and `\` (PHP writes `/` as `\/`, .NET `+` as `\u002B`, HTML-safe encoders `<` as `\u003C`:
+ * the JSON means the same); in a URL, `%XX` of a letter, digit or `-._~` (which never need escaping).
+ */
 function unescapeNeedless(text: string): string {
-  return text.replace(/(?:\\u00|%)([2-7][0-9a-f])/gi, (sequence, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[\w.~-]/.test(char) ? char : sequence;
+  return text.replace(/(\\u00|%)([2-7][0-9a-f])|\\\//gi, (sequence, kind?: string, hex?: string) => {
+    const char = hex ? String.fromCharCode(+`0x${hex}`) : "/";
+    return (kind === "%" ? /[\w.~-]/ : /[^"\\]/).test(char) ? char : sequence;
   });
 }
