@@ -177,6 +177,14 @@ export interface SolanaErrorDetails {
     /** `beforeSigning`: before any wallet or key was touched; `whileSigning`: while the wallet or signer was asked, or its answer checked. */
     stage: "beforeSigning" | "whileSigning";
   };
+  /**
+   * The wallet or signer refused or failed to sign (the user's "reject", a locked or crashed wallet): whatever it
+   * threw or rejected with is the `cause`, kept as it is, even an error of this package's own shape.
+   */
+  SOL_SIGNING_FAILED: {
+    /** Who was asked: `wallet`, `external signer`, `kit signer`, `wallet-standard wallet`. */
+    source: string;
+  };
   /** A signature returned by a wallet or an external signer is missing or does not verify over the message. */
   SOL_SIGNATURE_INVALID: {
     /** Who returned it: `wallet`, `external signer`, `kit signer`, `wallet-standard`. */
@@ -226,6 +234,7 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
   SOL_WALLET_RESPONSE_INVALID: true,
   SOL_SIGNATURE_INVALID: true,
   SOL_SIGNING_ABORTED: true,
+  SOL_SIGNING_FAILED: true,
 };
 
 /**

@@ -61,7 +61,8 @@ export type SignCosignTransactionErrorType = SolanaError;
  * sent in the user's signature slot only: other message bytes (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot
  * changed, zeroed, added or removed (`SOL_WALLET_SIGNATURES_CHANGED` / `SOL_WALLET_RESPONSE_INVALID`), a missing or
  * invalid user signature (`SOL_SIGNATURE_INVALID`) or an answer that is no transaction (`SOL_WALLET_RESPONSE_INVALID`)
- * is refused, never repaired. `signal` aborts a wait on the wallet (`SOL_SIGNING_ABORTED`).
+ * is refused, never repaired. A wallet or signer that refuses (the user clicks reject) or fails is
+ * `SOL_SIGNING_FAILED` (`cause`: what it threw). `signal` aborts a wait on the wallet (`SOL_SIGNING_ABORTED`).
  *
  * @example
  * ```ts
@@ -111,14 +112,16 @@ async function userSignatureFrom(
     return ed25519.sign(verified.messageBytes, seed);
   }
   if (isWalletSigner(signer)) {
-    const returned: unknown = await askUntilAborted(signal, () =>
+    const returned: unknown = await askUntilAborted(signal, "wallet", () =>
       signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes)),
     );
     // Whatever object came back, its wire bytes are what it says: parsed again and held to the one rule.
     const bytes = readAnswer("wallet", "the returned transaction", () => serializedOf(returned));
     return checkReturnedTransaction(bytes, verified, "wallet");
   }
-  const returned = await askUntilAborted(signal, () => signer.signMessage(verified.messageBytes.slice()));
+  const returned = await askUntilAborted(signal, "external signer", () =>
+    signer.signMessage(verified.messageBytes.slice()),
+  );
   return checkUserSignature(returned, verified, "external signer");
 }
 
