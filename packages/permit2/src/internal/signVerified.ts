@@ -4,7 +4,7 @@ import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 import { isSignalLike, raceAbort, readAbort } from "./abort.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
-import { createPermit2Error, isOwnError } from "./fail.js";
+import { createPermit2Error, ownErrors } from "./fail.js";
 
 /** What every signer of the package returns (the Tron one with a base58 owner). */
 export interface SignedPermit2Approval<TOwner extends string> {
@@ -112,7 +112,7 @@ async function askWalletUntilAborted<T>(
   } catch (cause) {
     // Only an error of this package passes (its own checks inside the step, the abort); whatever the wallet threw,
     // even an object shaped like a permit2 error, is the wallet's refusal.
-    if (isOwnError(cause)) throw cause;
+    if (ownErrors.has(cause as object)) throw cause;
     throw createPermit2Error("PERMIT2_SIGNING_FAILED", stepMessage[step], { step }, cause);
   }
 }
