@@ -238,6 +238,12 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
 };
 
 /**
+ * Internal: every error this copy of the package made by {@link solanaError}. `isSolanaError` accepts another
+ * copy's errors by their shape, so a wallet could throw any `SOL_*` code; it cannot throw one of these.
+ */
+export const ownErrors = new WeakSet<object>();
+
+/**
  * Internal: the one way this package makes an error. The compiler checks `details` against the code's entry in
  * {@link SolanaErrorDetails}.
  */
@@ -247,8 +253,10 @@ export function solanaError<C extends SolanaErrorCode>(
   details: SolanaErrorDetails[C],
   cause?: unknown,
 ): SolanaError<C> {
-  return new BaseError(code, shortMessage, {
+  const error = new BaseError(code, shortMessage, {
     details,
     ...(cause === undefined ? {} : { cause }),
-  }) as SolanaError<C>;
+  });
+  ownErrors.add(error);
+  return error as SolanaError<C>;
 }
