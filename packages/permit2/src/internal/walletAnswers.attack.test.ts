@@ -420,3 +420,93 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
     });
   }
 });
+
+describe("a wallet value that cannot be read or printed still gives the code its check found", () => {
+  // The details of a refusal hold the wallet's own value (its owner, its eth_accounts or chain answer): one that
+  // throws when it is walked or printed must not turn the refusal into a stray TypeError, nor into another code.
+  const unreadable = (): [string, unknown][] => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return [
+      ["a revoked Proxy", proxy],
+      [
+        "an object whose toJSON and toString throw",
+        {
+          toJSON() {
+            throw new Error("toJSON");
+          },
+          toString() {
+            throw new Error("toString");
+          },
+        },
+      ],
+      [
+        "an object with a throwing getter",
+        {
+          get address() {
+            throw new Error("getter");
+          },
+        },
+      ],
+      [
+        "a function whose toString throws",
+        Object.assign(() => 1, {
+          toString() {
+            throw new Error("toString");
+          },
+        }),
+      ],
+    ];
+  };
+
+  it("as the owner (custom EVM signer, TronLink): PERMIT2_OWNER_MISMATCH, never asked to sign", async () => {
+    for (const [name, owner] of unreadable()) {
+      const signTypedData = vi.fn(async () => "0x");
+      const evm = await refusal(() =>
+        signPermit2Approval({
+          ...parametersOf("evm").parameters,
+          signer: { address: owner as Hex, signTypedData },
+        }),
+      ).catch((e: unknown) => ({ code: `stray: ${String(e)}`, details: undefined }));
+      expect(evm.code, name).toBe("PERMIT2_OWNER_MISMATCH");
+      expect(evm.details, name).toEqual({ actual: "[unreadable]" });
+      const tron = await refusal(() =>
+        signTronPermit2Approval({
+          ...parametersOf("tron").parameters,
+          tronLink: { defaultAddress: { base58: owner as string }, trx: { signTypedData } },
+        }),
+      ).catch((e: unknown) => ({ code: `stray: ${String(e)}` }));
+      expect(tron.code, name).toBe("PERMIT2_OWNER_MISMATCH");
+      expect(signTypedData).not.toHaveBeenCalled();
+    }
+  });
+
+  it("as the answer to getChainId, eth_chainId or eth_accounts: PERMIT2_WALLET_RESPONSE_INVALID", async () => {
+    for (const [name, answer] of unreadable()) {
+      const client = fakeWalletClient(async () => answer);
+      const viaClient = await refusal(() =>
+        signPermit2Approval({ ...parametersOf("evm").parameters, signer: client.walletClient }),
+      );
+      // A revoked Proxy cannot even be awaited (reading its `then` throws): the wallet's call failed.
+      expect([viaClient.code, viaClient.details], name).toEqual(
+        name === "a revoked Proxy"
+          ? ["PERMIT2_SIGNING_FAILED", { step: "chainId" }]
+          : ["PERMIT2_WALLET_RESPONSE_INVALID", { method: "eth_chainId", value: "[unreadable]" }],
+      );
+      for (const method of ["eth_chainId", "eth_accounts"]) {
+        const { provider } = accountsProvider([USER_ADDRESS]);
+        const honest = provider.request.getMockImplementation()!;
+        provider.request.mockImplementation(async (call) =>
+          call.method === method ? (method === "eth_accounts" ? [answer] : answer) : honest(call),
+        );
+        const viaProvider = await refusal(() =>
+          signPermit2Approval({ ...parametersOf("evm").parameters, provider }),
+        );
+        const awaited = method === "eth_accounts" || name !== "a revoked Proxy";
+        expect(viaProvider.code, `${name} ${method}`).toBe(
+          awaited ? "PERMIT2_WALLET_RESPONSE_INVALID" : "PERMIT2_SIGNING_FAILED",
+        );
+      }
+    }
+  });
+});
