@@ -539,17 +539,28 @@ describe("the wallet's own refusal (the user clicks reject, the wallet throws) i
     });
   }
 
-  it("an abort still wins over a refusal that comes after it (SOL_SIGNING_ABORTED, not SOL_SIGNING_FAILED)", async () => {
-    const wallet = standIn();
-    const controller = new AbortController();
-    const pending = routes[1]!.sign(wallet, controller.signal);
-    while (!wallet.asked.includes("sign")) await tick();
-    controller.abort("cancel");
-    wallet.failLate(new Error("User rejected the request."));
-    expect(await refusal(pending)).toEqual({
-      code: "SOL_SIGNING_ABORTED",
-      details: { stage: "whileSigning" },
-      cause: "cancel",
-    });
+  it("an abort still wins over a refusal that comes after it (late, or the wallet aborting then throwing at once)", async () => {
+    for (const route of routes.filter((r) => r.waits)) {
+      for (const how of ["late", "re-entrant"] as const) {
+        const wallet = standIn();
+        const controller = new AbortController();
+        if (how === "re-entrant")
+          wallet.onAsk(() => {
+            controller.abort("cancel");
+            throw new Error("User rejected the request.");
+          });
+        const pending = route.sign(wallet, controller.signal);
+        if (how === "late") {
+          while (!wallet.asked.includes("sign")) await tick();
+          controller.abort("cancel");
+          wallet.failLate(new Error("User rejected the request."));
+        }
+        expect(await refusal(pending), `${route.name} ${how}`).toEqual({
+          code: "SOL_SIGNING_ABORTED",
+          details: { stage: "whileSigning" },
+          cause: "cancel",
+        });
+      }
+    }
   });
 });
