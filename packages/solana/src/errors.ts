@@ -177,6 +177,14 @@ export interface SolanaErrorDetails {
     /** `beforeSigning`: before any wallet or key was touched; `whileSigning`: while the wallet or signer was asked, or its answer checked. */
     stage: "beforeSigning" | "whileSigning";
   };
+  /**
+   * The wallet or signer refused or failed to sign (the user's "reject", a locked or crashed wallet): whatever it
+   * threw or rejected with is the `cause`, kept as it is, even an error of this package's own shape.
+   */
+  SOL_SIGNING_FAILED: {
+    /** Who was asked: `wallet`, `external signer`, `kit signer`, `wallet-standard wallet`. */
+    source: string;
+  };
   /** A signature returned by a wallet or an external signer is missing or does not verify over the message. */
   SOL_SIGNATURE_INVALID: {
     /** Who returned it: `wallet`, `external signer`, `kit signer`, `wallet-standard`. */
@@ -226,7 +234,14 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
   SOL_WALLET_RESPONSE_INVALID: true,
   SOL_SIGNATURE_INVALID: true,
   SOL_SIGNING_ABORTED: true,
+  SOL_SIGNING_FAILED: true,
 };
+
+/**
+ * Internal: every error this copy of the package made by {@link solanaError}. `isSolanaError` accepts another
+ * copy's errors by their shape, so a wallet could throw any `SOL_*` code; it cannot throw one of these.
+ */
+export const ownErrors = new WeakSet<object>();
 
 /**
  * Internal: the one way this package makes an error. The compiler checks `details` against the code's entry in
@@ -238,8 +253,10 @@ export function solanaError<C extends SolanaErrorCode>(
   details: SolanaErrorDetails[C],
   cause?: unknown,
 ): SolanaError<C> {
-  return new BaseError(code, shortMessage, {
+  const error = new BaseError(code, shortMessage, {
     details,
     ...(cause === undefined ? {} : { cause }),
-  }) as SolanaError<C>;
+  });
+  ownErrors.add(error);
+  return error as SolanaError<C>;
 }

@@ -61,7 +61,8 @@ export type SignCosignTransactionErrorType = SolanaError;
  * sent in the user's signature slot only: other message bytes (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot
  * changed, zeroed, added or removed (`SOL_WALLET_SIGNATURES_CHANGED` / `SOL_WALLET_RESPONSE_INVALID`), a missing or
  * invalid user signature (`SOL_SIGNATURE_INVALID`) or an answer that is no transaction (`SOL_WALLET_RESPONSE_INVALID`)
- * is refused, never repaired. `signal` aborts a wait on the wallet (`SOL_SIGNING_ABORTED`).
+ * is refused, never repaired. A wallet or signer that refuses (the user clicks reject) or fails is
+ * `SOL_SIGNING_FAILED` (`cause`: what it threw). `signal` aborts a wait on the wallet (`SOL_SIGNING_ABORTED`).
  *
  * @example
  * ```ts
@@ -81,10 +82,11 @@ export async function signCosignTransaction(
 ): Promise<SignCosignTransactionReturnType> {
   const { signer, signal, ...verifyParameters } = parameters;
   checkSignal(signal);
+  // The signer's kind is read once, with its address: the kind checked is the kind that signs.
   const user = readSigner("signer", () => signerAddress(signer));
   const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
   throwIfAborted(signal, "beforeSigning");
-  const signature = await userSignatureFrom(signer, verified, signal);
+  const signature = await userSignatureFrom(signer, user.kind, verified, signal);
   // An abort while the answer was checked still wins: no approval after an abort.
   throwIfAborted(signal, "whileSigning");
   return assembleCosign(verified, signature);
@@ -93,14 +95,16 @@ export async function signCosignTransaction(
 /** The user's signature from whichever signer, checked the same way: only the user's slot may change. */
 async function userSignatureFrom(
   signer: CosignSigner,
+  kind: SignerKind,
   verified: VerifiedTransaction,
   signal: AbortSignal | undefined,
 ): Promise<Uint8Array> {
-  if (isKeypair(signer)) {
+  if (kind === "keypair") {
+    const keypair = signer as Keypair;
     // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses). The seed is
     // copied once and must derive the user's public key, so the signature verifies under it (a Keypair-shaped
     // object holding another key's secret is refused before it signs; cheaper than verifying the signature after).
-    const seed = readSigner("signer", () => ownBytes(signer.secretKey)?.slice(0, 32));
+    const seed = readSigner("signer", () => ownBytes(keypair.secretKey)?.slice(0, 32));
     const user = parseAddress(verified.userAddress, "userAddress").bytes;
     if (seed?.length !== 32 || !bytesEqual(ed25519.getPublicKey(seed), user)) {
       throw solanaError("SOL_SIGNER_INVALID", "The Keypair's secret key is not its public key's.", {
@@ -110,15 +114,18 @@ async function userSignatureFrom(
     }
     return ed25519.sign(verified.messageBytes, seed);
   }
-  if (isWalletSigner(signer)) {
-    const returned: unknown = await askUntilAborted(signal, () =>
-      signer.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes)),
+  if (kind === "wallet") {
+    const wallet = signer as WalletTransactionSigner;
+    const returned: unknown = await askUntilAborted(signal, "wallet", () =>
+      wallet.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes)),
     );
     // Whatever object came back, its wire bytes are what it says: parsed again and held to the one rule.
     const bytes = readAnswer("wallet", "the returned transaction", () => serializedOf(returned));
     return checkReturnedTransaction(bytes, verified, "wallet");
   }
-  const returned = await askUntilAborted(signal, () => signer.signMessage(verified.messageBytes.slice()));
+  const returned = await askUntilAborted(signal, "external signer", () =>
+    (signer as Ed25519MessageSigner).signMessage(verified.messageBytes.slice()),
+  );
   return checkUserSignature(returned, verified, "external signer");
 }
 
@@ -131,27 +138,28 @@ function serializedOf(returned: unknown): unknown {
   return typeof serialize === "function" ? Reflect.apply(serialize, returned, []) : undefined;
 }
 
-function isKeypair(signer: CosignSigner): signer is Keypair {
-  return "secretKey" in signer && signer.secretKey instanceof Uint8Array;
-}
+type SignerKind = "keypair" | "wallet" | "message";
 
-function isWalletSigner(signer: CosignSigner): signer is WalletTransactionSigner {
-  return typeof (signer as WalletTransactionSigner).signTransaction === "function";
-}
-
-function signerAddress(signer: CosignSigner | undefined): ParsedAddress {
-  const valid =
-    signer !== null &&
-    typeof signer === "object" &&
-    (isKeypair(signer) ||
-      isWalletSigner(signer) ||
-      typeof (signer as Ed25519MessageSigner).signMessage === "function");
-  if (!valid || signer.publicKey === null || signer.publicKey === undefined) {
+/** The signer's kind and address, each read once (a signer of no kind has no address). */
+function signerAddress(signer: CosignSigner | undefined): ParsedAddress & { kind: SignerKind } {
+  const candidate = signer as Partial<Keypair & WalletTransactionSigner & Ed25519MessageSigner> | null;
+  const kind: SignerKind | undefined =
+    typeof candidate !== "object" || candidate === null
+      ? undefined
+      : candidate.secretKey instanceof Uint8Array
+        ? "keypair"
+        : typeof candidate.signTransaction === "function"
+          ? "wallet"
+          : typeof candidate.signMessage === "function"
+            ? "message"
+            : undefined;
+  const publicKey = kind && candidate!.publicKey;
+  if (publicKey === undefined || publicKey === null) {
     throw solanaError(
       "SOL_SIGNER_INVALID",
       "The signer must be a Keypair, a connected wallet with signTransaction, or an ed25519 signMessage signer.",
       { reason: "not a signer or no public key" },
     );
   }
-  return parseSignerAddress(signer.publicKey, "signer.publicKey");
+  return { ...parseSignerAddress(publicKey, "signer.publicKey"), kind: kind! };
 }

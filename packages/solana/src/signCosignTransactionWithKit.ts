@@ -72,7 +72,8 @@ const SOURCE = "kit signer";
  * `TransactionPartialSigner`). The signer is asked only after every check passed, and is handed the verified message
  * bytes; the signature it returns for the user's address must verify over them (ed25519, checked here), an entry
  * for another signer must be the signature that signer already has (`SOL_WALLET_SIGNATURES_CHANGED`), and only the
- * user's slot of the received bytes is replaced. `signal` aborts a wait on the signer (`SOL_SIGNING_ABORTED`).
+ * user's slot of the received bytes is replaced. A signer that throws or rejects is `SOL_SIGNING_FAILED` (`cause`:
+ * what it threw). `signal` aborts a wait on the signer (`SOL_SIGNING_ABORTED`).
  *
  * @example
  * ```ts
@@ -92,7 +93,7 @@ export async function signCosignTransactionWithKit(
   const user = readSigner("Kit signer", () => kitSignerAddress(signer));
   const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
   throwIfAborted(signal, "beforeSigning");
-  const dictionaries: unknown = await askUntilAborted(signal, () =>
+  const dictionaries: unknown = await askUntilAborted(signal, SOURCE, () =>
     signer.signTransactions([kitTransactionOf(verified)]),
   );
   const read = readAnswer(SOURCE, "the signature dictionary", () => userSignatureOf(dictionaries, verified));

@@ -89,7 +89,8 @@ const SOURCE = "wallet-standard wallet";
  * after every check passed. What it returns is parsed again and refused unless only the user's signature changed:
  * other message bytes (`SOL_WALLET_MESSAGE_CHANGED`), another signer's slot (`SOL_WALLET_SIGNATURES_CHANGED`), a
  * missing or invalid user signature (`SOL_SIGNATURE_INVALID`, ed25519 checked here), an answer of another shape or
- * bytes that are not a transaction (`SOL_WALLET_RESPONSE_INVALID`). `signal` aborts a wait on the wallet
+ * bytes that are not a transaction (`SOL_WALLET_RESPONSE_INVALID`); a wallet that refuses or fails is
+ * `SOL_SIGNING_FAILED` (`cause`: what it threw). `signal` aborts a wait on the wallet
  * (`SOL_SIGNING_ABORTED`).
  *
  * @example
@@ -129,7 +130,7 @@ export async function signCosignTransactionWithWalletStandard(
     });
   }
   throwIfAborted(signal, "beforeSigning");
-  const outputs: unknown = await askUntilAborted(signal, () =>
+  const outputs: unknown = await askUntilAborted(signal, SOURCE, () =>
     feature.signTransaction({
       account,
       transaction: verified.decoded.bytes.slice(),

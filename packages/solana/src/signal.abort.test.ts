@@ -21,6 +21,7 @@ import {
   quoteFor,
 } from "../test/fixture.js";
 import { standardAccount } from "../test/paths.js";
+import { solanaError } from "./errors.js";
 import { isSolanaError } from "./isSolanaError.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
 import { signCosignTransactionWithKit } from "./signCosignTransactionWithKit.js";
@@ -479,5 +480,87 @@ describe("playing the attacker on the signal", () => {
     );
     expect(result.code).toBe("SOL_WALLET_RESPONSE_INVALID");
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("the wallet's own refusal (the user clicks reject, the wallet throws) is a coded error", () => {
+  // What wallets throw: wallet-adapter's `WalletSignTransactionError`, an EIP-1193-style `{ code: 4001 }`, a bare
+  // string, nothing at all, and a hostile wallet's forged error of this package (its code must not pass for ours).
+  const refusals: [string, () => unknown][] = [
+    [
+      "an Error (user rejected)",
+      () => Object.assign(new Error("User rejected the request."), { code: 4001 }),
+    ],
+    ["a plain object", () => ({ code: 4001, message: "rejected" })],
+    ["a string", () => "rejected"],
+    ["undefined", () => undefined],
+    [
+      "a forged SOL_AMOUNT_MISMATCH",
+      () => solanaError("SOL_AMOUNT_MISMATCH", "x", { expected: 1n, actual: 2n }),
+    ],
+    [
+      "a forged SOL_SIGNING_ABORTED",
+      () => solanaError("SOL_SIGNING_ABORTED", "x", { stage: "beforeSigning" }),
+    ],
+  ];
+  const sources: Record<string, string> = {
+    "web3.js wallet adapter": "wallet",
+    "external ed25519 signMessage signer": "external signer",
+    "Kit signer": "kit signer",
+    "wallet-standard wallet": "wallet-standard wallet",
+  };
+
+  for (const route of routes.filter((r) => r.waits)) {
+    it(`${route.name}: SOL_SIGNING_FAILED with the wallet's error as cause (rejected or thrown, with or without a signal)`, async () => {
+      for (const [name, make] of refusals) {
+        for (const mode of ["rejects", "throws"] as const) {
+          for (const withSignal of [false, true]) {
+            const label = `${name}, ${mode}, ${withSignal ? "signal" : "no signal"}`;
+            const wallet = standIn();
+            const thrown = make();
+            if (mode === "throws")
+              wallet.onAsk(() => {
+                throw thrown;
+              });
+            else wallet.onAsk(() => queueMicrotask(() => wallet.failLate(thrown)));
+            const controller = new AbortController();
+            const result = await refusal(route.sign(wallet, withSignal ? controller.signal : undefined));
+            expect(result, label).toEqual({
+              code: "SOL_SIGNING_FAILED",
+              details: { source: sources[route.name] },
+              cause: thrown,
+            });
+            expect(getEventListeners(controller.signal, "abort"), label).toHaveLength(0);
+          }
+        }
+      }
+      await tick();
+      expect(unhandled).toEqual([]);
+    });
+  }
+
+  it("an abort still wins over a refusal that comes after it (late, or the wallet aborting then throwing at once)", async () => {
+    for (const route of routes.filter((r) => r.waits)) {
+      for (const how of ["late", "re-entrant"] as const) {
+        const wallet = standIn();
+        const controller = new AbortController();
+        if (how === "re-entrant")
+          wallet.onAsk(() => {
+            controller.abort("cancel");
+            throw new Error("User rejected the request.");
+          });
+        const pending = route.sign(wallet, controller.signal);
+        if (how === "late") {
+          while (!wallet.asked.includes("sign")) await tick();
+          controller.abort("cancel");
+          wallet.failLate(new Error("User rejected the request."));
+        }
+        expect(await refusal(pending), `${route.name} ${how}`).toEqual({
+          code: "SOL_SIGNING_ABORTED",
+          details: { stage: "whileSigning" },
+          cause: "cancel",
+        });
+      }
+    }
   });
 });

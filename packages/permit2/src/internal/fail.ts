@@ -3,6 +3,13 @@ import type { Permit2Error, Permit2ErrorCode, Permit2ErrorDetails } from "../err
 import { escapeUnsafeText } from "./unsafeText.js";
 
 /**
+ * Every error this copy of the package created by {@link createPermit2Error}: only these pass a wallet step as they
+ * are. `isPermit2Error` accepts an error by its shape (another copy's), so a wallet could throw any permit2 code;
+ * it cannot throw one of these.
+ */
+export const ownErrors = new WeakSet<object>();
+
+/**
  * Builds the package's typed error (internal helper so every throw site stays one line); the compiler checks
  * `code` against {@link Permit2ErrorCode} and `details` against that code's entry of {@link Permit2ErrorDetails}, so
  * a misspelt code or a missing fact does not build. Details often hold service values: their control, bidi and
@@ -14,8 +21,17 @@ export function createPermit2Error<TCode extends Permit2ErrorCode>(
   details: Permit2ErrorDetails[TCode],
   cause?: unknown,
 ): Permit2Error<TCode> {
-  return new BaseError(code, shortMessage, {
-    details: escapeUnsafeText(details) as Permit2ErrorDetails[TCode],
-    cause,
-  }) as unknown as Permit2Error<TCode>;
+  let error: BaseError;
+  try {
+    error = new BaseError(code, shortMessage, { details: escapeUnsafeText(details) as never, cause });
+  } catch {
+    // A wallet's value in the details that cannot be walked or printed (a revoked Proxy, a throwing getter, toJSON
+    // or toString): the refusal keeps its code, and such values read "[unreadable]".
+    const readable: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(details))
+      readable[key] = Object(value) === value ? "[unreadable]" : escapeUnsafeText(value);
+    error = new BaseError(code, shortMessage, { details: readable, cause });
+  }
+  ownErrors.add(error);
+  return error as unknown as Permit2Error<TCode>;
 }

@@ -1,11 +1,10 @@
 import type { Approval, Hex } from "@swapintent/client";
-import { isPermit2Error } from "../errors.js";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 import { isSignalLike, raceAbort, readAbort } from "./abort.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
-import { createPermit2Error } from "./fail.js";
+import { createPermit2Error, ownErrors } from "./fail.js";
 
 /** What every signer of the package returns (the Tron one with a base58 owner). */
 export interface SignedPermit2Approval<TOwner extends string> {
@@ -25,7 +24,7 @@ export interface VerifiedSigning {
   owner: unknown;
   /** Checks of the wallet's state (its chain) that run after the owner check and before it is asked to sign. */
   beforeSigning?: (() => Promise<void>) | undefined;
-  /** Asks the wallet; its refusal becomes `PERMIT2_SIGNING_FAILED` (a permit2 error passes through as is). */
+  /** Asks the wallet; its refusal becomes `PERMIT2_SIGNING_FAILED` (only an error this package raised passes as is). */
   sign: () => Promise<unknown> | unknown;
 }
 
@@ -101,7 +100,7 @@ type WalletStep = "accounts" | "chainId" | "sign";
 
 /**
  * One step of talking to the wallet, raced against `signal` (`PERMIT2_SIGNING_ABORTED` with the step, the answer
- * after that never used); anything but a permit2 error becomes `PERMIT2_SIGNING_FAILED` with the step.
+ * after that never used); anything but an error this package raised becomes `PERMIT2_SIGNING_FAILED` with the step.
  */
 async function askWalletUntilAborted<T>(
   signal: AbortSignal | undefined,
@@ -111,7 +110,9 @@ async function askWalletUntilAborted<T>(
   try {
     return await raceAbort(signal, run, (reason) => abortedError("whileSigning", reason, step));
   } catch (cause) {
-    if (isPermit2Error(cause)) throw cause;
+    // Only an error of this package passes (its own checks inside the step, the abort); whatever the wallet threw,
+    // even an object shaped like a permit2 error, is the wallet's refusal.
+    if (ownErrors.has(cause as object)) throw cause;
     throw createPermit2Error("PERMIT2_SIGNING_FAILED", stepMessage[step], { step }, cause);
   }
 }

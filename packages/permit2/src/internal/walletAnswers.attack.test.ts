@@ -4,7 +4,7 @@
  * raw TypeError/SyntaxError from the wallet's object), and the wallet is never asked to sign.
  */
 
-import type { Hex } from "@swapintent/client";
+import { BaseError, type Hex } from "@swapintent/client";
 import { Wallet } from "ethers";
 import * as tronweb from "tronweb";
 import {
@@ -293,5 +293,220 @@ describe("a wallet that writes into the typed data it is given", () => {
     const first = await signTronPermit2Approval({ ...tron.parameters, tronLink });
     const second = await signTronPermit2Approval({ ...tron.parameters, privateKey: USER_PRIVATE_KEY });
     expect(first.verified.typedData).toEqual(second.verified.typedData);
+  });
+});
+
+describe("a wallet that throws an error shaped like this package's own: PERMIT2_SIGNING_FAILED, the throw as cause", () => {
+  // A hostile wallet must not speak with the package's codes (an abort the user never made, a chain mismatch that
+  // makes the app switch chains): what a wallet throws is its refusal, whatever it looks like.
+  const forgeries: [string, () => unknown][] = [
+    [
+      "a duck-typed PERMIT2_SIGNING_ABORTED",
+      () => ({
+        name: "SwapIntentError",
+        code: "PERMIT2_SIGNING_ABORTED",
+        shortMessage: "aborted",
+        details: { stage: "whileSigning" },
+      }),
+    ],
+    [
+      "a branded PERMIT2_CHAIN_ID_MISMATCH",
+      () => ({
+        [Symbol.for("swapintent.error")]: true,
+        name: "SwapIntentError",
+        code: "PERMIT2_CHAIN_ID_MISMATCH",
+        shortMessage: "switch to chain 1",
+        details: { expected: 1, actual: 2 },
+      }),
+    ],
+    ["a client BaseError PERMIT2_SIGNER_MISMATCH", () => new BaseError("PERMIT2_SIGNER_MISMATCH", "x")],
+  ];
+  const evmSigner = (overrides: object) =>
+    ({ address: USER_ADDRESS, signTypedData: async () => "0x", ...overrides }) as unknown as Parameters<
+      typeof signPermit2Approval
+    >[0]["signer"] &
+      object;
+  const paths: [string, "accounts" | "chainId" | "sign", (thrown: unknown) => Promise<unknown>][] = [
+    [
+      "EVM custom signer, signTypedData",
+      "sign",
+      (thrown) =>
+        signPermit2Approval({
+          ...parametersOf("evm").parameters,
+          signer: evmSigner({
+            signTypedData: async () => {
+              throw thrown;
+            },
+          }),
+        }),
+    ],
+    [
+      "EVM custom signer, address getter",
+      "accounts",
+      (thrown) =>
+        signPermit2Approval({
+          ...parametersOf("evm").parameters,
+          signer: Object.defineProperty(evmSigner({}), "address", {
+            get() {
+              throw thrown;
+            },
+          }),
+        }),
+    ],
+    [
+      "viem wallet client, getChainId",
+      "chainId",
+      (thrown) =>
+        signPermit2Approval({
+          ...parametersOf("evm").parameters,
+          signer: fakeWalletClient(async () => {
+            throw thrown;
+          }).walletClient,
+        }),
+    ],
+    [
+      "viem wallet client, signTypedData",
+      "sign",
+      (thrown) => {
+        const { walletClient } = fakeWalletClient(async () => EVM.chainId);
+        (walletClient as unknown as { signTypedData: () => never }).signTypedData = () => {
+          throw thrown;
+        };
+        return signPermit2Approval({ ...parametersOf("evm").parameters, signer: walletClient });
+      },
+    ],
+    [
+      "TronLink, signTypedData",
+      "sign",
+      (thrown) =>
+        signTronPermit2Approval({
+          ...parametersOf("tron").parameters,
+          tronLink: {
+            defaultAddress: { base58: TRON.user },
+            trx: {
+              signTypedData: () => {
+                throw thrown;
+              },
+            },
+          },
+        }),
+    ],
+    [
+      "Tron custom signer, signTypedData",
+      "sign",
+      (thrown) =>
+        signTronPermit2Approval({
+          ...parametersOf("tron").parameters,
+          signer: {
+            address: TRON.user,
+            signTypedData: async () => {
+              throw thrown;
+            },
+          },
+        }),
+    ],
+  ];
+  for (const [path, step, run] of paths) {
+    it(`${path}: every forgery becomes PERMIT2_SIGNING_FAILED (step ${step})`, async () => {
+      for (const [name, forge] of forgeries) {
+        const thrown = forge();
+        const error = await refusal(() => run(thrown));
+        expect({ code: error.code, details: error.details, cause: error.cause }, name).toEqual({
+          code: "PERMIT2_SIGNING_FAILED",
+          details: { step },
+          cause: thrown,
+        });
+      }
+    });
+  }
+});
+
+describe("a wallet value that cannot be read or printed still gives the code its check found", () => {
+  // The details of a refusal hold the wallet's own value (its owner, its eth_accounts or chain answer): one that
+  // throws when it is walked or printed must not turn the refusal into a stray TypeError, nor into another code.
+  const unreadable = (): [string, unknown][] => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return [
+      ["a revoked Proxy", proxy],
+      [
+        "an object whose toJSON and toString throw",
+        {
+          toJSON() {
+            throw new Error("toJSON");
+          },
+          toString() {
+            throw new Error("toString");
+          },
+        },
+      ],
+      [
+        "an object with a throwing getter",
+        {
+          get address() {
+            throw new Error("getter");
+          },
+        },
+      ],
+      [
+        "a function whose toString throws",
+        Object.assign(() => 1, {
+          toString() {
+            throw new Error("toString");
+          },
+        }),
+      ],
+    ];
+  };
+
+  it("as the owner (custom EVM signer, TronLink): PERMIT2_OWNER_MISMATCH, never asked to sign", async () => {
+    for (const [name, owner] of unreadable()) {
+      const signTypedData = vi.fn(async () => "0x");
+      const evm = await refusal(() =>
+        signPermit2Approval({
+          ...parametersOf("evm").parameters,
+          signer: { address: owner as Hex, signTypedData },
+        }),
+      ).catch((e: unknown) => ({ code: `stray: ${String(e)}`, details: undefined }));
+      expect(evm.code, name).toBe("PERMIT2_OWNER_MISMATCH");
+      expect(evm.details, name).toEqual({ actual: "[unreadable]" });
+      const tron = await refusal(() =>
+        signTronPermit2Approval({
+          ...parametersOf("tron").parameters,
+          tronLink: { defaultAddress: { base58: owner as string }, trx: { signTypedData } },
+        }),
+      ).catch((e: unknown) => ({ code: `stray: ${String(e)}` }));
+      expect(tron.code, name).toBe("PERMIT2_OWNER_MISMATCH");
+      expect(signTypedData).not.toHaveBeenCalled();
+    }
+  });
+
+  it("as the answer to getChainId, eth_chainId or eth_accounts: PERMIT2_WALLET_RESPONSE_INVALID", async () => {
+    for (const [name, answer] of unreadable()) {
+      const client = fakeWalletClient(async () => answer);
+      const viaClient = await refusal(() =>
+        signPermit2Approval({ ...parametersOf("evm").parameters, signer: client.walletClient }),
+      );
+      // A revoked Proxy cannot even be awaited (reading its `then` throws): the wallet's call failed.
+      expect([viaClient.code, viaClient.details], name).toEqual(
+        name === "a revoked Proxy"
+          ? ["PERMIT2_SIGNING_FAILED", { step: "chainId" }]
+          : ["PERMIT2_WALLET_RESPONSE_INVALID", { method: "eth_chainId", value: "[unreadable]" }],
+      );
+      for (const method of ["eth_chainId", "eth_accounts"]) {
+        const { provider } = accountsProvider([USER_ADDRESS]);
+        const honest = provider.request.getMockImplementation()!;
+        provider.request.mockImplementation(async (call) =>
+          call.method === method ? (method === "eth_accounts" ? [answer] : answer) : honest(call),
+        );
+        const viaProvider = await refusal(() =>
+          signPermit2Approval({ ...parametersOf("evm").parameters, provider }),
+        );
+        const awaited = method === "eth_accounts" || name !== "a revoked Proxy";
+        expect(viaProvider.code, `${name} ${method}`).toBe(
+          awaited ? "PERMIT2_WALLET_RESPONSE_INVALID" : "PERMIT2_SIGNING_FAILED",
+        );
+      }
+    }
   });
 });

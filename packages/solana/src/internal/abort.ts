@@ -119,9 +119,24 @@ export function throwIfAborted(
   if (state.aborted) throw abortedError(stage, state.reason);
 }
 
-/** The wallet's or signer's answer, or `SOL_SIGNING_ABORTED` (stage `whileSigning`) as soon as `signal` aborts. */
-export function askUntilAborted<T>(signal: AbortSignal | undefined, run: () => Promise<T> | T): Promise<T> {
-  return raceAbort(signal, run, (reason) => abortedError("whileSigning", reason));
+/**
+ * The wallet's or signer's answer, or `SOL_SIGNING_ABORTED` (stage `whileSigning`) as soon as `signal` aborts.
+ * Whatever the wallet throws or rejects with (the user's "reject", a crash, even an error of this package's own
+ * shape) is `SOL_SIGNING_FAILED` naming `source`, the thrown value as `cause`.
+ */
+export function askUntilAborted<T>(
+  signal: AbortSignal | undefined,
+  source: string,
+  run: () => Promise<T> | T,
+): Promise<T> {
+  let aborted: Error | undefined;
+  return raceAbort(signal, run, (reason) => (aborted = abortedError("whileSigning", reason))).catch(
+    (error: unknown) => {
+      // The abort's own error, by identity (a wallet rejecting with `undefined` is a refusal, not the abort).
+      if (aborted && error === aborted) throw error;
+      throw solanaError("SOL_SIGNING_FAILED", `The ${source} refused or failed to sign.`, { source }, error);
+    },
+  );
 }
 
 function abortedError(stage: "beforeSigning" | "whileSigning", reason: unknown) {

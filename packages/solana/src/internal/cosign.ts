@@ -1,6 +1,5 @@
 import type { Approval } from "@swapintent/client";
-import { solanaError } from "../errors.js";
-import { isSolanaError } from "../isSolanaError.js";
+import { ownErrors, solanaError } from "../errors.js";
 import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
 import { parseAddress } from "./address.js";
 import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
@@ -133,13 +132,15 @@ export function readAnswer<T>(source: string, what: string, read: () => T): T {
 
 /**
  * Read the signer or wallet object a caller passed (it may come from a wallet extension): whatever the read throws
- * other than this package's own refusal (a getter, a Proxy trap) is `SOL_SIGNER_INVALID`, before anything is signed.
+ * other than this package's own refusal (a getter, a Proxy trap, an error shaped like this package's) is
+ * `SOL_SIGNER_INVALID`, before anything is signed.
  */
 export function readSigner<T>(what: string, read: () => T): T {
   try {
     return read();
   } catch (cause) {
-    if (isSolanaError(cause)) throw cause;
+    // Only this package's own refusal passes; an error the object threw is its fault, whatever it looks like.
+    if (ownErrors.has(cause as object)) throw cause;
     throw solanaError(
       "SOL_SIGNER_INVALID",
       `The ${what} could not be read.`,
