@@ -136,7 +136,8 @@ export interface BitcoinErrorDetails {
     changeScriptType: "p2tr" | "p2wpkh" | undefined;
   };
   /**
-   * An amount is above 21,000,000 BTC (consensus's MoneyRange), so the chain would refuse the deposit. `where`:
+   * An amount is below zero or above 21,000,000 BTC (consensus's MoneyRange), so the chain would refuse the
+   * deposit (bitcoinjs reads amounts as signed: eight 0xff bytes are -1 sat to it, 2^64 - 1 to consensus). `where`:
    * `input N` (its stated value), `inputs` (their sum), `output N` or `outputs` (their sum); `valueLots`: that
    * amount; `maxLots`: 2,100,000,000,000,000.
    */

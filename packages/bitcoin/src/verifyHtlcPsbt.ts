@@ -500,15 +500,16 @@ function readInputs(args: { psbt: Psbt; tx: Transaction }): { inputTotal: bigint
 }
 
 /**
- * Consensus's MoneyRange: no input or output amount, and neither sum, above 21,000,000 BTC. A deposit outside it
- * is never valid (CheckTransaction refuses the outputs, CheckTxInputs the inputs), yet its stated amounts could
- * balance and pass every fee check: the service's coin stated above it, its value handed back as change.
+ * Consensus's MoneyRange: no input or output amount, and neither sum, below zero or above 21,000,000 BTC. A deposit
+ * outside it is never valid (CheckTransaction refuses the outputs, CheckTxInputs the inputs), yet its stated amounts
+ * could balance and pass every fee check: the service's coin stated above it, its value handed back as change. Below
+ * zero: bitcoinjs reads amounts as signed (eight 0xff bytes are -1 sat), consensus and other parsers as unsigned.
  */
 function assertMoneyRange(where: string, valueLots: bigint): void {
-  if (valueLots > MAX_MONEY_LOTS) {
+  if (valueLots < 0n || valueLots > MAX_MONEY_LOTS) {
     throw createBitcoinError(
       "BTC_AMOUNT_OUT_OF_RANGE",
-      "An amount is above 21,000,000 BTC: the chain refuses the deposit.",
+      "An amount is below zero or above 21,000,000 BTC: the chain refuses the deposit.",
       { where, valueLots, maxLots: MAX_MONEY_LOTS },
     );
   }
