@@ -129,7 +129,10 @@ export interface BitcoinErrorDetails {
   BTC_OUTPUT_DUST: { output: number; valueLots: bigint; dustLimitLots: bigint };
   /** The deposit has `changeOutputs` change outputs (more than one). */
   BTC_CHANGE_SPLIT: { changeOutputs: number };
-  /** Change output `output` is the user's `kind` script, not `policy.changeScriptType`. */
+  /**
+   * Change output `output` is the user's `kind` script, not `changeScriptType`: the policy's, or when unset the type
+   * every listed input spends.
+   */
   BTC_CHANGE_SCRIPT_MISMATCH: {
     output: number;
     kind: "p2tr" | "p2wpkh";
