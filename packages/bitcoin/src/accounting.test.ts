@@ -219,7 +219,7 @@ describe("tampered deposits are refused with a code before the key is used", () 
       "P2WPKH change below 294 sat",
       () =>
         buildDeposit({
-          inputs: [{ kind: "p2tr", value: 101_293n }],
+          inputs: [{ kind: "p2wpkh", value: 101_293n }],
           outputs: [{ script: p2wpkhOf(userKey), value: 293n }],
         }),
       "BTC_OUTPUT_DUST",

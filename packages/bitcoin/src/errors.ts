@@ -129,14 +129,18 @@ export interface BitcoinErrorDetails {
   BTC_OUTPUT_DUST: { output: number; valueLots: bigint; dustLimitLots: bigint };
   /** The deposit has `changeOutputs` change outputs (more than one). */
   BTC_CHANGE_SPLIT: { changeOutputs: number };
-  /** Change output `output` is the user's `kind` script, not `policy.changeScriptType`. */
+  /**
+   * Change output `output` is the user's `kind` script, not `changeScriptType`: the policy's, or when unset the type
+   * every listed input spends.
+   */
   BTC_CHANGE_SCRIPT_MISMATCH: {
     output: number;
     kind: "p2tr" | "p2wpkh";
     changeScriptType: "p2tr" | "p2wpkh" | undefined;
   };
   /**
-   * An amount is above 21,000,000 BTC (consensus's MoneyRange), so the chain would refuse the deposit. `where`:
+   * An amount is below zero or above 21,000,000 BTC (consensus's MoneyRange), so the chain would refuse the
+   * deposit (bitcoinjs reads amounts as signed: eight 0xff bytes are -1 sat to it, 2^64 - 1 to consensus). `where`:
    * `input N` (its stated value), `inputs` (their sum), `output N` or `outputs` (their sum); `valueLots`: that
    * amount; `maxLots`: 2,100,000,000,000,000.
    */

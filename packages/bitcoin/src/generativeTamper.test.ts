@@ -198,6 +198,9 @@ const someKey33 = fc.oneof(fc.constantFrom(userKey.publicKey, strangerKey.public
 const someValue = fc.oneof(
   fc.bigInt({ min: 0n, max: 300_000n }),
   fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+  // Below zero: bitcoinjs reads amounts as signed 64-bit integers (consensus and other parsers as unsigned).
+  fc.bigInt({ min: -1_000n, max: -1n }),
+  fc.bigInt({ min: -(1n << 63n), max: -1n }),
 );
 const derivation = fc.record({
   masterFingerprint: bytes(4, 4),
@@ -324,6 +327,8 @@ const txEdit = fc.oneof(
     value: someValue,
     witness: fc.option(bytes(1, 400)),
   }),
+  // A service coin whose stated value comes back to the user as change: the fee stays, only the coin is new.
+  fc.record({ op: fc.constant("serviceCoin"), script: someScript, value: someValue }),
 );
 
 const jsonPath = fc.constantFrom(
@@ -466,6 +471,13 @@ function editTransaction(psbt: Psbt, e: Extract<Mutation, { kind: "tx" }>["edit"
       witnessUtxo: { script: e.script, value: e.value },
       ...(e.witness ? { finalScriptWitness: e.witness } : {}),
     });
+  } else if (e.op === "serviceCoin") {
+    psbt.addInput({
+      hash: new Uint8Array(32).fill(0xef),
+      index: 0,
+      witnessUtxo: { script: e.script, value: e.value },
+    });
+    tx.outs.at(-1)!.value += e.value;
   }
 }
 

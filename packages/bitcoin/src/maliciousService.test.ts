@@ -88,8 +88,12 @@ describe("the user's change split into outputs worth less than it costs to spend
       Array.from({ length: 27 }, () => p2trOf(userKey)),
     ]) {
       const each = 9_000n / BigInt(outputs.length);
+      // Coins of both types, so that change of either type is the user's (BTC_CHANGE_SCRIPT_MISMATCH otherwise).
       const deposit = buildDeposit({
-        inputs: [{ kind: "p2tr", value: 110_000n }],
+        inputs: [
+          { kind: "p2tr", value: 60_000n },
+          { kind: "p2wpkh", value: 50_000n },
+        ],
         outputs: outputs.map((script) => ({ script, value: each })),
       });
       expect(await attempt(deposit)).toEqual({ code: "BTC_CHANGE_SPLIT", uses: 0 });
@@ -118,9 +122,13 @@ describe("change to the user's key, but to the script type the wallet does not w
     });
   });
 
-  it("accepts change of the pinned type, and either type when nothing is pinned", async () => {
+  it("accepts change of the pinned type; unpinned, of the coins' type (src/changeType.test.ts)", async () => {
     expect((await attempt(changeTo(p2trOf(userKey)), { changeScriptType: "p2tr" })).code).toBe("ACCEPTED");
-    expect((await attempt(changeTo(p2wpkhOf(userKey)))).code).toBe("ACCEPTED");
+    expect((await attempt(changeTo(p2trOf(userKey)))).code).toBe("ACCEPTED");
+    expect(await attempt(changeTo(p2wpkhOf(userKey)))).toEqual({
+      code: "BTC_CHANGE_SCRIPT_MISMATCH",
+      uses: 0,
+    });
   });
 
   it("refuses a changeScriptType that is not p2tr or p2wpkh", async () => {

@@ -102,8 +102,9 @@ export interface HtlcPolicy {
   resolverPublicKey?: string | undefined;
   /**
    * When set, the change output must be the user's script of this type: pass the type of the user's source
-   * address (the one the wallet watches). When unset the change may go to either the P2TR or the P2WPKH script of
-   * the user's key; an HD wallet that watches only one of them would not see change sent to the other.
+   * address (the one the wallet watches). When unset the change must be of the type the listed inputs spend when
+   * they are all of one type (either, when they are of both): an HD wallet that watches only one of the key's two
+   * scripts would not see change sent to the other.
    */
   changeScriptType?: "p2tr" | "p2wpkh" | undefined;
 }

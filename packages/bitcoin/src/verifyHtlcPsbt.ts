@@ -155,7 +155,7 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
       },
     );
   }
-  const outputTotal = checkOutputs({ tx, user, policy });
+  const outputTotal = checkOutputs({ tx, user, policy, inputs });
   const { feeLots, estimatedVsize } = checkFee({
     psbt,
     tx,
@@ -500,15 +500,16 @@ function readInputs(args: { psbt: Psbt; tx: Transaction }): { inputTotal: bigint
 }
 
 /**
- * Consensus's MoneyRange: no input or output amount, and neither sum, above 21,000,000 BTC. A deposit outside it
- * is never valid (CheckTransaction refuses the outputs, CheckTxInputs the inputs), yet its stated amounts could
- * balance and pass every fee check: the service's coin stated above it, its value handed back as change.
+ * Consensus's MoneyRange: no input or output amount, and neither sum, below zero or above 21,000,000 BTC. A deposit
+ * outside it is never valid (CheckTransaction refuses the outputs, CheckTxInputs the inputs), yet its stated amounts
+ * could balance and pass every fee check: the service's coin stated above it, its value handed back as change. Below
+ * zero: bitcoinjs reads amounts as signed (eight 0xff bytes are -1 sat), consensus and other parsers as unsigned.
  */
 function assertMoneyRange(where: string, valueLots: bigint): void {
-  if (valueLots > MAX_MONEY_LOTS) {
+  if (valueLots < 0n || valueLots > MAX_MONEY_LOTS) {
     throw createBitcoinError(
       "BTC_AMOUNT_OUT_OF_RANGE",
-      "An amount is above 21,000,000 BTC: the chain refuses the deposit.",
+      "An amount is below zero or above 21,000,000 BTC: the chain refuses the deposit.",
       { where, valueLots, maxLots: MAX_MONEY_LOTS },
     );
   }
@@ -676,12 +677,21 @@ function assertAmountsCommitted(args: { psbt: Psbt; inputs: ListedInput[] }): vo
 }
 
 /**
- * Every output but the HTLC pays the user (of `policy.changeScriptType` when set); no output is dust; at most one
- * change output. Returns the sum of all
- * outputs.
+ * Every output but the HTLC pays the user; no output is dust; at most one change output. The change is of
+ * `policy.changeScriptType` when set, else of the type of the listed inputs when they are all of one type (a wallet
+ * watches the type its coins are of: BIP-84 and BIP-86 derive different keys, and single-key wallets show one
+ * address type at a time). Returns the sum of all outputs.
  */
-function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPolicy }): bigint {
-  const { tx, user, policy } = args;
+function checkOutputs(args: {
+  tx: Transaction;
+  user: UserScripts;
+  policy: HtlcPolicy;
+  inputs: ListedInput[];
+}): bigint {
+  const { tx, user, inputs } = args;
+  const { kind: first } = inputs[0]!;
+  const changeKind =
+    args.policy.changeScriptType ?? (inputs.every((i) => i.kind === first) ? first : undefined);
   let outputTotal = 0n;
   tx.outs.forEach((output, index) => {
     assertMoneyRange(`output ${index}`, output.value);
@@ -705,11 +715,11 @@ function checkOutputs(args: { tx: Transaction; user: UserScripts; policy: HtlcPo
     }
     // The same key's other script type is not an address an HD wallet watches (BIP-86 and BIP-84 derive different
     // keys), so change sent there would be invisible to it: a wallet pins its own source address's type.
-    if (index > 0 && policy.changeScriptType !== undefined && kind !== policy.changeScriptType) {
+    if (index > 0 && changeKind !== undefined && kind !== changeKind) {
       throw createBitcoinError(
         "BTC_CHANGE_SCRIPT_MISMATCH",
-        "The change goes to a script type of the user's key other than policy.changeScriptType.",
-        { output: index, kind, changeScriptType: policy.changeScriptType },
+        "The change goes to a script type of the user's key other than the expected one.",
+        { output: index, kind, changeScriptType: changeKind },
       );
     }
     if (output.value < DUST_LIMIT_LOTS[kind]) {

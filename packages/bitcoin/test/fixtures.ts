@@ -133,7 +133,9 @@ export function buildDeposit(options: DepositOptions = {}): Deposit {
       ],
     };
   }
-  const outputs = options.outputs ?? [{ script: p2trOf(userKey), value: 9_000n }];
+  // Change of the type the user's coins are of (a P2WPKH wallet's change is P2WPKH; the signer refuses another).
+  const changeScript = inputs.every((i) => i.kind === "p2wpkh") ? p2wpkhOf(userKey) : p2trOf(userKey);
+  const outputs = options.outputs ?? [{ script: changeScript, value: 9_000n }];
   for (const o of outputs) psbt.addOutput({ script: o.script, value: o.value });
 
   const listed = options.listed ?? inputs.map((_, i) => i);

@@ -77,7 +77,12 @@ async function userSigns(leg: BitcoinLeg, intent: LegIntent, paramsToSign: unkno
     quote: { sourceAmountLots: intent.sourceAmountLots },
     userPublicKey: hex(user.publicKey),
     signer: user,
-    policy: { resolverPublicKey: leg.resolverPublicKey() },
+    // This user's wallet watches both scripts of its one key: it pins its source address's type for the change
+    // (unpinned, the signer wants change of the type the coins spent are of).
+    policy: {
+      resolverPublicKey: leg.resolverPublicKey(),
+      changeScriptType: intent.userSourceAddress === p2wpkhAddress(user) ? "p2wpkh" : "p2tr",
+    },
     // The wallet signs at T0, within every intent's deadline; the leg's clock moves on by itself in these tests.
     nowMs: T0,
   });
