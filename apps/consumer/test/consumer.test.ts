@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { build, type Plugin } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +22,8 @@ import {
   TYPESCRIPT_NEWEST,
   TYPESCRIPT_OLDEST,
 } from "./project.js";
-import { type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
+import { readmeSnippets } from "./readmeSnippets.js";
+import { type TscError, type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
 
 const require = createRequire(import.meta.url);
 const appDir = join(repoDir, "apps", "consumer");
@@ -302,6 +303,50 @@ describe("installed with npm in a project outside the workspace", () => {
       ).toEqual([]);
     });
   }
+  it("typechecks every TypeScript snippet of the packed READMEs as written (the ones that are no example file)", async () => {
+    setUp();
+    // The README inside each tarball is the package's page on the registry. A block that copies an example file
+    // (`<!-- embed: -->`) is compiled above as that file; every other block is cut out here, made a module, and
+    // compiled with the app values it names (fixtures/readme-context.ts) and every strict flag.
+    const dir = join(runDir, "readme-snippets");
+    await mkdir(dir, { recursive: true });
+    const files = [fixture("readme-context.ts")];
+    const readmeLine = new Map<string, { readme: string; line: number }>();
+    for (const p of packed) {
+      const readme = await readFile(join(project.dir, "node_modules", p.name, "README.md"), "utf8");
+      for (const snippet of readmeSnippets(readme)) {
+        if (snippet.embeds) {
+          expect(
+            EXAMPLES.map((f) => `apps/e2e/examples/${f}`),
+            p.name,
+          ).toContain(snippet.embeds);
+          continue;
+        }
+        const file = join(dir, `${p.folder}-README-line-${snippet.line}.ts`);
+        await writeFile(file, `${snippet.code}\nexport {};\n`);
+        files.push(file);
+        readmeLine.set(basename(file), { readme: `packages/${p.folder}/README.md`, line: snippet.line });
+      }
+    }
+    expect(files.length).toBeGreaterThan(15);
+    const { errors, ms: took } = await typecheck(join(runDir, "tsc-readme-snippets"), {
+      tsc: require.resolve("typescript/bin/tsc"),
+      mode: "nodenext",
+      lib: ["es2022", "dom"],
+      files,
+      skipLibCheck: true, // declarations: checked by the runs above (5.9 under node16, 7.0 under nodenext)
+    });
+    timings["tsc readme-snippets nodenext"] = took;
+    // each error at its README line (the snippet's first line + the line in the snippet - 1)
+    const at = (e: TscError) => {
+      const where = readmeLine.get(basename(e.file));
+      return where
+        ? `${where.readme}:${where.line + e.line - 1}`
+        : `${relative(project.dir, e.file)}:${e.line}`;
+    };
+    expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
+  });
+
   describe("one route per approval mechanism against the sandbox, with only the installed tarballs", () => {
     let sandbox: Sandbox | undefined;
     afterAll(async () => {
