@@ -303,6 +303,21 @@ describe("installed with npm in a project outside the workspace", () => {
       ).toEqual([]);
     });
   }
+  it("typechecks every browser entry in a browser program: the DOM lib, no @types/node (TypeScript 7.0, bundler, every strict flag, skipLibCheck false)", async () => {
+    setUp();
+    const { errors, ms: took } = await typecheck(join(runDir, "tsc-browser"), {
+      tsc: join(project.dir, "node_modules", "typescript-newest", "bin", "tsc"),
+      mode: "bundler",
+      lib: ["es2022", "dom"],
+      types: [],
+      files: [fixture("browser.ts")],
+    });
+    timings["tsc browser (no @types/node)"] = took;
+    expect(
+      unexplainedErrors(errors).map((e) => `${relative(project.dir, e.file)} ${e.code} ${e.text}`),
+    ).toEqual([]);
+  });
+
   it("typechecks every TypeScript snippet of the packed READMEs as written (the ones that are no example file)", async () => {
     setUp();
     // The README inside each tarball is the package's page on the registry. A block that copies an example file

@@ -27,6 +27,8 @@ export interface TypecheckSetup {
   lib: string[];
   /** Files to copy into the folder and check (`.cts` ones are CommonJS). */
   files: string[];
+  /** `types`: `["node"]` (the default) loads `@types/node`; `[]` is a browser program that has no Node globals. */
+  types?: string[];
   /** Skip checking `.d.ts` files: only for code whose declarations another run of the same setup checks. */
   skipLibCheck?: boolean;
 }
@@ -55,6 +57,11 @@ export const THIRD_PARTY_ERRORS: { file: RegExp; codes: string[]; why: string }[
     file: /\/node_modules\/mipd\/dist\/types\/register\.d\.ts$/,
     codes: ["TS1479", "TS1542"],
     why: "mipd (under @wagmi/core) type-imports viem without resolution-mode: any module node16 program with @wagmi/core fails",
+  },
+  {
+    file: /\/node_modules\/@solana\/web3\.js\/lib\/index\.d\.ts$/,
+    codes: ["TS2307", "TS2591"],
+    why: "@solana/web3.js 1.x's types import Node's `http` and `https`: a program without @types/node that imports web3.js fails",
   },
 ];
 
@@ -99,7 +106,7 @@ export async function typecheck(
     ...STRICTEST_OPTIONS,
     ...moduleOptions,
     lib: setup.lib,
-    types: ["node"],
+    types: setup.types ?? ["node"],
     ...(setup.skipLibCheck ? { skipLibCheck: true } : {}),
   };
   await writeFile(
