@@ -34,6 +34,7 @@ export interface LeatherSignPsbtResponse {
 
 /** The part of Leather's injected provider (`window.LeatherProvider`) the adapter calls. */
 export interface LeatherProvider {
+  /** Leather's `signPsbt` request: the PSBT as hex and the inputs to sign; answers with the signed PSBT's hex. */
   request(method: "signPsbt", params: LeatherSignPsbtParams): Promise<LeatherSignPsbtResponse>;
 }
 
