@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { build, type Plugin } from "esbuild";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsumerProject,
@@ -22,7 +23,7 @@ import {
   TYPESCRIPT_NEWEST,
   TYPESCRIPT_OLDEST,
 } from "./project.js";
-import { readmeSnippets } from "./readmeSnippets.js";
+import { docExamples, readmeSnippets } from "./snippets.js";
 import { type TscError, type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
 
 const require = createRequire(import.meta.url);
@@ -360,6 +361,35 @@ describe("installed with npm in a project outside the workspace", () => {
         : `${relative(project.dir, e.file)}:${e.line}`;
     };
     expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
+  });
+
+  it("parses every @example of the packed declaration files as TypeScript (a fence-less one is shown whole as code)", async () => {
+    setUp();
+    // What an editor's hover and the API reference show: prose left inside a fence-less @example is shown as code.
+    const problems: string[] = [];
+    let count = 0;
+    for (const p of packed) {
+      const dist = join(project.dir, "node_modules", p.name, "dist");
+      for (const file of (await readdir(dist)).filter((f) => f.endsWith(".d.ts"))) {
+        for (const example of docExamples(await readFile(join(dist, file), "utf8"))) {
+          count++;
+          if (example.code.trim() === "")
+            problems.push(`${p.name}/dist/${file}:${example.line} an empty @example`);
+          const { diagnostics = [] } = ts.transpileModule(`${example.code}\nexport {};\n`, {
+            reportDiagnostics: true,
+            compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+          });
+          for (const d of diagnostics.slice(0, 1))
+            problems.push(
+              `${p.name}/dist/${file}:${example.line} ${ts.flattenDiagnosticMessageText(d.messageText, " ")} (${
+                example.code.split("\n")[0]
+              })`,
+            );
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
   });
 
   describe("one route per approval mechanism against the sandbox, with only the installed tarballs", () => {
