@@ -363,6 +363,19 @@ describe("installed with npm in a project outside the workspace", () => {
     expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
   });
 
+  it("accepts the wallet SDKs' own types in the wallet adapters (sats-connect's request, @leather.io/rpc's provider)", async () => {
+    setUp();
+    const { errors, ms: took } = await typecheck(join(runDir, "tsc-wallet-sdks"), {
+      tsc: require.resolve("typescript/bin/tsc"),
+      mode: "nodenext",
+      lib: ["es2022", "dom"],
+      files: [fixture("wallet-sdks.ts")],
+      skipLibCheck: true, // the SDKs' own declarations are theirs; what is checked is that theirs fit ours
+    });
+    timings["tsc wallet-sdks nodenext"] = took;
+    expect(errors.map((e) => `${relative(project.dir, e.file)}:${e.line} ${e.code} ${e.text}`)).toEqual([]);
+  });
+
   it("parses every @example of the packed declaration files as TypeScript (a fence-less one is shown whole as code)", async () => {
     setUp();
     // What an editor's hover and the API reference show: prose left inside a fence-less @example is shown as code.
