@@ -319,7 +319,7 @@ describe("installed with npm in a project outside the workspace", () => {
     ).toEqual([]);
   });
 
-  it("typechecks every TypeScript snippet of the packed READMEs as written (the ones that are no example file)", async () => {
+  it("typechecks every TypeScript snippet of the packed READMEs (the ones that are no example file) and every @example with imports of the .d.ts files, as written", async () => {
     setUp();
     // The README inside each tarball is the package's page on the registry. A block that copies an example file
     // (`<!-- embed: -->`) is compiled above as that file; every other block is cut out here, made a module, and
@@ -327,7 +327,9 @@ describe("installed with npm in a project outside the workspace", () => {
     const dir = join(runDir, "readme-snippets");
     await mkdir(dir, { recursive: true });
     const files = [fixture("readme-context.ts")];
-    const readmeLine = new Map<string, { readme: string; line: number }>();
+    // where each cut-out file came from, as a function of the error's line in it
+    const origin = new Map<string, (line: number) => string>();
+    const leftOut: string[] = [];
     for (const p of packed) {
       const readme = await readFile(join(project.dir, "node_modules", p.name, "README.md"), "utf8");
       for (const snippet of readmeSnippets(readme)) {
@@ -341,10 +343,32 @@ describe("installed with npm in a project outside the workspace", () => {
         const file = join(dir, `${p.folder}-README-line-${snippet.line}.ts`);
         await writeFile(file, `${snippet.code}\nexport {};\n`);
         files.push(file);
-        readmeLine.set(basename(file), { readme: `packages/${p.folder}/README.md`, line: snippet.line });
+        origin.set(basename(file), (line) => `packages/${p.folder}/README.md:${snippet.line + line - 1}`);
+      }
+      // The doc comments' `@example`s that import what they use (the one-liners are only parsed, below).
+      const dist = join(project.dir, "node_modules", p.name, "dist");
+      for (const name of (await readdir(dist)).filter((f) => f.endsWith(".d.ts"))) {
+        for (const example of docExamples(await readFile(join(dist, name), "utf8"))) {
+          if (!/^import /m.test(example.code)) continue;
+          const module = /from "(@solana\/kit|@wallet-standard\/app)"/.exec(example.code)?.[1];
+          if (module) {
+            leftOut.push(module);
+            continue;
+          }
+          const file = join(dir, `${p.folder}-${name.replace(/\W/g, "_")}-${example.line}.ts`);
+          await writeFile(file, `${example.code}\nexport {};\n`);
+          files.push(file);
+          origin.set(
+            basename(file),
+            (line) => `${p.name}/dist/${name}:${example.line}, line ${line} of its @example`,
+          );
+        }
       }
     }
-    expect(files.length).toBeGreaterThan(15);
+    // Not installed in the consumer project (no wallet app needs both): the Kit and wallet-standard examples.
+    // Those libraries' own types are checked against ours in packages/solana/src/kit.test-d.ts.
+    expect(leftOut.sort()).toEqual(["@solana/kit", "@wallet-standard/app"]);
+    expect(files.length).toBeGreaterThan(40);
     const { errors, ms: took } = await typecheck(join(runDir, "tsc-readme-snippets"), {
       tsc: require.resolve("typescript/bin/tsc"),
       mode: "nodenext",
@@ -353,13 +377,9 @@ describe("installed with npm in a project outside the workspace", () => {
       skipLibCheck: true, // declarations: checked by the runs above (5.9 under node16, 7.0 under nodenext)
     });
     timings["tsc readme-snippets nodenext"] = took;
-    // each error at its README line (the snippet's first line + the line in the snippet - 1)
-    const at = (e: TscError) => {
-      const where = readmeLine.get(basename(e.file));
-      return where
-        ? `${where.readme}:${where.line + e.line - 1}`
-        : `${relative(project.dir, e.file)}:${e.line}`;
-    };
+    // each error where a reader sees it: the README line, or the doc comment and the line in its example
+    const at = (e: TscError) =>
+      origin.get(basename(e.file))?.(e.line) ?? `${relative(project.dir, e.file)}:${e.line}`;
     expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
   });
 
