@@ -34,8 +34,15 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** One end of a route on the sandbox: the network of `type`, its token `symbol`, a demo wallet with `keys`. */
-async function routeEnd(type: string, symbol: string, keys: WalletKeys = {}): Promise<RouteEnd> {
+/**
+ * One end of a route on the sandbox: the network of `type`, its token `symbol`, a demo wallet with `keys`, and
+ * `fact(name)`, that network's chain fact the wallet configures (escrow owner, resolver key...).
+ */
+async function routeEnd(
+  type: string,
+  symbol: string,
+  keys: WalletKeys = {},
+): Promise<RouteEnd & { fact: (name: string) => string }> {
   const client = createClient({ baseUrl: sandbox.url, apiKey: API_KEY });
   const network = (await client.getNetworks()).find((n) => n.type === type);
   if (!network) throw new Error(`the sandbox has no ${type} network`);
@@ -45,7 +52,12 @@ async function routeEnd(type: string, symbol: string, keys: WalletKeys = {}): Pr
     (c) => c.network_id === network.id,
   );
   if (!facts) throw new Error(`no chain facts for ${network.name}`);
-  return { network, token, wallet: createWallet({ type, info: facts.info, redactor: new Redactor(), keys }) };
+  return {
+    network,
+    token,
+    wallet: createWallet({ type, info: facts.info, redactor: new Redactor(), keys }),
+    fact: (name) => readFact(facts.info, name),
+  };
 }
 
 /** Runs `from -> to` with the source wallet's approval made by `snippet`; returns how the route ended. */
@@ -101,12 +113,7 @@ describe("README snippets of the signer packages, run against the sandbox", () =
     const from = await routeEnd("BITCOIN", "BTC", {
       bitcoinWif: ECPair.fromPrivateKey(key.privateKey!, { network: networks.regtest }).toWIF(),
     });
-    const resolverPublicKey = readFact(
-      (await createDevApi({ baseUrl: sandbox.url, apiKey: API_KEY }).chains()).find(
-        (c) => c.network_id === from.network.id,
-      )!.info,
-      "resolverPublicKey",
-    );
+    const resolverPublicKey = from.fact("resolverPublicKey");
     const run = await runWithSnippet(from, await routeEnd("EVM", "USDC"), "0.001", (intent, quote) =>
       signOnBitcoin(intent, quote, key.toWIF(), resolverPublicKey),
     );
@@ -116,12 +123,7 @@ describe("README snippets of the signer packages, run against the sandbox", () =
   it("examples/solana.ts: Solana USDC -> EVM USDC with a web3.js Keypair reaches Fulfilled", async () => {
     const user = Keypair.generate();
     const from = await routeEnd("SOLANA", "USDC", { solanaSecretKey: user.secretKey });
-    const escrowOwner = readFact(
-      (await createDevApi({ baseUrl: sandbox.url, apiKey: API_KEY }).chains()).find(
-        (c) => c.network_id === from.network.id,
-      )!.info,
-      "escrowOwner",
-    );
+    const escrowOwner = from.fact("escrowOwner");
     const run = await runWithSnippet(from, await routeEnd("EVM", "USDC"), "20", (intent, quote) =>
       signOnSolana(intent, quote, user, escrowOwner),
     );
