@@ -1,10 +1,11 @@
 import { existsSync, realpathSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { build, type Plugin } from "esbuild";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsumerProject,
@@ -22,7 +23,8 @@ import {
   TYPESCRIPT_NEWEST,
   TYPESCRIPT_OLDEST,
 } from "./project.js";
-import { type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
+import { docExamples, readmeSnippets } from "./snippets.js";
+import { type TscError, type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
 
 const require = createRequire(import.meta.url);
 const appDir = join(repoDir, "apps", "consumer");
@@ -302,6 +304,127 @@ describe("installed with npm in a project outside the workspace", () => {
       ).toEqual([]);
     });
   }
+  it("typechecks every browser entry in a browser program: the DOM lib, no @types/node (TypeScript 7.0, bundler, every strict flag, skipLibCheck false)", async () => {
+    setUp();
+    const { errors, ms: took } = await typecheck(join(runDir, "tsc-browser"), {
+      tsc: join(project.dir, "node_modules", "typescript-newest", "bin", "tsc"),
+      mode: "bundler",
+      lib: ["es2022", "dom"],
+      types: [],
+      files: [fixture("browser.ts")],
+    });
+    timings["tsc browser (no @types/node)"] = took;
+    expect(
+      unexplainedErrors(errors).map((e) => `${relative(project.dir, e.file)} ${e.code} ${e.text}`),
+    ).toEqual([]);
+  });
+
+  it("typechecks every TypeScript snippet of the packed READMEs (the ones that are no example file) and every @example with imports of the .d.ts files, as written", async () => {
+    setUp();
+    // The README inside each tarball is the package's page on the registry. A block that copies an example file
+    // (`<!-- embed: -->`) is compiled above as that file; every other block is cut out here, made a module, and
+    // compiled with the app values it names (fixtures/readme-context.ts) and every strict flag.
+    const dir = join(runDir, "readme-snippets");
+    await mkdir(dir, { recursive: true });
+    const files = [fixture("readme-context.ts")];
+    // where each cut-out file came from, as a function of the error's line in it
+    const origin = new Map<string, (line: number) => string>();
+    const leftOut: string[] = [];
+    for (const p of packed) {
+      const readme = await readFile(join(project.dir, "node_modules", p.name, "README.md"), "utf8");
+      for (const snippet of readmeSnippets(readme)) {
+        if (snippet.embeds) {
+          expect(
+            EXAMPLES.map((f) => `apps/e2e/examples/${f}`),
+            p.name,
+          ).toContain(snippet.embeds);
+          continue;
+        }
+        const file = join(dir, `${p.folder}-README-line-${snippet.line}.ts`);
+        await writeFile(file, `${snippet.code}\nexport {};\n`);
+        files.push(file);
+        origin.set(basename(file), (line) => `packages/${p.folder}/README.md:${snippet.line + line - 1}`);
+      }
+      // The doc comments' `@example`s that import what they use (the one-liners are only parsed, below).
+      const dist = join(project.dir, "node_modules", p.name, "dist");
+      for (const name of (await readdir(dist)).filter((f) => f.endsWith(".d.ts"))) {
+        for (const example of docExamples(await readFile(join(dist, name), "utf8"))) {
+          if (!/^import /m.test(example.code)) continue;
+          const module = /from "(@solana\/kit|@wallet-standard\/app)"/.exec(example.code)?.[1];
+          if (module) {
+            leftOut.push(module);
+            continue;
+          }
+          const file = join(dir, `${p.folder}-${name.replace(/\W/g, "_")}-${example.line}.ts`);
+          await writeFile(file, `${example.code}\nexport {};\n`);
+          files.push(file);
+          origin.set(
+            basename(file),
+            (line) => `${p.name}/dist/${name}:${example.line}, line ${line} of its @example`,
+          );
+        }
+      }
+    }
+    // Not installed in the consumer project (no wallet app needs both): the Kit and wallet-standard examples.
+    // Those libraries' own types are checked against ours in packages/solana/src/kit.test-d.ts.
+    expect(leftOut.sort()).toEqual(["@solana/kit", "@wallet-standard/app"]);
+    expect(files.length).toBeGreaterThan(40);
+    const { errors, ms: took } = await typecheck(join(runDir, "tsc-readme-snippets"), {
+      tsc: require.resolve("typescript/bin/tsc"),
+      mode: "nodenext",
+      lib: ["es2022", "dom"],
+      files,
+      skipLibCheck: true, // declarations: checked by the runs above (5.9 under node16, 7.0 under nodenext)
+    });
+    timings["tsc readme-snippets nodenext"] = took;
+    // each error where a reader sees it: the README line, or the doc comment and the line in its example
+    const at = (e: TscError) =>
+      origin.get(basename(e.file))?.(e.line) ?? `${relative(project.dir, e.file)}:${e.line}`;
+    expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
+  });
+
+  it("accepts the wallet SDKs' own types in the wallet adapters (sats-connect's request, @leather.io/rpc's provider)", async () => {
+    setUp();
+    const { errors, ms: took } = await typecheck(join(runDir, "tsc-wallet-sdks"), {
+      tsc: require.resolve("typescript/bin/tsc"),
+      mode: "nodenext",
+      lib: ["es2022", "dom"],
+      files: [fixture("wallet-sdks.ts")],
+      skipLibCheck: true, // the SDKs' own declarations are theirs; what is checked is that theirs fit ours
+    });
+    timings["tsc wallet-sdks nodenext"] = took;
+    expect(errors.map((e) => `${relative(project.dir, e.file)}:${e.line} ${e.code} ${e.text}`)).toEqual([]);
+  });
+
+  it("parses every @example of the packed declaration files as TypeScript (a fence-less one is shown whole as code)", async () => {
+    setUp();
+    // What an editor's hover and the API reference show: prose left inside a fence-less @example is shown as code.
+    const problems: string[] = [];
+    let count = 0;
+    for (const p of packed) {
+      const dist = join(project.dir, "node_modules", p.name, "dist");
+      for (const file of (await readdir(dist)).filter((f) => f.endsWith(".d.ts"))) {
+        for (const example of docExamples(await readFile(join(dist, file), "utf8"))) {
+          count++;
+          if (example.code.trim() === "")
+            problems.push(`${p.name}/dist/${file}:${example.line} an empty @example`);
+          const { diagnostics = [] } = ts.transpileModule(`${example.code}\nexport {};\n`, {
+            reportDiagnostics: true,
+            compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+          });
+          for (const d of diagnostics.slice(0, 1))
+            problems.push(
+              `${p.name}/dist/${file}:${example.line} ${ts.flattenDiagnosticMessageText(d.messageText, " ")} (${
+                example.code.split("\n")[0]
+              })`,
+            );
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+  });
+
   describe("one route per approval mechanism against the sandbox, with only the installed tarballs", () => {
     let sandbox: Sandbox | undefined;
     afterAll(async () => {

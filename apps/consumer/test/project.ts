@@ -110,7 +110,8 @@ export interface ConsumerProject {
 /**
  * The projects a wallet team could have, each installed from the same tarballs outside the workspace:
  * - `full`: npm, every peer (optional ones too) at the ranges the tarballs declare, plus `@types/node`,
- *   `@wagmi/core` for the README's wagmi recipe, and the oldest (5.4) and newest (7.x) TypeScript we claim beside
+ *   `@wagmi/core` for the README's wagmi recipe, `sats-connect` and `@leather.io/rpc` (wallet SDK types for the
+ *   bitcoin adapters), and the oldest (5.4) and newest (7.x) TypeScript we claim beside
  *   the workspace's 5.9 (aliases `typescript-oldest`, `typescript-newest`);
  * - `minimal`: npm, only the peers that are not optional (bitcoinjs-lib) and one secp256k1 backend: no viem, no
  *   tronweb, no @solana/web3.js, no tiny-secp256k1, no ecpair;
@@ -129,6 +130,9 @@ function projectDependencies(packed: PackedPackage[], kind: ProjectKind): Record
   if (kind === "full") {
     // @wagmi/core for the README's wagmi recipe (the version apps/e2e pins), as a wagmi app would have it.
     dependencies["@wagmi/core"] = "3.6.5";
+    // the wallet SDKs whose types fixtures/wallet-sdks.ts hands to @swapintent/bitcoin/wallets' adapters
+    dependencies["sats-connect"] = "4.2.1";
+    dependencies["@leather.io/rpc"] = "2.21.16";
     dependencies["typescript-oldest"] = `npm:typescript@${TYPESCRIPT_OLDEST}`;
     dependencies["typescript-newest"] = `npm:typescript@${TYPESCRIPT_NEWEST}`;
   }

@@ -27,11 +27,17 @@ export interface TypecheckSetup {
   lib: string[];
   /** Files to copy into the folder and check (`.cts` ones are CommonJS). */
   files: string[];
+  /** `types`: `["node"]` (the default) loads `@types/node`; `[]` is a browser program that has no Node globals. */
+  types?: string[];
+  /** Skip checking `.d.ts` files: only for code whose declarations another run of the same setup checks. */
+  skipLibCheck?: boolean;
 }
 
 /** One error tsc reported. */
 export interface TscError {
   file: string;
+  /** The line in `file` (1-based; 0 when tsc named no place). */
+  line: number;
   code: string;
   text: string;
 }
@@ -52,15 +58,25 @@ export const THIRD_PARTY_ERRORS: { file: RegExp; codes: string[]; why: string }[
     codes: ["TS1479", "TS1542"],
     why: "mipd (under @wagmi/core) type-imports viem without resolution-mode: any module node16 program with @wagmi/core fails",
   },
+  {
+    file: /\/node_modules\/@solana\/web3\.js\/lib\/index\.d\.ts$/,
+    codes: ["TS2307", "TS2591"],
+    why: "@solana/web3.js 1.x's types import Node's `http` and `https`: a program without @types/node that imports web3.js fails",
+  },
 ];
 
 /** Parses `tsc --pretty false` output (`file(line,col): error TSxxxx: text`, paths relative to the folder). */
 export function parseTscErrors(output: string, dir: string): TscError[] {
   return output
     .split("\n")
-    .map((line) => /^(.+?)\(\d+,\d+\): error (TS\d+): (.*)$/.exec(line.trim()))
+    .map((line) => /^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/.exec(line.trim()))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map(([, file = "", code = "", text = ""]) => ({ file: join(dir, file), code, text }));
+    .map(([, file = "", line = "0", code = "", text = ""]) => ({
+      file: join(dir, file),
+      line: Number(line),
+      code,
+      text,
+    }));
 }
 
 /** The errors {@link THIRD_PARTY_ERRORS} does not explain. */
@@ -86,7 +102,13 @@ export async function typecheck(
     setup.mode === "bundler"
       ? { module: "esnext", moduleResolution: "bundler" }
       : { module: setup.mode, moduleResolution: setup.mode };
-  const compilerOptions = { ...STRICTEST_OPTIONS, ...moduleOptions, lib: setup.lib, types: ["node"] };
+  const compilerOptions = {
+    ...STRICTEST_OPTIONS,
+    ...moduleOptions,
+    lib: setup.lib,
+    types: setup.types ?? ["node"],
+    ...(setup.skipLibCheck ? { skipLibCheck: true } : {}),
+  };
   await writeFile(
     join(dir, "tsconfig.json"),
     JSON.stringify({ compilerOptions, include: ["*.ts", "*.cts"] }, null, 2),
@@ -100,6 +122,7 @@ export async function typecheck(
   );
   const errors = failure === undefined ? [] : parseTscErrors(failure, dir);
   // a failure without a file-located error (an unknown option, a missing lib, a crash) is an error too
-  if (failure !== undefined && errors.length === 0) errors.push({ file: dir, code: "tsc", text: failure });
+  if (failure !== undefined && errors.length === 0)
+    errors.push({ file: dir, line: 0, code: "tsc", text: failure });
   return { errors, ms: performance.now() - started };
 }

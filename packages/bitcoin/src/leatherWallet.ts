@@ -25,15 +25,20 @@ export interface LeatherSignPsbtParams {
   account?: number;
 }
 
-/** Leather's JSON-RPC answer to `signPsbt`: the signed PSBT (hex), and a txid when it broadcast. */
+/**
+ * Leather's JSON-RPC answer to `signPsbt`: the signed PSBT (hex), and a txid when it broadcast. Optional fields take
+ * `undefined` too, so a provider typed with `| undefined` (as SDKs generate them) fits under
+ * `exactOptionalPropertyTypes`.
+ */
 export interface LeatherSignPsbtResponse {
-  jsonrpc?: string;
-  id?: string;
-  result: { hex: string; txid?: string };
+  jsonrpc?: string | undefined;
+  id?: string | undefined;
+  result: { hex: string; txid?: string | undefined };
 }
 
 /** The part of Leather's injected provider (`window.LeatherProvider`) the adapter calls. */
 export interface LeatherProvider {
+  /** Leather's `signPsbt` request: the PSBT as hex and the inputs to sign; answers with the signed PSBT's hex. */
   request(method: "signPsbt", params: LeatherSignPsbtParams): Promise<LeatherSignPsbtResponse>;
 }
 

@@ -19,10 +19,13 @@ export type SatsConnectResponse<TResult> =
   | { status: "success"; result: TResult }
   | { status: "error"; error: { code: number | string; message: string } };
 
-/** The result of a `signPsbt` request: the signed PSBT (base64), and a txid when the wallet broadcast it. */
+/**
+ * The result of a `signPsbt` request: the signed PSBT (base64), and a txid when the wallet broadcast it. Optional
+ * fields take `undefined` too, as sats-connect declares them: its `request` fits under `exactOptionalPropertyTypes`.
+ */
 export interface SatsConnectSignPsbtResult {
   psbt: string;
-  txid?: string;
+  txid?: string | undefined;
 }
 
 /** sats-connect's `request` (or `Wallet.request`), called with `"signPsbt"`; typed structurally, no SDK needed. */

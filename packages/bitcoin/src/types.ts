@@ -3,10 +3,15 @@
  * `@bitcoinerlab/secp256k1` (pure JS, browsers) satisfy it: pass either module as `ecc`.
  */
 export interface BitcoinEcc {
+  /** Whether `p` is a public key on the curve (33-byte compressed or 65-byte uncompressed). */
   isPoint(p: Uint8Array): boolean;
+  /** Whether `p` is a 32-byte x-only public key on the curve (BIP-340). */
   isXOnlyPoint(p: Uint8Array): boolean;
+  /** The x-only key `p` tweaked by `tweak` (BIP-341: `P + tweak·G`) and its parity; `null` when there is none. */
   xOnlyPointAddTweak(p: Uint8Array, tweak: Uint8Array): { parity: 0 | 1; xOnlyPubkey: Uint8Array } | null;
+  /** Whether the 64-byte ECDSA `signature` (r ‖ s) over the 32-byte hash `h` verifies for the public key `Q`. */
   verify(h: Uint8Array, Q: Uint8Array, signature: Uint8Array, strict?: boolean): boolean;
+  /** Whether the 64-byte BIP-340 Schnorr `signature` over the 32-byte `h` verifies for the x-only key `Q`. */
   verifySchnorr(h: Uint8Array, Q: Uint8Array, signature: Uint8Array): boolean;
 }
 
@@ -20,8 +25,11 @@ export interface BitcoinEcc {
  */
 export interface KeySigner {
   publicKey: Uint8Array;
+  /** Signs a 32-byte sighash (P2WPKH inputs) with ECDSA and returns the 64-byte signature r ‖ s. */
   sign(hash: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** Signs a 32-byte sighash (P2TR key-path inputs) with BIP-340 Schnorr and returns the 64-byte signature. */
   signSchnorr?: ((hash: Uint8Array) => Uint8Array | Promise<Uint8Array>) | undefined;
+  /** The signer of this key tweaked by `t` (ECPair's `tweak`): given the BIP-86 tweak, it signs P2TR key paths. */
   tweak?: ((t: Uint8Array) => KeySigner) | undefined;
 }
 
@@ -59,6 +67,7 @@ export type SignPsbtReturnType = string;
  */
 export interface PsbtWalletSigner {
   publicKey: Uint8Array;
+  /** Signs the listed inputs of the verified PSBT and returns the PSBT (base64). */
   signPsbt(parameters: SignPsbtParameters): Promise<SignPsbtReturnType>;
 }
 

@@ -21,6 +21,7 @@ export interface UnisatSignPsbtOptions {
 
 /** The part of Unisat's injected provider (`window.unisat`) the adapter calls: `signPsbt(psbtHex, options)`. */
 export interface UnisatProvider {
+  /** Signs the PSBT given as hex (the inputs in `options.toSignInputs`) and returns the signed PSBT's hex. */
   signPsbt(psbtHex: string, options?: UnisatSignPsbtOptions): Promise<string>;
 }
 

@@ -21,6 +21,7 @@ import {
 /** A wallet-adapter style signer: signs a whole transaction and returns it (possibly a new object). */
 export interface WalletTransactionSigner {
   publicKey: PublicKey | null;
+  /** Adds the wallet's signature to the transaction and returns it (the same object or a new one). */
   signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
 }
 

@@ -46,6 +46,7 @@ export interface WalletStandardSignTransactionFeature {
   readonly version: string;
   /** Transaction versions the wallet signs (`"legacy"`, `0`, …); this package sends legacy and v0 only. */
   readonly supportedTransactionVersions: readonly ("legacy" | number)[];
+  /** Signs each input's serialized transaction with its account and returns the signed transactions, in order. */
   signTransaction(
     ...inputs: readonly WalletStandardSignTransactionInput[]
   ): Promise<readonly WalletStandardSignTransactionOutput[]>;

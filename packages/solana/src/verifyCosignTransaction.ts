@@ -114,7 +114,7 @@ export interface VerifiedTransaction extends VerifyCosignTransactionReturnType {
  * const shown = verifyCosignTransaction({
  *   intent, // from client.createIntent, approvalMechanism "cosign"
  *   quote, // the quote the user accepted
- *   userAddress: wallet.publicKey,
+ *   userAddress, // the user's address: base58 text or a PublicKey (a wallet adapter's, once connected: not null)
  *   escrow: { owner: escrowOwner }, // from the wallet's own chain facts
  * });
  * console.log(`${shown.amountLots} lots of ${shown.mint} to ${shown.destination}`);

@@ -89,13 +89,12 @@ export type CreateClientReturnType = SwapIntentClient;
 export type CreateClientErrorType = ClientError<"INVALID_OPTIONS">;
 
 /**
- * Creates a client for the swap intent service with every endpoint as a method.
+ * Creates a client for the swap intent service with every endpoint as a method. To ship less code, use
+ * `createBaseClient` with the standalone actions instead.
  *
  * @example
  * const client = createClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAPINTENT_API_KEY });
  * const quote = await client.getBestQuote({ sourceChain: 1, sourceToken, destChain: 5, destToken, amount: "1.5", slippageBps: 50 });
- *
- * To ship less code, use `createBaseClient` with the standalone actions instead.
  * @throws `INVALID_OPTIONS` for unusable options (see `createBaseClient`).
  */
 export function createClient(parameters: CreateClientParameters): CreateClientReturnType {

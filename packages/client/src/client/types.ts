@@ -47,8 +47,11 @@ export interface RetryEvent {
 
 /** Observers of the transport. They must not throw (an exception from a hook is ignored). */
 export interface ClientHooks {
+  /** Called before each HTTP attempt is sent. */
   onRequest?: ((event: RequestEvent) => void) | undefined;
+  /** Called when an attempt's response was read (any status), with its status, headers and body. */
   onResponse?: ((event: ResponseEvent) => void) | undefined;
+  /** Called before waiting to retry a failed attempt, with the delay and the error. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 

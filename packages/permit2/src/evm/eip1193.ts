@@ -10,6 +10,7 @@ export interface Permit2Eip1193Provider {
   // Method syntax and `any` on purpose, as viem's `custom` transport takes it: any provider's own typed `request`
   // (viem's `EIP1193Provider` on `window.ethereum`, a wallet SDK's) fits. This package only sends the three
   // methods it documents and checks every answer.
+  /** Sends one JSON-RPC request to the wallet (`eth_accounts`, `eth_chainId`, `eth_signTypedData_v4`). */
   // biome-ignore lint/suspicious/noExplicitAny: a provider's request type narrows method and params per method
   request(arguments_: { method: any; params?: any }): Promise<unknown>;
 }

@@ -25,6 +25,7 @@ import {
  */
 export interface Permit2EvmSigner {
   address: Hex;
+  /** Signs the verified EIP-712 typed data as `address` and returns the signature (hex). */
   signTypedData: (typedData: Permit2TypedData) => Promise<Hex | string>;
 }
 

@@ -47,6 +47,7 @@ export interface TronLinkTronWeb {
 /** The part of the `tronweb` module this package uses (pass the module or let it be imported lazily). */
 export interface TronWebModule {
   Trx: {
+    /** tronweb's TIP-712 signing with a private key (hex): returns the 65-byte signature (hex). */
     signTypedData: (
       domain: Permit2TypedData["domain"],
       types: Permit2TypedData["types"],

@@ -4,7 +4,12 @@ import { base58Decode, base58Encode } from "./base58.js";
 import { escapeUnsafe } from "./text.js";
 
 /** Anything that names an address: base58 text (a Kit `Address` is one), or an object with `toBase58()` (a web3.js `PublicKey`). */
-export type AddressLike = string | { toBase58(): string };
+export type AddressLike =
+  | string
+  | {
+      /** The address as base58 text. */
+      toBase58(): string;
+    };
 
 /** An address checked to be base58 of exactly 32 bytes, in both forms. */
 export interface ParsedAddress {
