@@ -122,3 +122,49 @@ describe("Tron addresses are bounded before decoding", () => {
     );
   });
 });
+
+describe("error details are cut before they are escaped", () => {
+  function verifyWith(tamper: NonNullable<Parameters<typeof buildPermit2Fixture>[0]>["tamper"]) {
+    const f = buildPermit2Fixture({ tamper });
+    return () =>
+      verifyPermit2Approval({
+        intent: f.intent,
+        quote: f.quote,
+        expected: f.expected,
+        allowedPermit2Addresses: f.allowedPermit2Addresses,
+        nowMs: f.nowMs,
+      });
+  }
+
+  it("4 MB of bidi characters in witness_type_string: refused at once (escaping all of it took ~3.7 s)", () => {
+    const sent = "\u202E".repeat(4_000_000);
+    const run = verifyWith((p) => {
+      p.additionalData.witnessTypeString = sent;
+    });
+    const started = performance.now();
+    const error = (() => {
+      try {
+        run();
+      } catch (caught) {
+        return caught as { code: string; details: { actual: string } };
+      }
+    })();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(error?.code).toBe("PERMIT2_WITNESS_TYPE_STRING_MISMATCH");
+    // the first 1024 characters, each escaped, then a mark that the value was cut
+    expect(error?.details.actual).toBe(`${"\\u{202E}".repeat(1024)}…`);
+  });
+
+  it("any detail: 4 MB of bidi characters as the approval mechanism is refused at once", () => {
+    const f = buildPermit2Fixture();
+    const intent = {
+      ...f.intent,
+      approvalMechanism: "\u202E".repeat(4_000_000),
+    } as unknown as typeof f.intent;
+    const { code, ms } = timed(() =>
+      verifyPermit2Approval({ intent, quote: f.quote, expected: f.expected, nowMs: f.nowMs }),
+    );
+    expect(code).toBe("PERMIT2_MECHANISM_MISMATCH");
+    expect(ms).toBeLessThan(1000);
+  });
+});

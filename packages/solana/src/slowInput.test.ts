@@ -78,3 +78,28 @@ describe("a transaction larger than the network carries is refused before it is 
     );
   });
 });
+
+describe("error details from service text are cut before they are escaped", () => {
+  it("4 MB of bidi characters as the approval mechanism: refused at once (escaping all of it took ~3 s)", async () => {
+    const chain = await createChain();
+    const params = verifyParams(chain, compileHex(chain, honestInstructions(chain)));
+    const intent = {
+      ...params.intent,
+      approvalMechanism: "\u202E".repeat(4_000_000),
+    } as typeof params.intent;
+    const started = performance.now();
+    const error = (() => {
+      try {
+        verifyCosignTransaction({ ...params, intent });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(isSolanaError(error, "SOL_MECHANISM_MISMATCH")).toBe(true);
+    // the first 120 characters of the escaped text, then a mark that it was cut
+    expect((error as { details: { approvalMechanism: string } }).details.approvalMechanism).toBe(
+      `${"\\u{202E}".repeat(15)}…`,
+    );
+  });
+});
