@@ -60,6 +60,9 @@ export function getPermit2WitnessTypeString({
   return encoded.slice(PERMIT2_WITNESS_TYPE_STUB.length);
 }
 
+/** The longest field type read (`SomeStruct[2][]`; real ones are far shorter). */
+const MAX_TYPE_LENGTH = 256;
+
 /**
  * The struct types without `EIP712Domain`. A struct named, or a field typed, like an `Object.prototype` member
  * (`__proto__`, `constructor`, `toString`, ...) is refused: looking it up would reach the prototype, not `types`.
@@ -77,6 +80,9 @@ function structsOf(types: GetPermit2WitnessTypeStringParameters["types"]): Recor
       const type = (field as { type?: unknown } | null)?.type;
       if (typeof type !== "string")
         throw createPermit2Error("PERMIT2_TYPES_INVALID", "A field has no type.", { name });
+      // bounded before a pattern reads it: `(\[[0-9]*\])+$`, here and in ox, retries from every `[` (quadratic)
+      if (type.length > MAX_TYPE_LENGTH)
+        throw createPermit2Error("PERMIT2_TYPES_INVALID", "A field type is too long.", { name });
       const base = type.replace(/(\[[0-9]*\])+$/, "");
       if (base in Object.prototype) throw invalid(base);
     }

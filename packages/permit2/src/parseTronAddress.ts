@@ -37,6 +37,11 @@ export type ParseTronAddressErrorType = Permit2Error;
 export function parseTronAddress({ address }: ParseTronAddressParameters): ParseTronAddressReturnType {
   if (typeof address !== "string" || !base58Pattern.test(address))
     throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "Not a base58 string.", { address });
+  // 25 bytes are at most 35 base58 characters; a longer text is refused before the (quadratic) base58 decode
+  if (address.length > 35)
+    throw createPermit2Error("PERMIT2_TRON_ADDRESS_INVALID", "A Tron address decodes to 25 bytes.", {
+      address,
+    });
   const zeros = address.length - address.replace(/^1+/, "").length;
   let hex = zeros === address.length ? "" : Base58.toHex(address.slice(zeros)).slice(2);
   if (hex.length % 2 === 1) hex = `0${hex}`;

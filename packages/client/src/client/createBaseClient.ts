@@ -98,7 +98,9 @@ function resolveOptions(options: ClientOptions): Transport {
   if (typeof fetchFn !== "function") throw invalidOption("fetch", "is missing (no global fetch)");
   return {
     ...options,
-    baseUrl: baseUrl.replace(/\/+$/, ""),
+    // `(?<!\/)`: the trailing run is tried from its first slash only (a plain `\/+$` retries from every slash of an
+    // inner run, quadratic)
+    baseUrl: baseUrl.replace(/(?<!\/)\/+$/, ""),
     fetch: fetchFn,
     timeoutMs,
     maxResponseBytes,

@@ -12,14 +12,18 @@ export const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u115F\u1
  */
 const ESCAPED_IN_DETAILS = new RegExp(`${UNSAFE_TEXT.source}|[\\u{10000}-\\u{10FFFF}]`, "gu");
 
+/** The longest service string error details keep (the values a check compares are far shorter); longer ones are cut. */
+const MAX_DETAIL_TEXT = 1024;
+
 /**
  * `value` with every string inside it (arrays and plain objects walked) made safe to print: each character of
  * {@link UNSAFE_TEXT}, and each character outside the BMP, becomes `\u{…}`. Error details keep service values this way, so `error.message` (which
  * lists the details) cannot carry a forged line either.
  */
 export function escapeUnsafeText(value: unknown, depth = 0): unknown {
+  // cut before escaping: each escape is a callback and ~8 characters, so 8 MB of bidi characters took ~7 s
   if (typeof value === "string")
-    return value.replace(
+    return (value.length > MAX_DETAIL_TEXT ? `${value.slice(0, MAX_DETAIL_TEXT)}…` : value).replace(
       ESCAPED_IN_DETAILS,
       (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase()}}`,
     );

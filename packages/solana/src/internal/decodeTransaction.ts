@@ -98,11 +98,26 @@ export function decodeTransaction(hex: unknown): DecodedTransaction {
       reason: "not a hex string",
     });
   }
+  assertSize(hex.length / 2 - 1); // an optional 0x: the bytes are checked exactly below
   return decodeTransactionBytes(hexToBytes(hex));
+}
+
+/**
+ * The largest transaction the network carries (PACKET_DATA_SIZE, 1280 - 40 - 8 bytes). Checked before any work:
+ * decoding megabytes of keys (each encoded as base58) took seconds, for a transaction that can never run.
+ */
+const MAX_TRANSACTION_BYTES = 1232;
+
+function assertSize(bytes: number): void {
+  if (bytes > MAX_TRANSACTION_BYTES)
+    throw solanaError("SOL_TX_DECODE_FAILED", "The transaction could not be decoded.", {
+      reason: "larger than 1232 bytes",
+    });
 }
 
 /** {@link decodeTransaction} of the bytes themselves (what a wallet returns). */
 export function decodeTransactionBytes(received: Uint8Array): DecodedTransaction {
+  assertSize(received.length);
   const bytes = Uint8Array.from(received); // a copy: what is checked cannot change afterwards
   const reader = new Reader(bytes);
   let decoded: DecodedTransaction;
