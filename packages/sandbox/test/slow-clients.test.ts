@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/start/listen.js";
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/http/slowClientTimeouts.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
 import { ErrorSchema } from "./support/specSchemas.js";
 
