@@ -98,14 +98,16 @@ async function runStep<T>(
       core.log(`intent ${row.id}: ${step} refused (${s.describe(error)})`);
       return s.cas(step, { pendingStep: null, lastError: `${step}: ${s.describe(error)}`, ...refused() });
     }
-    core.log(`intent ${row.id}: ${step} failed, will retry (${s.describe(error)})`);
     // A leg that is not running did nothing, and no earlier call of this step is unfinished (it was not recorded):
     // the step is dropped again, so the next pass applies the deadline and the faults as if it never started. A step
     // recorded before stays recorded (an earlier call may have moved funds) and is resumed whatever the clock says.
-    await s.cas(step, {
-      lastError: `${step}: ${s.describe(error)}`,
-      ...(notStarted && firstCall ? { pendingStep: null } : {}),
-    });
+    const dropStep = notStarted && firstCall;
+    // An engine that stays down fails the same way every pass: only a new error is logged and stored.
+    const lastError = `${step}: ${s.describe(error)}`;
+    if (lastError !== row.lastError)
+      core.log(`intent ${row.id}: ${step} failed, will retry (${s.describe(error)})`);
+    if (lastError !== row.lastError || dropStep)
+      await s.cas(step, { lastError, ...(dropStep ? { pendingStep: null } : {}) });
     return false;
   }
   // A success clears this step's own retry errors and keeps the reason for the status (e.g. why a refund).
