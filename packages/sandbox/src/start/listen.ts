@@ -1,7 +1,8 @@
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import { answerClientError, answerRequestError, MAX_HEADER_BYTES } from "../http/answerClientError.js";
+import { closeGracefully, trackRequestsInFlight } from "../http/closeGracefully.js";
 import { SLOW_CLIENT_TIMEOUTS } from "../http/slowClientTimeouts.js";
 
 /**
@@ -24,41 +25,14 @@ export async function listen(app: Hono, port: number): Promise<Server> {
       },
       listener,
     );
-    const open = new Set<ServerResponse>();
-    inFlight.set(s, open);
-    s.on("request", (_request, response: ServerResponse) => {
-      // once the server is closing, the answer also ends the connection (a keep-alive one would hold close up)
-      if (!s.listening) response.setHeader("Connection", "close");
-      open.add(response);
-      response.once("close", () => open.delete(response));
-    });
+    trackRequestsInFlight(s);
     s.once("error", reject);
     s.on("clientError", answerClientError);
     s.listen(port, "127.0.0.1", () => resolve(s));
   });
 }
 
-/** How long {@link closeServer} waits for the requests in flight to be answered before it drops them, ms. */
-const CLOSE_GRACE_MS = 5_000;
-
-/** The responses not yet finished, per server (see {@link closeServer}). */
-const inFlight = new WeakMap<Server, Set<ServerResponse>>();
-
-/**
- * Stop accepting connections, close the idle ones, let the requests in flight be answered (each answer says
- * `Connection: close`), then resolve; what is still open after {@link CLOSE_GRACE_MS} is dropped. The legs and the
- * database close after this, so a request in flight is answered with its outcome (stored or not) instead of a
- * dropped socket that leaves the client guessing.
- */
+/** Stop serving: the requests in flight are answered first (see {@link closeGracefully}). */
 export function closeServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    for (const response of inFlight.get(server) ?? [])
-      if (!response.headersSent) response.setHeader("Connection", "close");
-    server.closeIdleConnections();
-  });
+  return closeGracefully(server);
 }

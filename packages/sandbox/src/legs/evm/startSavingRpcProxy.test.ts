@@ -60,7 +60,7 @@ async function setUp(save: () => Promise<void>, { reverse = false } = {}) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-  return { seen, call, url: proxy.url, receiptsAskedFor };
+  return { seen, call, url: proxy.url, receiptsAskedFor, proxy };
 }
 
 describe("isStateChangingRpcMethod", () => {
@@ -249,4 +249,31 @@ describe("startSavingRpcProxy", () => {
     }
     expect(served).toBe(200);
   }, 30_000);
+
+  test("close() mid-save answers the call in flight before it returns: the wallet gets its hash, not a dropped socket", async () => {
+    let entered!: () => void;
+    const saving = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { call, proxy } = await setUp(async () => {
+      entered();
+      await held;
+    });
+    const sent = call({ jsonrpc: "2.0", id: 7, method: "eth_sendRawTransaction", params: ["0x00"] }).then(
+      async (r) => ({ status: r.status, body: (await r.json()) as { result?: string } }),
+      (error: unknown) => error,
+    );
+    await saving;
+    const closed = proxy.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const releasedAt = Date.now();
+    expect(await sent).toMatchObject({ status: 200, body: { result: "0x22" } });
+    await closed;
+    expect(Date.now() - releasedAt).toBeLessThan(2_500);
+  });
 });

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeGracefully, trackRequestsInFlight } from "../../http/closeGracefully.js";
 import { SLOW_CLIENT_TIMEOUTS } from "../../http/slowClientTimeouts.js";
 
 /** A running JSON-RPC proxy in front of an engine. */
 export interface SavingRpcProxy {
   /** `http://127.0.0.1:PORT`: the URL users are given instead of the engine's. */
   url: string;
-  /** Stop accepting requests and close open connections. Idempotent. */
+  /** Stop accepting requests, answer those in flight (at most 5 s), close the connections. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -117,6 +118,7 @@ export async function startSavingRpcProxy({
       else response.destroy();
     });
   });
+  trackRequestsInFlight(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -126,10 +128,8 @@ export async function startSavingRpcProxy({
   return {
     url: `http://127.0.0.1:${port}`,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      // a call in flight (a transaction being mined and saved) is answered first, so the wallet learns its hash
+      closing ??= closeGracefully(server);
       return closing;
     },
   };
