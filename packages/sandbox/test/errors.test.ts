@@ -214,6 +214,33 @@ describe("intent errors", () => {
     }
   });
 
+  test("a public key longer than any chain's (65 bytes) is 400 INVALID_PUBLIC_KEY, also where none is needed (EVM)", async () => {
+    // EVM and Tron need no key and do not check it: whatever was sent was stored with the intent, up to the 1 MiB
+    // body limit, and loaded with it by every approval and resolver pass
+    for (const key of ["ab".repeat(66), "ab".repeat(400_000), `0x${"ab".repeat(66)}`]) {
+      const q = await t.quote({});
+      expectError(
+        await t.request(
+          "POST",
+          "/affiliate/v1/intents",
+          intentBody(q.body.id, { user_source_public_key: key }),
+        ),
+        400,
+        "INVALID_PUBLIC_KEY",
+        "Intent",
+      );
+    }
+    for (const key of [`04${"ab".repeat(64)}`, `02${"ab".repeat(32)}`]) {
+      const q = await t.quote({});
+      const r = await t.request(
+        "POST",
+        "/affiliate/v1/intents",
+        intentBody(q.body.id, { user_source_public_key: key }),
+      );
+      expect(r.status).toBe(200);
+    }
+  });
+
   test("a used quote is 422 QUOTE_ALREADY_USED; an expired one 422 QUOTE_EXPIRED", async () => {
     const q = await t.quote({});
     expect((await t.request("POST", "/affiliate/v1/intents", intentBody(q.body.id))).status).toBe(200);
