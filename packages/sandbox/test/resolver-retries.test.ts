@@ -56,3 +56,39 @@ test("a step that keeps failing the same way is retried every pass but logged on
     dst.deliver = original;
   }
 });
+
+/**
+ * A full batch (200 intents) starts the next pass at once, to drain a backlog. When every intent in it is stuck (an
+ * engine that stays down with 200 or more intents in flight) there is nothing to drain: the resolver ran pass after
+ * pass without a pause, retrying each intent about 2.6 times a second and using about 37% of a core, for as long as
+ * the engine stayed down. It waits its interval after a pass that moved nothing.
+ */
+test("with a full batch of intents that all keep failing, the resolver waits its interval between passes instead of spinning", async () => {
+  const s = await startTestSandbox({ resolverIntervalMs: 2_000 });
+  try {
+    const dst = s.legs.get(5)!;
+    let calls = 0;
+    dst.deliver = async () => {
+      calls++;
+      throw new Error("engine unreachable");
+    };
+    for (let i = 0; i < 210; i += 30)
+      await Promise.all(
+        Array.from({ length: 30 }, async () => {
+          const { intent, wallet } = await s.createIntent({ amount: 5 });
+          expect((await s.approve(intent, wallet)).status).toBe(200);
+        }),
+      );
+    // the background loop takes them up; once all are stuck, count the attempts over two intervals
+    for (const until = Date.now() + 20_000; calls < 210 && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBeGreaterThanOrEqual(210);
+    calls = 0;
+    await new Promise((r) => setTimeout(r, 4_000));
+    // at most three passes of 200 in 4 s at a 2 s interval (spinning, it was 1,600-2,600)
+    expect(calls).toBeLessThanOrEqual(600);
+    expect(calls).toBeGreaterThan(0); // still retried
+  } finally {
+    await s.close();
+  }
+}, 60_000);
