@@ -1,7 +1,7 @@
-import { connect } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/http/slowClientTimeouts.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
+import { type SlowClientOutcome, sendSlowly } from "./support/sendSlowly.js";
 import { ErrorSchema } from "./support/specSchemas.js";
 
 let t: TestSandbox;
@@ -11,44 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/**
- * Open a socket and send `head`, then `drip` one byte every `everyMs` until the server answers or closes;
- * resolves with what it answered and when (ms after the first byte), or "held" once `giveUpMs` pass.
- */
-function drip({
-  head,
-  drip,
-  everyMs,
-  giveUpMs,
-}: {
-  head: string;
-  drip: string;
-  everyMs: number;
-  giveUpMs: number;
-}): Promise<{ answer: string; afterMs: number } | "held"> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const socket = connect(t.sandbox.port, "127.0.0.1");
-    let answer = "";
-    let at = 0;
-    const timer = setInterval(() => socket.write(drip[at++ % drip.length]!), everyMs);
-    const giveUp = setTimeout(() => done("held"), giveUpMs);
-    function done(result: { answer: string; afterMs: number } | "held") {
-      clearInterval(timer);
-      clearTimeout(giveUp);
-      socket.destroy();
-      resolve(result);
-    }
-    socket.on("data", (chunk) => {
-      answer += chunk.toString();
-    });
-    socket.on("error", () => {});
-    socket.on("close", () => done({ answer, afterMs: Date.now() - started }));
-    socket.write(head);
-  });
-}
-
-function expectTimeoutAnswer(result: Awaited<ReturnType<typeof drip>>, limitMs: number) {
+function expectTimeoutAnswer(result: SlowClientOutcome, limitMs: number) {
   expect(result).not.toBe("held");
   if (result === "held") return;
   const [head = "", body = ""] = result.answer.split("\r\n\r\n", 2);
@@ -70,16 +33,17 @@ test("slow clients are cut off: headers or body sent a byte at a time, or nothin
   expect(HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
   expect(REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(15_000);
   const giveUpMs = REQUEST_TIMEOUT_MS + 5_000;
+  const { port } = t.sandbox;
   const post = "POST /affiliate/v1/quotes/best HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n";
   const [headers, body, silent, served] = await Promise.all([
-    drip({ head: "GET /affiliate/v1/networks HTTP/1.1\r\n", drip: "x-a: b\r\n", everyMs: 200, giveUpMs }),
-    drip({
+    sendSlowly({ port, head: "GET /affiliate/v1/networks HTTP/1.1\r\n", drip: "x-a: b\r\n", giveUpMs }),
+    sendSlowly({
+      port,
       head: `${post}content-type: application/json\r\ncontent-length: 100000\r\n\r\n`,
       drip: '{"a":1,',
-      everyMs: 200,
       giveUpMs,
     }),
-    drip({ head: "", drip: "", everyMs: 60_000, giveUpMs }),
+    sendSlowly({ port, head: "", drip: "", giveUpMs }),
     (async () => {
       // a normal client is answered while the slow ones hold their sockets
       await new Promise((r) => setTimeout(r, 1_000));

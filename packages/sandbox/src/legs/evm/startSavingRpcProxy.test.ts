@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
+import { sendSlowly } from "../../../test/support/sendSlowly.js";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../../http/slowClientTimeouts.js";
 import {
   isStateChangingRpcMethod,
@@ -207,32 +208,16 @@ describe("startSavingRpcProxy", () => {
   test("a client that drips its request, or sends nothing, is cut off (408) in bounded time; others are served meanwhile", async () => {
     const { call, url } = await setUp(async () => {});
     const port = Number(new URL(url).port);
-    /** Send `head`, then one byte of `drip` every 200 ms; resolves with the answer and when it came, or "held". */
-    const slow = (head: string, drip: string) =>
-      new Promise<{ answer: string; afterMs: number } | "held">((resolve) => {
-        const started = Date.now();
-        const socket = connect(port, "127.0.0.1");
-        let answer = "";
-        let at = 0;
-        const timer = setInterval(() => drip !== "" && socket.write(drip[at++ % drip.length]!), 200);
-        const giveUp = setTimeout(() => finish("held"), REQUEST_TIMEOUT_MS + 5_000);
-        function finish(result: { answer: string; afterMs: number } | "held") {
-          clearInterval(timer);
-          clearTimeout(giveUp);
-          socket.destroy();
-          resolve(result);
-        }
-        socket.on("data", (chunk) => {
-          answer += chunk.toString();
-        });
-        socket.on("error", () => {});
-        socket.on("close", () => finish({ answer, afterMs: Date.now() - started }));
-        socket.write(head);
-      });
+    const giveUpMs = REQUEST_TIMEOUT_MS + 5_000;
     const post = "POST / HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n";
     const [body, silent, served] = await Promise.all([
-      slow(`${post}content-length: 100000\r\n\r\n`, '{"jsonrpc":"2.0",'),
-      slow("", ""),
+      sendSlowly({
+        port,
+        head: `${post}content-length: 100000\r\n\r\n`,
+        drip: '{"jsonrpc":"2.0",',
+        giveUpMs,
+      }),
+      sendSlowly({ port, head: "", drip: "", giveUpMs }),
       (async () => {
         await new Promise((r) => setTimeout(r, 1_000));
         return (await call({ jsonrpc: "2.0", id: 1, method: "eth_chainId" })).status;
