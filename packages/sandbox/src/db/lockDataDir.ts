@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -43,38 +43,40 @@ function isAlive(holder: DataDirHolder): boolean {
   }
 }
 
+/** Create the lock file with `content`, atomically (`wx`: it fails with EEXIST when the file exists); true when made. */
+function createExclusively(path: string, content: string): boolean {
+  try {
+    writeFileSync(path, content, { flag: "wx" });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
 /**
- * One attempt: create the lock file atomically (a hard link of a file holding our record: it fails if the lock
- * exists). A lock whose holder is dead (a SIGKILLed sandbox) is moved aside first, and only if it is still the
- * dead holder's after the move (another starter may have replaced it meanwhile; then it is put back).
- * Returns undefined when taken, or the live holder.
+ * One attempt: create the lock file (a reader that finds it before its content is written takes it as held). A lock
+ * whose holder is dead (a SIGKILLed sandbox) is moved aside first, and only if it is still the dead holder's after the
+ * move (another starter may have replaced it meanwhile; then it is put back). Returns undefined when taken, or the
+ * live holder.
  */
 function tryLock(path: string, mine: DataDirHolder): DataDirHolder | undefined {
-  const tmp = `${path}.${mine.token}.tmp`;
-  writeFileSync(tmp, JSON.stringify(mine));
-  try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        linkSync(tmp, path);
-        return undefined;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-      const holder = readHolder(path);
-      if (holder === undefined || isAlive(holder)) return holder ?? { pid: 0, host: "unknown", token: "" };
-      const aside = `${path}.${mine.token}.stale`;
-      try {
-        renameSync(path, aside);
-      } catch {
-        continue; // another starter moved it first
-      }
-      if (readHolder(aside)?.token !== holder.token) linkSync(aside, path); // not the dead one's: put it back
-      unlinkSync(aside);
+  const unknown: DataDirHolder = { pid: 0, host: "unknown", token: "" };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (createExclusively(path, JSON.stringify(mine))) return undefined;
+    const holder = readHolder(path);
+    if (holder === undefined || isAlive(holder)) return holder ?? unknown;
+    const aside = `${path}.${mine.token}.stale`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      continue; // another starter moved it first
     }
-    return readHolder(path) ?? { pid: 0, host: "unknown", token: "" };
-  } finally {
-    unlinkSync(tmp);
+    const moved = readFileSync(aside, "utf8");
+    if (readHolder(aside)?.token !== holder.token) createExclusively(path, moved); // not the dead one's: put it back
+    unlinkSync(aside);
   }
+  return readHolder(path) ?? unknown;
 }
 
 /**
