@@ -46,15 +46,15 @@ export interface SandboxOptions {
    */
   databaseUrl?: string;
   /**
-   * With `databaseUrl`, when another sandbox holds the database's lock: wait until it is released (default, logged
-   * at once and then once a minute, for at most `databaseLockTimeoutSecs`) or, when false, fail at once with
-   * `SANDBOX_DATABASE_LOCKED`.
+   * When another sandbox holds the database's lock (`databaseUrl`) or runs on the PGlite data dir (`dataDir`,
+   * `<dataDir>/sandbox.lock`): wait until it is released (default, logged at once and then once a minute, for at
+   * most `databaseLockTimeoutSecs`) or, when false, fail at once with `SANDBOX_DATABASE_LOCKED`.
    */
   waitForDatabaseLock?: boolean;
   /**
-   * With `databaseUrl`, how long to wait for another sandbox's lock, seconds, before failing with
-   * `SANDBOX_DATABASE_LOCKED` (`details.waitedSecs`). Default 600: a holder that hangs (stopped, not dead: its
-   * session stays open) would otherwise block a CI job until the job's own timeout, with no coded error.
+   * How long to wait for another sandbox's lock (a server database's or a PGlite data dir's), seconds, before
+   * failing with `SANDBOX_DATABASE_LOCKED` (`details.waitedSecs`). Default 600: a holder that hangs (stopped, not
+   * dead: its session stays open) would otherwise block a CI job until the job's own timeout, with no coded error.
    */
   databaseLockTimeoutSecs?: number;
   /** With `databaseUrl`, how long to retry a server that is unreachable at start, seconds. Default 60. */

@@ -214,6 +214,33 @@ describe("intent errors", () => {
     }
   });
 
+  test("a public key longer than any chain's (65 bytes) is 400 INVALID_PUBLIC_KEY, also where none is needed (EVM)", async () => {
+    // EVM and Tron need no key and do not check it: whatever was sent was stored with the intent, up to the 1 MiB
+    // body limit, and loaded with it by every approval and resolver pass
+    for (const key of ["ab".repeat(66), "ab".repeat(400_000), `0x${"ab".repeat(66)}`]) {
+      const q = await t.quote({});
+      expectError(
+        await t.request(
+          "POST",
+          "/affiliate/v1/intents",
+          intentBody(q.body.id, { user_source_public_key: key }),
+        ),
+        400,
+        "INVALID_PUBLIC_KEY",
+        "Intent",
+      );
+    }
+    for (const key of [`04${"ab".repeat(64)}`, `02${"ab".repeat(32)}`]) {
+      const q = await t.quote({});
+      const r = await t.request(
+        "POST",
+        "/affiliate/v1/intents",
+        intentBody(q.body.id, { user_source_public_key: key }),
+      );
+      expect(r.status).toBe(200);
+    }
+  });
+
   test("a used quote is 422 QUOTE_ALREADY_USED; an expired one 422 QUOTE_EXPIRED", async () => {
     const q = await t.quote({});
     expect((await t.request("POST", "/affiliate/v1/intents", intentBody(q.body.id))).status).toBe(200);
@@ -527,5 +554,54 @@ describe("dev endpoints", () => {
       [5, "SOLANA", "cosign"],
     ]);
     expect(r.body[0].info.engine).toBe("test-leg");
+  });
+});
+
+describe("an internal error is a 500 INTERNAL, logged as one, whatever the request carried", () => {
+  const logs: string[] = [];
+  let s: TestSandbox;
+  beforeAll(async () => {
+    s = await startTestSandbox({ log: (message) => logs.push(message) });
+  });
+  afterAll(() => s?.close());
+
+  /**
+   * The check for a client that went away read the request's abort signal and `incoming.destroyed`, which the HTTP
+   * adapter and node set for every request whose body was read to its end: an engine failure on any POST with a body
+   * was answered 400 CLIENT_ABORTED ("The client went away.") to the client still waiting, and logged only as
+   * "client went away" (seen with a faucet of 2^256-1 wei on a real EVM leg).
+   */
+  test.each([
+    ["POST /sandbox/faucet", "faucet"],
+    ["POST /affiliate/v1/intents/{id}/approvals", "verifyApproval"],
+    ["GET /sandbox/balance", "balanceOf"],
+  ] as const)("%s when the leg throws a plain Error", async (_route, method) => {
+    logs.length = 0;
+    const { intent, wallet } = await s.createIntent({ amount: 5 });
+    const leg = s.legs.get(1)!;
+    const original = leg[method];
+    try {
+      (leg as unknown as Record<string, unknown>)[method] = async () => {
+        throw new Error("engine exploded");
+      };
+      const r =
+        method === "faucet"
+          ? await s.request("POST", "/sandbox/faucet", {
+              network_id: 1,
+              address: wallet.address,
+              token: "USDC",
+              amount: 1,
+            })
+          : method === "verifyApproval"
+            ? await s.approve(intent, wallet)
+            : await s.request("GET", `/sandbox/balance?network_id=1&address=${wallet.address}&token=USDC`);
+      expectError(r, 500, "INTERNAL", "Other");
+      expect(logs.filter((line) => line.includes("engine exploded"))).toEqual([
+        expect.stringMatching(/^internal error on (POST|GET) \/.*: engine exploded$/),
+      ]);
+      expect(logs.filter((line) => line.includes("client went away"))).toEqual([]);
+    } finally {
+      (leg as unknown as Record<string, unknown>)[method] = original;
+    }
   });
 });

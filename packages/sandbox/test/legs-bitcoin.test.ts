@@ -174,6 +174,19 @@ describe("Bitcoin leg: ledger and clock", () => {
     expect((await catchLegRejection(leg.balanceOf(addr, "eth"))).code).toBe("TOKEN_UNKNOWN");
     expect(await leg.inventory("btc")).toBe(1_000_000_000n);
   });
+
+  it("faucet refuses more than 21,000,000 BTC (AMOUNT_INVALID): an output value is an int64 (a plain Error before, 500 over HTTP)", async () => {
+    const leg = makeLeg();
+    await leg.start();
+    const addr = p2wpkhAddress(user);
+    for (const amountLots of [2_100_000_000_000_001n, 2n ** 63n, 2n ** 256n - 1n])
+      expect((await catchLegRejection(leg.faucet({ address: addr, token: "btc", amountLots }))).code).toBe(
+        "AMOUNT_INVALID",
+      );
+    expect(await leg.balanceOf(addr, "btc")).toBe(0n);
+    await leg.faucet({ address: addr, token: "btc", amountLots: 2_100_000_000_000_000n });
+    expect(await leg.balanceOf(addr, "btc")).toBe(2_100_000_000_000_000n);
+  });
 });
 
 describe("Bitcoin leg: deposit, claim, deliver, refund", () => {

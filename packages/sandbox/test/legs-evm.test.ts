@@ -164,6 +164,17 @@ describe("EVM leg: engine, tokens, faucet", () => {
     expect(await leg.balanceOf(someone, "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")).toBe(5n);
   });
 
+  it("faucet refuses more native coin than 10^12 ETH at once (AMOUNT_INVALID): 2^256-1 wei failed in anvil (a plain Error, 500 over HTTP)", async () => {
+    const someone = privateKeyToAccount(generatePrivateKey()).address;
+    const native = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE";
+    for (const amountLots of [10n ** 30n + 1n, 2n ** 256n - 1n])
+      expect(
+        (await catchLegRejection(leg.faucet({ address: someone, token: native, amountLots }))).code,
+      ).toBe("AMOUNT_INVALID");
+    await leg.faucet({ address: someone, token: native, amountLots: 10n ** 30n });
+    expect(await publicClient.getBalance({ address: someone })).toBe(10n ** 30n);
+  });
+
   it("wraps ETH into WETH and back one wei to one lot", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const weth = tokens.WETH as Address;

@@ -183,6 +183,16 @@ describe("Solana leg (litesvm)", () => {
     expect((await leg.refund(intent, deposited.legData)).txHash).toBe(refunded.txHash);
   });
 
+  it("faucet refuses an amount over a u64 (AMOUNT_INVALID) for SOL, wSOL and USDC (a plain Error before, 500 over HTTP)", async () => {
+    const someone = Keypair.generate().publicKey.toBase58();
+    for (const token of [NATIVE, WSOL, usdc])
+      for (const amountLots of [2n ** 64n, 2n ** 256n - 1n])
+        expect((await rejection(leg.faucet({ address: someone, token, amountLots }))).code).toBe(
+          "AMOUNT_INVALID",
+        );
+    expect(await leg.balanceOf(someone, usdc)).toBe(0n);
+  });
+
   describe("verifyApproval refuses", () => {
     it("a message changed after building (TRANSACTION_MODIFIED), even when validly signed", async () => {
       const intent = newIntent(user, usdc, 1_000n);

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "vitest";
 import { startSandbox } from "../src/index.js";
 import { createTestLegFactory, type TestLeg } from "./support/createTestLeg.js";
+import { startTestSandbox } from "./support/harness.js";
 
 test("close() stops the legs and the server and is idempotent", async () => {
   const legs: TestLeg[] = [];
@@ -55,4 +59,48 @@ test("a leg that fails to start fails the sandbox start with its error", async (
     }),
   ).rejects.toThrow("engine missing");
   expect(stopped.sort()).toEqual([1, 2, 3, 4, 5]);
+});
+
+test("close() mid-request answers the request before it stops the legs and the database: the client learns the outcome, and it is stored", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "sandbox-close-in-flight-"));
+  try {
+    const first = await startTestSandbox({ dataDir });
+    const { intent, wallet } = await first.createIntent({ amount: 5 });
+    const leg = first.legs.get(1)!;
+    const verify = leg.verifyApproval.bind(leg);
+    let entered!: () => void;
+    const verifying = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    leg.verifyApproval = async (...args) => {
+      entered();
+      await held; // the leg is still checking the signature when the sandbox is asked to stop
+      return verify(...args);
+    };
+    const approval = first.approve(intent, wallet).catch((error: unknown) => error);
+    await verifying;
+    const closed = first.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const releasedAt = Date.now();
+    const answer = await approval;
+    await closed;
+    // closed as soon as the answer went out, not after the keep-alive socket idled out (5 s)
+    expect(Date.now() - releasedAt).toBeLessThan(2_500);
+    expect(answer).toMatchObject({ status: 200, body: { status: "ApprovalAdded" } });
+    expect(leg.calls.stop).toBe(1);
+
+    const second = await startTestSandbox({ dataDir });
+    try {
+      expect((await second.status(intent.intent_id)).status).toBe("ApprovalAdded");
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -11,9 +11,9 @@ export const USAGE = `Usage: pnpm sandbox [options]
                              postgres://user:password@host:port/database (or set SANDBOX_DATABASE_URL,
                              which keeps the password out of the process list); engine state stays
                              in --data-dir. One sandbox resolves per database: a second one waits
-  --no-wait                  with --database-url: refuse to start while another sandbox holds the
-                             database, instead of waiting for it
-  --lock-timeout <secs>      with --database-url: wait at most this long for another sandbox's lock,
+  --no-wait                  refuse to start while another sandbox holds the database (--database-url)
+                             or runs on the data dir (PGlite), instead of waiting for it
+  --lock-timeout <secs>      wait at most this long for another sandbox's lock (database or data dir),
                              then fail with SANDBOX_DATABASE_LOCKED (default 600)
   --database-timeout <secs>  with --database-url: retry an unreachable server this long at start
                              (default 60)

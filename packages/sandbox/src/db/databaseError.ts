@@ -27,11 +27,12 @@ export interface DatabaseErrorDetails {
     sqlState: string;
   };
   /**
-   * Another sandbox holds the resolver lock of this database: at once with `waitForDatabaseLock: false`
-   * (`--no-wait`), or after waiting `databaseLockTimeoutSecs` (`--lock-timeout`, default 600) for it.
+   * Another sandbox holds the resolver lock of this database, or runs on this PGlite data dir: at once with
+   * `waitForDatabaseLock: false` (`--no-wait`), or after waiting `databaseLockTimeoutSecs` (`--lock-timeout`,
+   * default 600) for it.
    */
   SANDBOX_DATABASE_LOCKED: {
-    /** The URL, password replaced by `***`. */
+    /** The URL, password replaced by `***`; for a PGlite data dir in use, its `file://` URL. */
     url: string;
     /** Who holds it, as the holder's connection named itself (`swapintent-sandbox pid=… host=…`), when known. */
     holder: string | null;

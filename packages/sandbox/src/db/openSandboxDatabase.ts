@@ -3,6 +3,7 @@ import { acquireResolverLock } from "./acquireResolverLock.js";
 import { applyMigrations } from "./applyMigrations.js";
 import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
 import { EXCLUSIVE_GATE, type ResolverGate } from "./createStore.js";
+import { lockDataDir } from "./lockDataDir.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./openDatabase.js";
 import { openPostgres } from "./openPostgres.js";
@@ -29,7 +30,10 @@ export interface OpenSandboxDatabaseOptions {
   dataDir?: string | undefined;
   /** A PostgreSQL server (`postgres://user:password@host:port/database`) instead of PGlite. */
   databaseUrl?: string | undefined;
-  /** When another sandbox holds the server database's resolver lock: wait for it (default) or refuse at once. */
+  /**
+   * When another sandbox holds the server database's resolver lock, or runs on the PGlite data dir: wait for it
+   * (default) or refuse at once.
+   */
   waitForLock?: boolean;
   /** How long to wait for that lock, ms (default 600 s), then fail with `SANDBOX_DATABASE_LOCKED`. */
   lockTimeoutMs?: number;
@@ -45,8 +49,13 @@ export interface OpenSandboxDatabaseOptions {
   migrations?: readonly Migration[];
 }
 
+/** How long to wait for another sandbox's lock (of a server database, or of a PGlite data dir), ms. */
+const lockWaitMs = (options: OpenSandboxDatabaseOptions) =>
+  options.waitForLock === false ? 0 : (options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+
 /**
- * Open the sandbox database. Without `databaseUrl`: PGlite (see `openDatabase`). With it: check the URL, connect to
+ * Open the sandbox database. Without `databaseUrl`: PGlite (see `openDatabase`), in `<dataDir>/db` once this process
+ * holds the data dir's lock (see `lockDataDir`). With it: check the URL, connect to
  * the server (retrying while it is unreachable), take its single-resolver lock on that connection, which then is the
  * sandbox's only writer (waiting or refusing, see `acquireResolverLock`), and only then apply the migrations, so two
  * sandboxes never migrate one database at once and a sandbox that lost the lock writes nothing.
@@ -55,11 +64,30 @@ export interface OpenSandboxDatabaseOptions {
 export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): Promise<SandboxDatabase> {
   const migrations = options.migrations ?? MIGRATIONS;
   if (options.databaseUrl === undefined) {
-    const db = await openDatabase({
-      dir: options.dataDir === undefined ? undefined : join(options.dataDir, "db"),
-      migrations,
-    });
-    return { db, gate: EXCLUSIVE_GATE, close: () => db.close() };
+    const dataDir = options.dataDir;
+    if (dataDir === undefined) {
+      const db = await openDatabase({ dir: undefined, migrations });
+      return { db, gate: EXCLUSIVE_GATE, close: () => db.close() };
+    }
+    // PGlite's files are this process's alone: one sandbox per data dir, the next one waits for it.
+    const lock = await lockDataDir({ dataDir, waitMs: lockWaitMs(options), log: options.log });
+    try {
+      const db = await openDatabase({ dir: join(dataDir, "db"), migrations });
+      return {
+        db,
+        gate: EXCLUSIVE_GATE,
+        close: async () => {
+          try {
+            await db.close();
+          } finally {
+            lock.release();
+          }
+        },
+      };
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
   const url = options.databaseUrl;
   checkDatabaseUrl(url);
@@ -69,7 +97,7 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
     );
   const lock = await acquireResolverLock({
     url,
-    waitMs: options.waitForLock === false ? 0 : (options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS),
+    waitMs: lockWaitMs(options),
     log: options.log,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,

@@ -28,7 +28,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
           `The request line and headers are larger than ${MAX_HEADER_BYTES / 1024} KiB.`,
         ]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, "REQUEST_TIMEOUT", "The request's headers did not arrive in time."]
+        ? [408, "REQUEST_TIMEOUT", "The request did not arrive in time."]
         : [400, "MALFORMED_REQUEST", "The request is not valid HTTP/1.1."];
   const body = JSON.stringify({ code: status, message, entity: "Other", type });
   socket.end(

@@ -45,10 +45,16 @@ async function readRestOfBody(request: Request): Promise<boolean> {
   }
 }
 
-/** Whether the client went away before its request was answered (a disconnect mid-upload, say). */
+/**
+ * Whether the client went away before its request was answered (a disconnect mid-upload, say): its socket is gone.
+ * Not the request's abort signal or `incoming.destroyed`: the adapter and node set those for every request whose
+ * body was read to its end, so an internal error on any POST with a body passed for a client that went away.
+ * In process (`app.fetch`, no socket) only the caller's signal says so.
+ */
 function clientAborted(c: Context): boolean {
-  const env = c.env as { incoming?: IncomingMessage } | undefined;
-  return c.req.raw.signal.aborted || env?.incoming?.destroyed === true;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined) return c.req.raw.signal.aborted;
+  return incoming.socket?.destroyed === true || incoming.errored !== null;
 }
 
 /**

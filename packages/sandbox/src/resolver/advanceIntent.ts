@@ -36,7 +36,8 @@ function describeError(error: unknown, secretHex: string): string {
  * status and clears the step. After a crash a recorded step is called again first, whatever the faults or the
  * clock say, and the leg (idempotent by intent id) returns the transaction it already made instead of paying twice.
  * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested), except `LEG_NOT_STARTED`;
- * any other error is transient and the step is retried on the next pass.
+ * any other error is transient and the step is retried on the next pass. A `LEG_NOT_STARTED` on a step's first call
+ * (the leg did nothing) drops the step again, so the deadline still ends the intent while the leg stays down.
  *
  * Returns the intent as stored after the change (the row the database returned), or undefined when it did not change.
  */
@@ -83,20 +84,30 @@ async function runStep<T>(
   // Record the step; a step recorded before (a crash, a retry, the claim after a delivery) is confirmed instead on a
   // shared database: a write on the lock's connection that still finds the row as read. So no leg is called by a
   // sandbox that lost the lock, or on a row another sandbox changed since it was read.
-  if (row.pendingStep !== step) {
+  const firstCall = row.pendingStep !== step;
+  if (firstCall) {
     if (!(await s.cas(null, { pendingStep: step }))) return false;
   } else if (!core.store.exclusive && !(await s.cas(step, {}))) return false;
   let result: T;
   try {
     result = await call();
   } catch (error) {
-    // LEG_NOT_STARTED says the leg is not running, nothing about the intent: retried like an engine error.
-    if (error instanceof LegRejection && error.code !== "LEG_NOT_STARTED" && refused) {
+    const notStarted = error instanceof LegRejection && error.code === "LEG_NOT_STARTED";
+    // LEG_NOT_STARTED says the leg is not running, nothing about the intent: retried, never final.
+    if (error instanceof LegRejection && !notStarted && refused) {
       core.log(`intent ${row.id}: ${step} refused (${s.describe(error)})`);
       return s.cas(step, { pendingStep: null, lastError: `${step}: ${s.describe(error)}`, ...refused() });
     }
-    core.log(`intent ${row.id}: ${step} failed, will retry (${s.describe(error)})`);
-    await s.cas(step, { lastError: `${step}: ${s.describe(error)}` });
+    // A leg that is not running did nothing, and no earlier call of this step is unfinished (it was not recorded):
+    // the step is dropped again, so the next pass applies the deadline and the faults as if it never started. A step
+    // recorded before stays recorded (an earlier call may have moved funds) and is resumed whatever the clock says.
+    const dropStep = notStarted && firstCall;
+    // An engine that stays down fails the same way every pass: only a new error is logged and stored.
+    const lastError = `${step}: ${s.describe(error)}`;
+    if (lastError !== row.lastError)
+      core.log(`intent ${row.id}: ${step} failed, will retry (${s.describe(error)})`);
+    if (lastError !== row.lastError || dropStep)
+      await s.cas(step, { lastError, ...(dropStep ? { pendingStep: null } : {}) });
     return false;
   }
   // A success clears this step's own retry errors and keeps the reason for the status (e.g. why a refund).

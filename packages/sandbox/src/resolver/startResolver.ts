@@ -59,6 +59,12 @@ const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSE
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Log an error that escaped {@link followIntent}; the intent counts as not moved. */
+const logFailure = (core: Core) => (error: unknown) => {
+  core.log(`resolver: ${describe(error)}`);
+  return false;
+};
+
 /** What following an intent needs from its resolver. */
 interface FollowContext {
   core: Core;
@@ -67,11 +73,15 @@ interface FollowContext {
   nextSlice(): Promise<void>;
 }
 
-/** Follow one intent through the steps that are ready; move it back in the queue when it is stuck. */
-async function followIntent(ctx: FollowContext, first: IntentRow): Promise<void> {
+/**
+ * Follow one intent through the steps that are ready; move it back in the queue when it is stuck. Resolves to
+ * whether it took at least one step.
+ */
+async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boolean> {
   const { core } = ctx;
   let row: IntentRow | undefined = first;
   let stuck = false;
+  let moved = false;
   try {
     for (let steps = 0; row && steps < ctx.stepsPerPass && !ctx.isStopped(); steps++) {
       await ctx.nextSlice();
@@ -83,17 +93,19 @@ async function followIntent(ctx: FollowContext, first: IntentRow): Promise<void>
         break;
       }
       row = next;
+      moved = true;
     }
   } catch (error) {
     stuck = true;
     core.log(`resolver: intent ${first.id}: ${describe(error)}`);
   }
   if (stuck) await core.store.deferIntent(first.id, core.clock.nowMs());
+  return moved;
 }
 
 /**
  * Start the background resolver: every `intervalMs` (after the previous pass ends, so passes never overlap;
- * at once when the previous pass had a full batch) it runs one pass:
+ * at once when the previous pass had a full batch and moved something) it runs one pass:
  *
  * 1. the expiry sweep, one UPDATE: `Initiated` and `ApprovalAdded` intents past their deadline become `Expired`,
  *    however many there are, so abandoned intents never reach the work list;
@@ -122,21 +134,25 @@ export function startResolver({
     nextSlice: createTimeSlicer(),
   };
 
-  /** One pass; true when its batch was full (more work may be waiting). */
+  /**
+   * One pass; true when its batch was full and moved something (more work may be waiting). A full batch in which
+   * nothing moved (every intent stuck on an engine that stays down) waits the interval: the next pass would only
+   * retry the same intents, so running it at once made the resolver spin for as long as the engine was down.
+   */
   const pass = async (): Promise<boolean> => {
     const expired = await core.store.expireOverdue(core.clock.nowMs());
     if (expired > 0) core.log(`resolver: ${expired} intent(s) expired`);
     const rows = await core.store.listWork(BATCH);
     let next = 0;
+    let moved = false;
     const worker = async () => {
       while (!stopped && next < rows.length) {
         const row = rows[next++];
-        if (row)
-          await followIntent(follow, row).catch((error: unknown) => core.log(`resolver: ${describe(error)}`));
+        if (row && (await followIntent(follow, row).catch(logFailure(core)))) moved = true;
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
-    return rows.length === BATCH;
+    return rows.length === BATCH && moved;
   };
 
   const runPass = () => {

@@ -78,8 +78,14 @@ function checkAddressesAndKey(
       `\`user_source_public_key\` is required when the source network is ${sourceNetwork.type}.`,
       "Intent",
     );
-  if (publicKey !== null && !/^(?:[0-9a-fA-F]{2})+$/.test(publicKey))
-    throw createBadRequestError("INVALID_PUBLIC_KEY", "`user_source_public_key` must be hex.", "Intent");
+  // At most 65 bytes (an uncompressed secp256k1 key, the longest any chain uses): EVM and Tron do not check the key,
+  // and it is stored with the intent.
+  if (publicKey !== null && !/^(?:[0-9a-fA-F]{2}){1,65}$/.test(publicKey))
+    throw createBadRequestError(
+      "INVALID_PUBLIC_KEY",
+      "`user_source_public_key` must be hex of at most 65 bytes.",
+      "Intent",
+    );
   if (!sourceLeg.publicKeyMatchesAddress(request.userSourceAddress, publicKey))
     throw createBadRequestError(
       "PUBLIC_KEY_MISMATCH",

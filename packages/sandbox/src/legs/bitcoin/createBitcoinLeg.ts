@@ -19,6 +19,9 @@ import { scriptsOfPublicKey } from "./scriptsOfPublicKey.js";
 import type { BitcoinLeg, BitcoinResolver, StartedBitcoinLeg } from "./types.js";
 import { verifyHtlcApproval } from "./verifyHtlcApproval.js";
 
+/** 21,000,000 BTC in satoshis: the most one faucet call mints (an output value is an int64). */
+const MAX_MONEY_SATS = 2_100_000_000_000_000n;
+
 // bitcoinjs-lib's Taproot payments and PSBT signing need a secp256k1 backend before the leg builds anything.
 initEccLib(ecc);
 
@@ -94,6 +97,9 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
       requireBtc(request.token);
       const script = requireRegtestAddress(request.address);
       if (request.amountLots <= 0n) throw new LegRejection("AMOUNT_INVALID", "the amount must be positive");
+      // An output value is an int64 of satoshis, and no more than 21,000,000 BTC exist.
+      if (request.amountLots > MAX_MONEY_SATS)
+        throw new LegRejection("AMOUNT_INVALID", "more than 21,000,000 BTC");
       return { txHash: started().ledger.mint(toHex(script), request.amountLots) };
     },
     async balanceOf(address, token) {

@@ -1,6 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
+import { sendSlowly } from "../../../test/support/sendSlowly.js";
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../../http/slowClientTimeouts.js";
 import {
   isStateChangingRpcMethod,
   MAX_BATCH_CALLS,
@@ -59,7 +61,7 @@ async function setUp(save: () => Promise<void>, { reverse = false } = {}) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-  return { seen, call, url: proxy.url, receiptsAskedFor };
+  return { seen, call, url: proxy.url, receiptsAskedFor, proxy };
 }
 
 describe("isStateChangingRpcMethod", () => {
@@ -201,5 +203,62 @@ describe("startSavingRpcProxy", () => {
     expect(replies.map((r) => r.id).sort()).toEqual([1, 2]);
     // the receipt asked for is the send's hash (0x22, its reply's id is 1), not eth_chainId's answer at index 0
     expect(receiptsAskedFor).toEqual(["0x22"]);
+  });
+
+  test("a client that drips its request, or sends nothing, is cut off (408) in bounded time; others are served meanwhile", async () => {
+    const { call, url } = await setUp(async () => {});
+    const port = Number(new URL(url).port);
+    const giveUpMs = REQUEST_TIMEOUT_MS + 5_000;
+    const post = "POST / HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n";
+    const [body, silent, served] = await Promise.all([
+      sendSlowly({
+        port,
+        head: `${post}content-length: 100000\r\n\r\n`,
+        drip: '{"jsonrpc":"2.0",',
+        giveUpMs,
+      }),
+      sendSlowly({ port, head: "", drip: "", giveUpMs }),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 1_000));
+        return (await call({ jsonrpc: "2.0", id: 1, method: "eth_chainId" })).status;
+      })(),
+    ]);
+    for (const [result, limitMs] of [
+      [body, REQUEST_TIMEOUT_MS + 2_500],
+      [silent, HEADERS_TIMEOUT_MS + 2_500],
+    ] as const) {
+      expect(result).not.toBe("held");
+      if (result === "held") continue;
+      expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(result.afterMs).toBeLessThan(limitMs);
+    }
+    expect(served).toBe(200);
+  }, 30_000);
+
+  test("close() mid-save answers the call in flight before it returns: the wallet gets its hash, not a dropped socket", async () => {
+    let entered!: () => void;
+    const saving = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { call, proxy } = await setUp(async () => {
+      entered();
+      await held;
+    });
+    const sent = call({ jsonrpc: "2.0", id: 7, method: "eth_sendRawTransaction", params: ["0x00"] }).then(
+      async (r) => ({ status: r.status, body: (await r.json()) as { result?: string } }),
+      (error: unknown) => error,
+    );
+    await saving;
+    const closed = proxy.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const releasedAt = Date.now();
+    expect(await sent).toMatchObject({ status: 200, body: { result: "0x22" } });
+    await closed;
+    expect(Date.now() - releasedAt).toBeLessThan(2_500);
   });
 });

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeGracefully, trackRequestsInFlight } from "../../http/closeGracefully.js";
+import { SLOW_CLIENT_TIMEOUTS } from "../../http/slowClientTimeouts.js";
 
 /** A running JSON-RPC proxy in front of an engine. */
 export interface SavingRpcProxy {
   /** `http://127.0.0.1:PORT`: the URL users are given instead of the engine's. */
   url: string;
-  /** Stop accepting requests and close open connections. Idempotent. */
+  /** Stop accepting requests, answer those in flight (at most 5 s), close the connections. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -88,7 +90,8 @@ function replyTo(call: RpcCall, index: number, replies: RpcReply[]): RpcReply | 
  * then does the caller get the engine's answer. A user who saw a transaction hash or a receipt can therefore
  * count on it surviving a SIGKILL of the sandbox a moment later. Reads are forwarded as they are. What the proxy
  * refuses itself gets a JSON-RPC error body: a method other than POST/OPTIONS (405), a body over 8 MiB (413), a body
- * that is not JSON (400, -32700), a batch of more than {@link MAX_BATCH_CALLS} calls (400, -32600).
+ * that is not JSON (400, -32700), a batch of more than {@link MAX_BATCH_CALLS} calls (400, -32600); a client that
+ * drips its request or sends nothing gets node's 408 ({@link SLOW_CLIENT_TIMEOUTS}).
  */
 export async function startSavingRpcProxy({
   target,
@@ -99,7 +102,8 @@ export async function startSavingRpcProxy({
   save: () => Promise<void>;
   log: (message: string) => void;
 }): Promise<SavingRpcProxy> {
-  const server = createServer((request, response) => {
+  // Slow clients are cut off (408) as on the API's own server: a wallet's RPC calls arrive in milliseconds.
+  const server = createServer(SLOW_CLIENT_TIMEOUTS, (request, response) => {
     handleRpcRequest({ request, response, target, save }).catch((error: unknown) => {
       // The save failed or the engine is gone: the caller must not take the call as durable.
       log(`rpc proxy: ${error instanceof Error ? error.message : String(error)}`);
@@ -114,6 +118,7 @@ export async function startSavingRpcProxy({
       else response.destroy();
     });
   });
+  trackRequestsInFlight(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -123,10 +128,8 @@ export async function startSavingRpcProxy({
   return {
     url: `http://127.0.0.1:${port}`,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      // a call in flight (a transaction being mined and saved) is answered first, so the wallet learns its hash
+      closing ??= closeGracefully(server);
       return closing;
     },
   };

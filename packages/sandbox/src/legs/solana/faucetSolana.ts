@@ -4,12 +4,15 @@ import {
   getMintToInstruction,
   getSyncNativeInstruction,
 } from "@solana-program/token";
-import type { ChainLeg } from "../types.js";
+import { type ChainLeg, LegRejection } from "../types.js";
 import { WRAPPED_SOL_MINT } from "./constants.js";
 import { payFromResolver } from "./deliverSolana.js";
 import { createNextMemoInstruction } from "./memo.js";
 import { getAta, parseSolanaPayment } from "./tokens.js";
 import type { StartedSolanaLeg } from "./types.js";
+
+/** The largest u64. */
+const U64_MAX = 2n ** 64n - 1n;
 
 /**
  * `ChainLeg.faucet` of the Solana leg: SOL from the resolver; wSOL as lamports into the recipient's wSOL account
@@ -31,6 +34,8 @@ export async function faucetSolana({
   });
   const resolver = leg.keys.resolver;
   const amount = request.amountLots;
+  // Lamports and token amounts are u64: a larger amount cannot be encoded in an instruction.
+  if (amount > U64_MAX) throw new LegRejection("AMOUNT_INVALID", "more than a u64 amount");
   if (token.kind === "native")
     return { txHash: await payFromResolver({ leg, token, recipient, amount, label: "faucet" }) };
   const account = await getAta({ owner: recipient, mint: token.mint });
