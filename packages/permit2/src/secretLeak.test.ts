@@ -32,27 +32,13 @@ const keyForms: Record<string, unknown> = {
 };
 const secrets = [marker.bytes, marker.hex];
 
-function evmParameters() {
-  const f = buildPermit2Fixture();
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: f.expected,
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
+/** The fixture's verification parameters for one chain. */
+function parametersOf(chain: "evm" | "tron") {
+  const { intent, quote, expected, allowedPermit2Addresses, nowMs } = buildPermit2Fixture({ chain });
+  return { intent, quote, expected, allowedPermit2Addresses, nowMs };
 }
-
-function tronParameters() {
-  const f = buildPermit2Fixture({ chain: "tron" });
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: f.expected,
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
-}
+const evmParameters = () => parametersOf("evm");
+const tronParameters = () => parametersOf("tron");
 
 async function expectNoLeak(run: () => unknown) {
   const { error, leak } = await leakOf(run, secrets);
