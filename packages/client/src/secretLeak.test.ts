@@ -13,6 +13,8 @@ import { createClient } from "./client/createClient.js";
 import type { ClientOptions } from "./client/types.js";
 import { isSwapIntentError } from "./errors/baseError.js";
 import { createRequestSigner } from "./signing/createRequestSigner.js";
+import { formatAmount } from "./utils/formatAmount.js";
+import { parseUnits } from "./utils/parseUnits.js";
 
 const apiKeyMarker = createMarkerSecret(24);
 const apiKey = `sk_live_${Buffer.from(apiKeyMarker.bytes).toString("base64url")}+/=`;
@@ -156,4 +158,55 @@ describe("request signing", () => {
     expect(signature.length).toBeGreaterThan(100);
     await expectNoLeak(run, events, [signature.slice(20, 80)]);
   });
+});
+
+describe("a key or seed passed as a parameter", () => {
+  const seed = createMarkerSecret();
+  const forms = {
+    hex: seed.hex,
+    hex0x: `0x${seed.hex}`,
+    oneCharOff: `${seed.hex.slice(0, 31)}g${seed.hex.slice(32)}`,
+    tooLong: `${seed.hex}00`,
+    base64: Buffer.from(seed.bytes).toString("base64"),
+    words: Array.from({ length: 12 }, (_, i) => `${seed.hex.slice(i * 5, i * 5 + 5)}x`).join(" "),
+  };
+  const noLeak = (run: () => unknown) => expectNoLeak(run, [], [seed.hex, forms.base64, forms.words]);
+  it.each(Object.entries(forms))(
+    "as %s: amount, public key, signature, address, money helpers",
+    async (_form, value) => {
+      server.handle(() => ({ status: 200, body: { networks: [{ network_id: 1, type: "BITCOIN" }] } }));
+      const client = clientWith({ apiKey }, []);
+      const quote = "3f1c9a52-7b4e-4d2a-9c61-0e8f5b7a2d14";
+      const intent = { quote, userSourceAddress: "a", userDestinationAddress: "b", refundAddress: "c" };
+      await noLeak(() =>
+        client.getBestQuote({
+          sourceChain: 1,
+          sourceToken: "t",
+          destChain: 2,
+          destToken: "u",
+          amount: value,
+          slippageBps: 50,
+        } as never),
+      );
+      await noLeak(() =>
+        client.createIntent({ ...intent, userSourcePublicKey: value, sourceNetworkType: "BITCOIN" } as never),
+      );
+      await noLeak(() => client.createIntent({ ...intent, quote: value } as never));
+      await noLeak(() =>
+        client.submitApproval({ intentId: quote, approval: { type: "permit2", signedData: value } } as never),
+      );
+      await noLeak(() =>
+        client.submitApproval({ intentId: quote, approval: { type: value, signedData: value } } as never),
+      );
+      await noLeak(() =>
+        client.submitApproval({
+          intentId: quote,
+          approval: { type: "cosign", signedData: { transaction: value, userAddress: "" } },
+        } as never),
+      );
+      await noLeak(() => client.getIntentStatus({ intentId: value } as never));
+      await noLeak(() => parseUnits({ value, decimals: 6 }));
+      await noLeak(() => formatAmount({ value: value as never, decimals: 6 }));
+    },
+  );
 });
