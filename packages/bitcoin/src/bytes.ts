@@ -14,6 +14,14 @@ export function bytesToHex(bytes: Uint8Array): string {
   return s;
 }
 
+/**
+ * A signer's `publicKey` as an error may print it: its hex when it is 33 bytes starting 02 or 03 (a compressed key's
+ * shape), else nothing of it (whatever else sits there may be the private key, 32 bytes, in the wrong field).
+ */
+export function publicKeyForError(value: Uint8Array): string {
+  return value?.length === 33 && (value[0]! | 1) === 3 ? bytesToHex(value) : "(not a public key)";
+}
+
 export function equalBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

@@ -43,8 +43,8 @@ export interface BitcoinErrorDetails {
    */
   BTC_PSBT_FIELD_NOT_ALLOWED: { where: string; fields: string[] };
   /**
-   * `quote.sourceAmountLots` is not a positive bigint of at most 21,000,000 BTC. `sourceAmountLots`: the value
-   * given, escaped.
+   * `quote.sourceAmountLots` is not a positive bigint of at most 21,000,000 BTC. `sourceAmountLots`: the bigint
+   * given, in decimal, or only the type of anything else, in parentheses (`(string)`: it may be a seed or key).
    */
   BTC_QUOTE_INVALID: { sourceAmountLots: string };
   /**
@@ -156,7 +156,8 @@ export interface BitcoinErrorDetails {
   BTC_FEE_TOO_HIGH: FeeDetails;
   /**
    * The signer's public key (`actual`, hex) is not the user's key (`expected`), or, for a refund, the signer
-   * cannot sign Schnorr (`canSignSchnorr` false).
+   * cannot sign Schnorr (`canSignSchnorr` false). A `publicKey` not shaped as a compressed key (33 bytes, 02/03) is
+   * never printed (it may be the private key in the wrong field): `actual` is then `(not a public key)`.
    */
   BTC_SIGNER_KEY_MISMATCH: { expected: string; actual: string; canSignSchnorr?: boolean };
   /** The signer cannot sign listed P2TR input `input` (no Schnorr signing). */

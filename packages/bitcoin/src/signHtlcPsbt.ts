@@ -1,7 +1,7 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, type Psbt, type SignerAsync } from "bitcoinjs-lib";
 import { checkSignal, throwIfAborted, untilAborted } from "./abort.js";
-import { bytesToHex, equalBytes } from "./bytes.js";
+import { bytesToHex, equalBytes, publicKeyForError } from "./bytes.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
@@ -79,7 +79,7 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
     throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.", {
       expected: bytesToHex(verified.userPublicKey),
-      actual: bytesToHex(signer.publicKey),
+      actual: publicKeyForError(signer.publicKey),
     });
   }
   throwIfAborted(signal, "beforeSigning");

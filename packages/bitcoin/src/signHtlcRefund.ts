@@ -1,5 +1,5 @@
 import { Psbt, payments, Transaction } from "bitcoinjs-lib";
-import { bytesToHex, compactSize, equalBytes } from "./bytes.js";
+import { bytesToHex, compactSize, equalBytes, publicKeyForError } from "./bytes.js";
 import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
@@ -82,7 +82,7 @@ export async function signHtlcRefund(
       "The signer is not the user's key or cannot sign Schnorr.",
       {
         expected: bytesToHex(user.publicKey),
-        actual: bytesToHex(signer.publicKey),
+        actual: publicKeyForError(signer.publicKey),
         canSignSchnorr: typeof signer.signSchnorr === "function",
       },
     );

@@ -257,7 +257,8 @@ function readQuoteAmount(quote: Pick<Quote, "sourceAmountLots">): bigint {
     throw createBitcoinError(
       "BTC_QUOTE_INVALID",
       "quote.sourceAmountLots is not a positive bigint of at most 21,000,000 BTC.",
-      { sourceAmountLots: escapeForDisplay(amount) },
+      // A value that is no bigint is named by its type only: it may be a seed or key passed by mistake.
+      { sourceAmountLots: typeof amount === "bigint" ? `${amount}` : `(${typeof amount})` },
     );
   }
   return amount;
@@ -336,7 +337,10 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&
     (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
-    (policy.resolverPublicKey === undefined || typeof policy.resolverPublicKey === "string") &&
+    // 32 or 33 bytes of hex: a pinned key of another shape is refused here, never echoed by the claim check.
+    (policy.resolverPublicKey === undefined ||
+      (typeof policy.resolverPublicKey === "string" &&
+        /^(0x)?([\da-f]{2}){32,33}$/i.test(policy.resolverPublicKey))) &&
     (policy.changeScriptType === undefined ||
       policy.changeScriptType === "p2tr" ||
       policy.changeScriptType === "p2wpkh");

@@ -33,9 +33,9 @@ export interface Permit2ErrorDetails {
   /**
    * The wallet's own input is wrong or missing (a caller bug, not the service): `expected` (its `spender`,
    * `chainId`, `recipient`, `destination`, …) or an option (`nowMs`, `maxDeadlineSecs`, `allowedPermit2Addresses`).
-   * `field` names the parameter.
+   * `field` names the parameter; the value given is never repeated (it may be a key pasted into the wrong field).
    */
-  PERMIT2_EXPECTED_INVALID: { field: string; value?: unknown };
+  PERMIT2_EXPECTED_INVALID: { field: string };
   /** An address is not a valid EVM (checksummed when mixed case) or Tron (base58check, 0x41 prefix) address. */
   PERMIT2_ADDRESS_INVALID: { field: string; value: unknown };
   /** The addresses are not all of the chain family the caller expects (EVM hex vs Tron base58). */
@@ -102,8 +102,11 @@ export interface Permit2ErrorDetails {
    * zero-width or other invisible/format character, or is too long to show (`value`: escaped, cut to the limit).
    */
   PERMIT2_TEXT_UNSAFE: { field: string; value: string };
-  /** The signing account is not the expected owner (`expected`), or has no valid address. */
-  PERMIT2_OWNER_MISMATCH: { expected?: string; actual: unknown };
+  /**
+   * The signing account (`actual`) is not the expected owner (`expected`), or has no valid address (`actualType`:
+   * only the `typeof` of what was given, never the value, which may be a key put where an address belongs).
+   */
+  PERMIT2_OWNER_MISMATCH: { expected: string; actual: unknown } | { actualType: string };
   /** The wallet returned a malformed signature: `reason` says how (see {@link Permit2SignatureProblem}). */
   PERMIT2_SIGNATURE_INVALID: { reason: Permit2SignatureProblem; length?: number | null; v?: number };
   /**

@@ -13,6 +13,7 @@ import {
   INTENT_ID,
   RECIPIENT,
   TRON,
+  USER_ADDRESS,
 } from "../test/fixtures/buildPermit2Fixture.js";
 import type { Permit2ErrorCode } from "./errors.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
@@ -85,7 +86,7 @@ describe("verifyPermit2Approval on EVM", () => {
   it("returns a summary a wallet can show: token, amounts in lots and formatted, spender, deadline, recipient", () => {
     const { summary } = verifyPermit2Approval({
       ...parametersOf(),
-      expected: { ...parametersOf().expected, owner: "0xabc" },
+      expected: { ...parametersOf().expected, owner: USER_ADDRESS },
     });
     expect(summary).toMatchObject({
       chainType: "evm",
@@ -102,7 +103,7 @@ describe("verifyPermit2Approval on EVM", () => {
       recipient: RECIPIENT,
       destChain: 4,
       destToken: "btc",
-      owner: "0xabc",
+      owner: USER_ADDRESS,
     });
     expect(summary.lines.join("\n")).toContain("2.5");
     expect(summary.lines.join("\n")).toContain(RECIPIENT);

@@ -898,17 +898,16 @@ function sameDestinationString(actual: string, expected: unknown): boolean {
  * the wallet gave none).
  */
 function readExpectation(expected: unknown): { destination: Permit2DestinationExpectation | null } {
-  const invalid = (field: string, shortMessage: string, value?: unknown) =>
+  // The wallet's own value is never echoed: a key pasted into the wrong field must not reach a log.
+  const invalid = (field: string, shortMessage: string) =>
     createPermit2Error("PERMIT2_EXPECTED_INVALID", `expected${field}${shortMessage}`, {
       field: `expected${field}`,
-      ...(value === undefined ? {} : { value }),
     });
   if (!isObject(expected)) throw invalid("", " is required (an object).");
   const { chainId, recipient, spender, owner, chainType } = expected;
   const { sourceToken, sourceAmountLots, sourceDecimals } = expected;
   const chainIdValue = parseUint(chainId);
-  if (chainIdValue === null || chainIdValue === 0n)
-    throw invalid(".chainId", " is not a positive integer.", String(chainId));
+  if (chainIdValue === null || chainIdValue === 0n) throw invalid(".chainId", " is not a positive integer.");
   if (typeof recipient !== "string" || recipient.length === 0)
     throw invalid(".recipient", " is not a non-empty string.");
   const unchecked = isObject(spender) && spender.unchecked === true;
@@ -916,13 +915,13 @@ function readExpectation(expected: unknown): { destination: Permit2DestinationEx
     throw invalid(
       ".spender",
       " is required: pass the escrow contract the wallet trusts, or { unchecked: true } to skip the check.",
-      typeof spender === "string" ? spender : String(spender),
     );
-  if (owner !== undefined && typeof owner !== "string") throw invalid(".owner", " is not a string.");
+  if (owner !== undefined && (typeof owner !== "string" || anyAddressTo20(owner) === null))
+    throw invalid(".owner", " is not an address.");
   if (chainType !== undefined && chainType !== "evm" && chainType !== "tron")
-    throw invalid(".chainType", ' is not "evm" or "tron".', String(chainType));
+    throw invalid(".chainType", ' is not "evm" or "tron".');
   if (sourceToken !== undefined && (typeof sourceToken !== "string" || anyAddressTo20(sourceToken) === null))
-    throw invalid(".sourceToken", " is not an address.", String(sourceToken));
+    throw invalid(".sourceToken", " is not an address.");
   if (sourceAmountLots !== undefined && !isUint256(sourceAmountLots, 1n))
     throw invalid(".sourceAmountLots", " is not a positive uint256 bigint.");
   if (sourceDecimals !== undefined && !isDecimals(sourceDecimals))

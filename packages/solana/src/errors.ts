@@ -20,7 +20,10 @@ export interface SolanaErrorDetails {
   SOL_INVALID_ADDRESS: {
     /** Which address, e.g. `userAddress`, `sourceToken`, `escrow.owner`. */
     parameter: string;
-    /** The value given, escaped and bounded. */
+    /**
+     * Only the `typeof` of the value given (`"string"`, `"object"`…), never the value: what was put where an address
+     * belongs may be a seed or secret key.
+     */
     value: string;
   };
   /** No expected escrow was given and the caller did not opt out explicitly. */

@@ -128,10 +128,9 @@ describe("getBestQuote", () => {
         field: "slippageBps",
         reason: "must be an integer from 0 to 10000",
       });
+      // a string of a key's length (24 characters or more) is shown only as its type
       expect(error.details.value).toBe(
-        typeof slippageBps === "string" && slippageBps.length > 80
-          ? `${slippageBps.slice(0, 80)}… (${slippageBps.length} chars)`
-          : slippageBps,
+        typeof slippageBps === "string" && slippageBps.length >= 24 ? "string" : slippageBps,
       );
     }
     expect(server.requests.length).toBe(sentBefore);

@@ -7,11 +7,12 @@ import { BaseError } from "./baseError.js";
 describe("an error's message is one line per detail, whoever wrote the text", () => {
   it("a caller's value quoted by INVALID_INPUT cannot add a line (an intent id from a link)", async () => {
     const client = createBaseClient({ baseUrl: "https://swap.example", auth: "none" });
-    const error = await rejection(getIntentStatus(client, { intentId: "0xab\n[INFO] refund sent\u001b[1A" }));
+    // (under 24 characters: a longer string is shown only as its type)
+    const error = await rejection(getIntentStatus(client, { intentId: "0xab\n[INFO] sent\u001b[1A" }));
     expect(error.code).toBe("INVALID_INPUT");
     const { message } = error as unknown as Error;
     expect(message.split("\n")).toHaveLength(1 + Object.keys(error.details).length);
-    expect(message).toContain("0xab\\u{a}[INFO] refund sent\\u{1b}[1A");
+    expect(message).toContain("0xab\\u{a}[INFO] sent\\u{1b}[1A");
   });
 
   it("string, nested object and array details and the short message: controls, bidi and separators escaped", () => {

@@ -47,7 +47,10 @@ export interface ClientErrorDetails {
     field: string;
     /** What it must be. */
     reason: string;
-    /** The value given (a long string cut to 80 characters; an object as its `typeof`). */
+    /**
+     * The value given: a string under 24 characters, a number, bigint, boolean or null as is; a longer string (a
+     * key's, seed's or signature's length) or an object only as its `typeof`.
+     */
     value?: unknown;
   };
   /** `createClient` options or request-signing keys are unusable (for example both `apiKey` and `requestSigning`). */

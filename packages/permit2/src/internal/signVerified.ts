@@ -68,9 +68,8 @@ export async function verifyThenSign<TOwner extends string>(input: {
     throw createPermit2Error(
       "PERMIT2_OWNER_MISMATCH",
       `The signer has no valid ${familyName[family]} address.`,
-      {
-        actual: owner,
-      },
+      // Only its type: what a wallet or caller put where an address belongs may be a key.
+      { actualType: typeof owner },
     );
   // The owner the summary shows ("Signed by …"), as verification read it: one read, one value.
   const expectedOwner = verified.summary.owner;

@@ -55,13 +55,15 @@ function readSwap(core: Core, request: QuoteRequest) {
     if (!core.findNetwork(chain))
       throw bad("UNKNOWN_NETWORK", `Network ${chain} is not in the catalogue.`, "Network");
   }
-  const listed = (chain: number, token: string) => {
+  // Names the field, never repeats its value: a caller's key or secret pasted there must not come back in an error.
+  const listed = (chain: number, token: string, field: string) => {
     const found = core.findToken(chain, token);
-    if (!found) throw bad("UNKNOWN_TOKEN", `Token ${token} is not listed on network ${chain}.`, "Token");
+    if (!found)
+      throw bad("UNKNOWN_TOKEN", `\`${field}\` is not a token listed on network ${chain}.`, "Token");
     return found;
   };
-  const source = listed(request.sourceChain, request.sourceToken);
-  const dest = listed(request.destChain, request.destToken);
+  const source = listed(request.sourceChain, request.sourceToken, "source_token");
+  const dest = listed(request.destChain, request.destToken, "dest_token");
   if (source === dest) throw bad("SAME_TOKEN", "The source and destination tokens are the same.");
   return { source, dest };
 }

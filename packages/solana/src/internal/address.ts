@@ -1,7 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2";
 import { solanaError } from "../errors.js";
 import { base58Decode, base58Encode } from "./base58.js";
-import { escapeUnsafe } from "./text.js";
 
 /** Anything that names an address: base58 text (a Kit `Address` is one), or an object with `toBase58()` (a web3.js `PublicKey`). */
 export type AddressLike =
@@ -38,7 +37,8 @@ export function parseAddress(value: unknown, name: string): ParsedAddress {
   }
   throw solanaError("SOL_INVALID_ADDRESS", `The ${name} is not a base58 32-byte Solana address.`, {
     parameter: name,
-    value: escapeUnsafe(value),
+    // Only its type: what was put where an address belongs may be a seed or secret key (base58, hex, bytes).
+    value: typeof value,
   });
 }
 

@@ -31,8 +31,7 @@ function findLegAndToken(core: Core, networkId: number, token: string) {
   const found =
     core.findToken(networkId, token) ??
     core.tokens.find((t) => t.networkId === networkId && t.symbol === token);
-  if (!found)
-    throw createBadRequestError("UNKNOWN_TOKEN", `No token ${token} on network ${networkId}.`, "Token");
+  if (!found) throw createBadRequestError("UNKNOWN_TOKEN", `No such token on network ${networkId}.`, "Token");
   return { leg, token: found };
 }
 
