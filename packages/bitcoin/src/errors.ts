@@ -50,7 +50,8 @@ export interface BitcoinErrorDetails {
   /**
    * A policy field has the wrong type (counts are integers, fee caps bigint lots), the policy has a field it does
    * not know (a misspelled cap), the `nowMs` parameter is not a non-negative integer, or `signal` is not an
-   * `AbortSignal`. `policy`: the fields given, or the unknown ones (escaped), or `["nowMs"]`, or `["signal"]`.
+   * `AbortSignal`, or (a wallet adapter, at creation) an option is unreadable or invalid. `policy`: the fields
+   * given, or the unknown ones (escaped), or `["nowMs"]`, or `["signal"]`, or the adapter option's name.
    */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
