@@ -95,7 +95,11 @@ export function untilAborted<T>(signal: AbortSignal | undefined, run: () => Prom
           check();
           resolve(value);
         }),
-      (error: unknown) => finish(() => reject(error)),
+      (error: unknown) =>
+        finish(() => {
+          check();
+          reject(error);
+        }),
     );
   });
 }

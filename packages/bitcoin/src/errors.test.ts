@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { BaseError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
-import { createBitcoinError, isBitcoinError, listBitcoinErrorCodes } from "./errors.js";
+import { createBitcoinError, isBitcoinError, listBitcoinErrorCodes, signingFailed } from "./errors.js";
 
 const srcDir = new URL(".", import.meta.url);
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -69,5 +69,32 @@ describe("isBitcoinError", () => {
       details: {},
     });
     expect(isBitcoinError(copy, "BTC_FEE_TOO_HIGH")).toBe(true);
+  });
+});
+
+describe("signingFailed: what a signer threw, as this package's error", () => {
+  it("passes an error this copy created as it is", () => {
+    const own = createBitcoinError("BTC_WALLET_REJECTED", "refused", {
+      wallet: "unisat",
+      code: 4001,
+      message: null,
+    });
+    expect(signingFailed("signPsbt", own)).toBe(own);
+  });
+
+  it("wraps an error shaped like ours (any BTC_* code, a client BaseError) as BTC_SIGNING_FAILED, cause kept", () => {
+    for (const thrown of [
+      new BaseError("BTC_SIGNING_FAILED", "x"),
+      new BaseError("BTC_SIGNING_ABORTED", "x", { details: { stage: "whileSigning" } }),
+      { name: "SwapIntentError", code: "BTC_FEE_TOO_HIGH", shortMessage: "x", details: {} },
+      "refused",
+      undefined,
+    ]) {
+      const error = signingFailed("signer", thrown);
+      expect(isBitcoinError(error, "BTC_SIGNING_FAILED")).toBe(true);
+      expect(error).not.toBe(thrown);
+      expect((error as { details: unknown; cause: unknown }).details).toEqual({ step: "signer" });
+      expect((error as { cause: unknown }).cause).toBe(thrown);
+    }
   });
 });

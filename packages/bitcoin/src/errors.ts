@@ -50,7 +50,8 @@ export interface BitcoinErrorDetails {
   /**
    * A policy field has the wrong type (counts are integers, fee caps bigint lots), the policy has a field it does
    * not know (a misspelled cap), the `nowMs` parameter is not a non-negative integer, or `signal` is not an
-   * `AbortSignal`. `policy`: the fields given, or the unknown ones (escaped), or `["nowMs"]`, or `["signal"]`.
+   * `AbortSignal`, or (a wallet adapter, at creation) an option is unreadable or invalid. `policy`: the fields
+   * given, or the unknown ones (escaped), or `["nowMs"]`, or `["signal"]`, or the adapter option's name.
    */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
@@ -190,6 +191,14 @@ export interface BitcoinErrorDetails {
     message: string | null;
   };
   /**
+   * The signer or wallet threw instead of answering. `step`: `signer` (reading it: its `publicKey` or a method, a
+   * getter that throws, a revoked proxy), `tweak` (a key signer's `tweak`, or reading the tweaked key) or
+   * `signPsbt` (a custom wallet's `signPsbt` threw or rejected). The error's `cause` is what it threw: whatever
+   * that was, even an error shaped like this package's own, it is this code (an adapter's `BTC_WALLET_REJECTED`
+   * stays that).
+   */
+  BTC_SIGNING_FAILED: { step: "signer" | "tweak" | "signPsbt" };
+  /**
    * `signHtlcPsbt`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or wallet was asked) or
    * `whileSigning` (while waiting for it, or before its answer became an approval). No approval is returned after.
    * The error's `cause` is the signal's `reason` (or what reading the signal threw).
@@ -261,6 +270,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_PSBT_FIELD_MODIFIED: true,
   BTC_SIGNATURE_UNEXPECTED: true,
   BTC_WALLET_REJECTED: true,
+  BTC_SIGNING_FAILED: true,
   BTC_SIGNING_ABORTED: true,
   BTC_REFUND_INVALID: true,
 };
@@ -272,6 +282,9 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
  */
 export type BitcoinError<C extends BitcoinErrorCode = BitcoinErrorCode> = CodedError<BitcoinErrorDetails, C>;
 
+/** Every error this copy of the package created: only these pass a signer's or wallet's step as they are. */
+const own = new WeakSet<object>();
+
 /**
  * Build the package's error for `code`. Internal: the compiler checks `code` against `BitcoinErrorCode` and
  * `details` against that code's `BitcoinErrorDetails` entry.
@@ -282,7 +295,20 @@ export function createBitcoinError<C extends BitcoinErrorCode>(
   details: BitcoinErrorDetails[C],
   cause?: unknown,
 ): BitcoinError<C> {
-  return new BaseError(code, shortMessage, { details, cause }) as unknown as BitcoinError<C>;
+  const error = new BaseError(code, shortMessage, { details, cause });
+  own.add(error);
+  return error as unknown as BitcoinError<C>;
+}
+
+/**
+ * What the signer or wallet threw at `step`, as this package's error: `thrown` itself when this copy created it
+ * (an adapter's refusal), else `BTC_SIGNING_FAILED` with it as cause (`isBitcoinError` goes by shape, so a wallet
+ * could throw any `BTC_*` code; it cannot throw one of these).
+ */
+export function signingFailed(step: BitcoinErrorDetails["BTC_SIGNING_FAILED"]["step"], thrown: unknown) {
+  return own.has(thrown as object)
+    ? thrown
+    : createBitcoinError("BTC_SIGNING_FAILED", "The signer or wallet failed.", { step }, thrown);
 }
 
 /**

@@ -2,7 +2,9 @@ import type { BitcoinError } from "./errors.js";
 import type { PsbtWalletSigner } from "./types.js";
 import {
   callWallet,
+  isFunction,
   psbtBase64ToHex,
+  readOption,
   readPublicKey,
   readWalletAnswer,
   walletHexToBase64,
@@ -55,7 +57,7 @@ export interface CreateLeatherWalletSignerParameters {
 /** What `createLeatherWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateLeatherWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createLeatherWalletSigner` may throw (a bad key), and what signing through it may throw. */
+/** What `createLeatherWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
 export type CreateLeatherWalletSignerErrorType = BitcoinError;
 
 /**
@@ -77,8 +79,13 @@ export type CreateLeatherWalletSignerErrorType = BitcoinError;
 export function createLeatherWalletSigner(
   parameters: CreateLeatherWalletSignerParameters,
 ): CreateLeatherWalletSignerReturnType {
-  const { leather, network } = parameters;
-  const publicKey = readPublicKey(parameters.publicKey);
+  const leather = readOption<LeatherProvider>(parameters, "leather", (l) => isFunction(l.request));
+  const network = readOption<string | undefined>(
+    parameters,
+    "network",
+    (n) => n === undefined || (typeof n === "string" && n !== ""),
+  );
+  const publicKey = readPublicKey(parameters);
   return {
     publicKey,
     signPsbt: async ({ psbt, signInputs }) => {

@@ -1,6 +1,17 @@
 import type { BitcoinError } from "./errors.js";
 import type { PsbtWalletSigner } from "./types.js";
-import { addressOf, callWallet, readPublicKey, readWalletAnswer, walletRejected } from "./walletAdapter.js";
+import {
+  addressOf,
+  callWallet,
+  isFunction,
+  readOption,
+  readPublicKey,
+  readWalletAnswer,
+  walletRejected,
+} from "./walletAdapter.js";
+
+/** The bech32 prefixes of Bitcoin's networks: mainnet, testnet and signet, regtest. */
+const BECH32_PREFIXES = new Set<unknown>(["bc", "tb", "bcrt"]);
 
 /** The parameters of sats-connect's `signPsbt` request (documented shape). */
 export interface SatsConnectSignPsbtParams {
@@ -42,7 +53,8 @@ export interface CreateSatsConnectWalletSignerParameters {
   publicKey: string | Uint8Array;
   /**
    * The bech32 prefix of the wallet's network, to name the signing addresses: `"bc"` (default, mainnet), `"tb"`
-   * (testnet, signet) or `"bcrt"` (regtest). A bitcoinjs `Network`'s `bech32` field.
+   * (testnet, signet) or `"bcrt"` (regtest). A bitcoinjs `Network`'s `bech32` field. Any other value is refused at
+   * creation (`BTC_POLICY_INVALID`, `["bech32Prefix"]`).
    */
   bech32Prefix?: string | undefined;
 }
@@ -50,7 +62,7 @@ export interface CreateSatsConnectWalletSignerParameters {
 /** What `createSatsConnectWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateSatsConnectWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createSatsConnectWalletSigner` may throw (a bad key), and what signing through it may throw. */
+/** What `createSatsConnectWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
 export type CreateSatsConnectWalletSignerErrorType = BitcoinError;
 
 /**
@@ -73,9 +85,14 @@ export type CreateSatsConnectWalletSignerErrorType = BitcoinError;
 export function createSatsConnectWalletSigner(
   parameters: CreateSatsConnectWalletSignerParameters,
 ): CreateSatsConnectWalletSignerReturnType {
-  const { request } = parameters;
-  const publicKey = readPublicKey(parameters.publicKey);
-  const prefix = parameters.bech32Prefix ?? "bc";
+  const request = readOption<SatsConnectRequest>(parameters, "request", isFunction);
+  const publicKey = readPublicKey(parameters);
+  const prefix =
+    readOption<string | undefined>(
+      parameters,
+      "bech32Prefix",
+      (p) => p === undefined || BECH32_PREFIXES.has(p),
+    ) ?? "bc";
   return {
     publicKey,
     signPsbt: async ({ psbt, signInputs: inputs }) => {

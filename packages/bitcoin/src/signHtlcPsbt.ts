@@ -2,7 +2,8 @@ import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, type Psbt, type SignerAsync } from "bitcoinjs-lib";
 import { checkSignal, throwIfAborted, untilAborted } from "./abort.js";
 import { bytesToHex, equalBytes, publicKeyForError } from "./bytes.js";
-import { type BitcoinError, createBitcoinError } from "./errors.js";
+import { type BitcoinError, createBitcoinError, signingFailed } from "./errors.js";
+import { readSigner } from "./readSigner.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
 import { collectWalletSignatures } from "./walletPsbt.js";
@@ -73,9 +74,10 @@ export type SignHtlcPsbtErrorType = BitcoinError;
  * ```
  */
 export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<SignHtlcPsbtReturnType> {
-  const { ecc, signer, signal } = parameters;
+  const { ecc, signal } = parameters;
   checkSignal(signal);
   const verified = verifyHtlcPsbt(parameters);
+  const signer = readSigner(parameters.signer);
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
     throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.", {
       expected: bytesToHex(verified.userPublicKey),
@@ -161,7 +163,7 @@ async function signWithKey(args: {
     }
     // Each signature is checked against the exact sighash bitcoinjs asked the signer to sign.
     const publicKey = kind === "p2tr" ? taproot!.publicKey.slice(1, 33) : signer.publicKey;
-    const check = args.alwaysCheck || signer.tweak === undefined;
+    const check = args.alwaysCheck || !signer.tweak;
     const valid =
       made.length === 1 &&
       (!check ||
@@ -210,9 +212,14 @@ function taprootKeySigner(args: {
   let publicKey: Uint8Array | undefined;
   let schnorr: ((hash: Uint8Array) => Uint8Array | Promise<Uint8Array>) | undefined;
   if (signer.tweak) {
-    const tweaked = signer.tweak(tweak);
-    publicKey = tweaked.publicKey;
-    schnorr = tweaked.signSchnorr?.bind(tweaked);
+    try {
+      const tweaked = signer.tweak(tweak);
+      const { signSchnorr } = tweaked;
+      publicKey = tweaked.publicKey;
+      schnorr = signSchnorr && ((hash) => signSchnorr.call(tweaked, hash));
+    } catch (thrown) {
+      throw signingFailed("tweak", thrown);
+    }
   } else {
     const outputKey = ecc.xOnlyPointAddTweak(xOnly, tweak);
     if (outputKey)

@@ -4,6 +4,7 @@ import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+import { readSigner } from "./readSigner.js";
 import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
 
@@ -74,8 +75,9 @@ export type SignHtlcRefundErrorType = BitcoinError;
 export async function signHtlcRefund(
   parameters: SignHtlcRefundParameters,
 ): Promise<SignHtlcRefundReturnType> {
-  const { ecc, signer } = parameters;
+  const { ecc } = parameters;
   const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
+  const signer = readSigner(parameters.signer) as KeySigner;
   if (!equalBytes(signer.publicKey, user.publicKey) || !signer.signSchnorr) {
     throw createBitcoinError(
       "BTC_SIGNER_KEY_MISMATCH",
@@ -112,12 +114,21 @@ export async function signHtlcRefund(
     ],
   });
   psbt.addOutput({ script: destination, value: valueLots });
-  const schnorr = signer.signSchnorr.bind(signer);
-  await psbt.signTaprootInputAsync(0, {
-    publicKey: user.publicKey,
-    sign: async (hash) => signer.sign(hash),
-    signSchnorr: async (hash) => schnorr(hash),
-  });
+  const schnorr = signer.signSchnorr;
+  try {
+    await psbt.signTaprootInputAsync(0, {
+      publicKey: user.publicKey,
+      sign: async (hash) => signer.sign(hash),
+      signSchnorr: async (hash) => schnorr(hash),
+    });
+  } catch (cause) {
+    throw createBitcoinError(
+      "BTC_SIGNATURE_INVALID",
+      "The signer could not sign a listed input.",
+      { input: 0, reason: "signerFailed" },
+      cause,
+    );
+  }
   const valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
     ecc.verifySchnorr(hash, pubkey, signature),
   );

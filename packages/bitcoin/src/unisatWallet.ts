@@ -1,7 +1,14 @@
 import { bytesToHex } from "./bytes.js";
 import type { BitcoinError } from "./errors.js";
 import type { PsbtWalletSigner } from "./types.js";
-import { callWallet, psbtBase64ToHex, readPublicKey, walletHexToBase64 } from "./walletAdapter.js";
+import {
+  callWallet,
+  isFunction,
+  psbtBase64ToHex,
+  readOption,
+  readPublicKey,
+  walletHexToBase64,
+} from "./walletAdapter.js";
 
 /** One entry of Unisat's `toSignInputs`: the input, the key (or address) to sign with, and the sighash types. */
 export interface UnisatToSignInput {
@@ -36,7 +43,7 @@ export interface CreateUnisatWalletSignerParameters {
 /** What `createUnisatWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateUnisatWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createUnisatWalletSigner` may throw (a bad key), and what signing through it may throw. */
+/** What `createUnisatWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
 export type CreateUnisatWalletSignerErrorType = BitcoinError;
 
 /**
@@ -59,8 +66,8 @@ export type CreateUnisatWalletSignerErrorType = BitcoinError;
 export function createUnisatWalletSigner(
   parameters: CreateUnisatWalletSignerParameters,
 ): CreateUnisatWalletSignerReturnType {
-  const { unisat } = parameters;
-  const publicKey = readPublicKey(parameters.publicKey);
+  const unisat = readOption<UnisatProvider>(parameters, "unisat", (u) => isFunction(u.signPsbt));
+  const publicKey = readPublicKey(parameters);
   const publicKeyHex = bytesToHex(publicKey);
   return {
     publicKey,

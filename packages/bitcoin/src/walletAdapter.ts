@@ -10,8 +10,27 @@ import { parseWalletPsbt } from "./walletPsbt.js";
 /** The adapter a wallet error came from. */
 export type WalletName = BitcoinErrorDetails["BTC_WALLET_REJECTED"]["wallet"];
 
+/**
+ * Option `name` of an adapter's `parameters`, read once at creation; `BTC_POLICY_INVALID` (`[name]`, the throw as
+ * cause) when `parameters` is no object, the read throws (a getter, a revoked proxy) or `valid` refuses the value.
+ */
+export function readOption<T>(parameters: object, name: string, valid: (value: T) => boolean): T {
+  let cause: unknown;
+  try {
+    const value = (parameters as Record<string, T>)[name]!;
+    if (valid(value)) return value;
+  } catch (thrown) {
+    cause = thrown;
+  }
+  throw createBitcoinError("BTC_POLICY_INVALID", "An adapter option is invalid.", { policy: [name] }, cause);
+}
+
+/** True for a function: the provider method an adapter calls. */
+export const isFunction = (value: unknown): boolean => typeof value === "function";
+
 /** The user's 33-byte compressed key, from hex or bytes (`BTC_PUBLIC_KEY_INVALID` otherwise). */
-export function readPublicKey(publicKey: string | Uint8Array): Uint8Array {
+export function readPublicKey(parameters: { publicKey: string | Uint8Array }): Uint8Array {
+  const publicKey = readOption(parameters, "publicKey", () => true) as string | Uint8Array;
   const bytes = typeof publicKey === "string" ? hexToBytes(publicKey) : publicKey;
   if (!(bytes instanceof Uint8Array) || bytes.length !== 33 || (bytes[0] !== 0x02 && bytes[0] !== 0x03)) {
     throw createBitcoinError(

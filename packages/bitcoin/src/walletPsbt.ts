@@ -3,7 +3,7 @@
 // listed inputs, each in a shape the chain accepts, with the verified sighash type.
 import { Psbt, script, Transaction } from "bitcoinjs-lib";
 import { decodeWitnessStack, equalBytes, hexToBytes } from "./bytes.js";
-import { createBitcoinError } from "./errors.js";
+import { createBitcoinError, signingFailed } from "./errors.js";
 import type { PsbtWalletSigner, SignPsbtInput } from "./types.js";
 import type { VerifyHtlcPsbtReturnType } from "./verifyHtlcPsbt.js";
 
@@ -47,11 +47,17 @@ export async function collectWalletSignatures(args: {
   const sent = psbtForWallet(verified);
   const signInputs = listSignInputs(verified);
   // The signer gets copies: what it writes into them cannot change the list the answer is checked against.
-  const returned = await signer.signPsbt({
-    psbt: sent.toBase64(),
-    inputs: signInputs.map((i) => i.index),
-    signInputs: signInputs.map((i) => ({ ...i, script: Uint8Array.from(i.script) })),
-  });
+  let returned: unknown;
+  try {
+    returned = await signer.signPsbt({
+      psbt: sent.toBase64(),
+      inputs: signInputs.map((i) => i.index),
+      signInputs: signInputs.map((i) => ({ ...i, script: Uint8Array.from(i.script) })),
+    });
+  } catch (thrown) {
+    // Whatever a wallet throws is its refusal, even an error shaped like this package's; an adapter's own passes.
+    throw signingFailed("signPsbt", thrown);
+  }
   const signed = parseWalletPsbt(returned);
   assertSameTransaction({ sent, signed });
   const signatures = signInputs.map((input) =>

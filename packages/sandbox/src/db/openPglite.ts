@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -47,6 +47,28 @@ async function writeImage(image: Blob): Promise<void> {
   }
 }
 
+/**
+ * PGlite in `dir`. A new (empty) dir starts from the fresh-cluster image like an in-memory database, instead of
+ * running `initdb` into it (seconds on a loaded machine); a dir that holds anything is opened as it is. When the
+ * image fails to load the dir is emptied again and `initdb` runs.
+ */
+async function createDirDatabase(dir: string): Promise<PGlite> {
+  mkdirSync(dir, { recursive: true });
+  if (readdirSync(dir).length === 0) {
+    freshClusterImage ??= readImage();
+    const image = await freshClusterImage;
+    if (image) {
+      try {
+        return await PGlite.create({ dataDir: dir, loadDataDir: image });
+      } catch {
+        freshClusterImage = undefined;
+        for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+      }
+    }
+  }
+  return PGlite.create({ dataDir: dir });
+}
+
 async function createMemoryDatabase(): Promise<PGlite> {
   freshClusterImage ??= readImage();
   const image = await freshClusterImage;
@@ -83,12 +105,7 @@ function queryable(db: PGlite | Transaction): SqlQueryable {
  * runs one statement at a time, so reads and writes share it.
  */
 export async function openPglite({ dir }: { dir: string | undefined }): Promise<SqlDatabase> {
-  let db: PGlite;
-  if (dir === undefined) db = await createMemoryDatabase();
-  else {
-    mkdirSync(dir, { recursive: true });
-    db = await PGlite.create({ dataDir: dir });
-  }
+  const db = dir === undefined ? await createMemoryDatabase() : await createDirDatabase(dir);
   const own = queryable(db);
   return {
     ...own,
