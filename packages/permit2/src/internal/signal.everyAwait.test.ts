@@ -9,7 +9,7 @@ import { isSwapIntentError } from "@swapintent/client";
 import * as tronweb from "tronweb";
 import { createWalletClient, custom, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, type Mock, vi } from "vitest";
 import {
   buildPermit2Fixture,
   EVM,
@@ -18,7 +18,7 @@ import {
   USER_PRIVATE_KEY,
 } from "../../test/fixtures/buildPermit2Fixture.js";
 import { signPermit2Approval } from "../evm/signPermit2Approval.js";
-import type { TronWebModule } from "../tron/signTronPermit2Approval.js";
+import { signTronPermit2Approval, type TronWebModule } from "../tron/signTronPermit2Approval.js";
 
 function parametersOf(chain: "evm" | "tron") {
   const f = buildPermit2Fixture(chain === "tron" ? { chain: "tron" } : {});
@@ -79,14 +79,14 @@ describe("Tron private key: an abort while tronweb is imported on first use", ()
       await loading.opened;
       return { Trx: { signTypedData } };
     });
-    const { signTronPermit2Approval } = await import("../tron/signTronPermit2Approval.js");
-    return { loading, signTypedData, signTronPermit2Approval };
+    const fresh = await import("../tron/signTronPermit2Approval.js");
+    return { loading, signTypedData, signTronPermit2Approval: fresh.signTronPermit2Approval };
   }
 
   it("the key never signs, not even once the import finishes; the signal's reason is the cause", async () => {
-    const { loading, signTypedData, signTronPermit2Approval } = await withSlowTronWeb();
+    const { loading, signTypedData, signTronPermit2Approval: sign } = await withSlowTronWeb();
     const controller = new AbortController();
-    const pending = signTronPermit2Approval({
+    const pending = sign({
       ...parametersOf("tron"),
       privateKey: USER_PRIVATE_KEY,
       signal: controller.signal,
@@ -105,9 +105,9 @@ describe("Tron private key: an abort while tronweb is imported on first use", ()
   });
 
   it("the import finishing first and the abort arriving in the same turn: still no signature", async () => {
-    const { loading, signTypedData, signTronPermit2Approval } = await withSlowTronWeb();
+    const { loading, signTypedData, signTronPermit2Approval: sign } = await withSlowTronWeb();
     const controller = new AbortController();
-    const pending = signTronPermit2Approval({
+    const pending = sign({
       ...parametersOf("tron"),
       privateKey: USER_PRIVATE_KEY,
       signal: controller.signal,
@@ -121,8 +121,8 @@ describe("Tron private key: an abort while tronweb is imported on first use", ()
   });
 
   it("without an abort the same slow import signs once, the same signature tronweb makes directly", async () => {
-    const { loading, signTypedData, signTronPermit2Approval } = await withSlowTronWeb();
-    const pending = signTronPermit2Approval({
+    const { loading, signTypedData, signTronPermit2Approval: sign } = await withSlowTronWeb();
+    const pending = sign({
       ...parametersOf("tron"),
       privateKey: USER_PRIVATE_KEY,
       signal: new AbortController().signal,
@@ -238,81 +238,73 @@ function readAborting(onRead: () => void, value: unknown): PropertyDescriptor {
   };
 }
 
-describe("paths with no await before the key: an abort while the account is read", () => {
-  it("each signer's address getter aborting means its signing function is never called", async () => {
-    const { signTronPermit2Approval } = await import("../tron/signTronPermit2Approval.js");
-    const cases: {
-      name: string;
-      run: (signal: AbortSignal, onRead: () => void) => Promise<unknown>;
-      spy: ReturnType<typeof vi.fn>;
-    }[] = [];
-    const evmKey = spiedAccount();
-    cases.push({
-      name: "EVM viem local account",
-      spy: evmKey.sign,
-      run: (signal, onRead) =>
-        signPermit2Approval({
-          ...parametersOf("evm"),
-          signal,
-          signer: Object.defineProperty(
-            { ...evmKey.account },
-            "address",
-            readAborting(onRead, USER_ADDRESS),
-          ) as LocalAccount,
-        }),
-    });
-    const custom = vi.fn(async () => `0x${"11".repeat(65)}`);
-    cases.push({
-      name: "EVM custom signer",
-      spy: custom,
-      run: (signal, onRead) =>
-        signPermit2Approval({
-          ...parametersOf("evm"),
-          signal,
-          signer: Object.defineProperty(
-            { signTypedData: custom },
-            "address",
-            readAborting(onRead, USER_ADDRESS),
-          ) as never,
-        }),
-    });
-    const tronSigner = vi.fn(async () => `0x${"11".repeat(65)}`);
-    cases.push({
-      name: "Tron TronLink-style signer",
-      spy: tronSigner,
-      run: (signal, onRead) =>
-        signTronPermit2Approval({
-          ...parametersOf("tron"),
-          signal,
-          signer: Object.defineProperty(
-            { signTypedData: tronSigner },
-            "address",
-            readAborting(onRead, TRON.user),
-          ) as never,
-        }),
-    });
-    const tronLink = vi.fn(async () => `0x${"11".repeat(65)}`);
-    cases.push({
-      name: "Tron TronLink injected tronWeb",
-      spy: tronLink,
-      run: (signal, onRead) =>
-        signTronPermit2Approval({
-          ...parametersOf("tron"),
-          signal,
-          tronLink: Object.defineProperty(
-            { trx: { signTypedData: tronLink } },
-            "defaultAddress",
-            readAborting(onRead, { base58: TRON.user }),
-          ) as never,
-        }),
-    });
-    for (const { name, run, spy } of cases) {
+const fakeSignature = async () => `0x${"11".repeat(65)}`;
+
+/** A `{ address, signTypedData }` signer whose address getter runs `onRead`; `signTypedData` is the spy. */
+function customSigner<A extends string>(address: A, onRead: () => void) {
+  const spy = vi.fn(fakeSignature);
+  const signer = Object.defineProperty({ signTypedData: spy }, "address", readAborting(onRead, address));
+  return { signer: signer as typeof signer & { address: A }, spy };
+}
+
+/** A signer whose account read runs `onRead`, and the spy that must stay uncalled (its key or its wallet request). */
+const accountReadRoutes: {
+  name: string;
+  start: (signal: AbortSignal, onRead: () => void) => { pending: Promise<unknown>; spy: Mock };
+}[] = [
+  {
+    name: "EVM viem local account",
+    start: (signal, onRead) => {
+      const { account, sign } = spiedAccount();
+      const signer = Object.defineProperty({ ...account }, "address", readAborting(onRead, USER_ADDRESS));
+      return { pending: signPermit2Approval({ ...parametersOf("evm"), signal, signer }), spy: sign };
+    },
+  },
+  {
+    name: "EVM custom signer",
+    start: (signal, onRead) => {
+      const { signer, spy } = customSigner(USER_ADDRESS, onRead);
+      return { pending: signPermit2Approval({ ...parametersOf("evm"), signal, signer }), spy };
+    },
+  },
+  {
+    name: "Tron TronLink-style signer",
+    start: (signal, onRead) => {
+      const { signer, spy } = customSigner(TRON.user, onRead);
+      return { pending: signTronPermit2Approval({ ...parametersOf("tron"), signal, signer }), spy };
+    },
+  },
+  {
+    name: "Tron TronLink injected tronWeb",
+    start: (signal, onRead) => {
+      const spy = vi.fn(fakeSignature);
+      const tronLink = Object.defineProperty(
+        { trx: { signTypedData: spy } },
+        "defaultAddress",
+        readAborting(onRead, { base58: TRON.user }),
+      );
+      return {
+        pending: signTronPermit2Approval({ ...parametersOf("tron"), signal, tronLink: tronLink as never }),
+        spy,
+      };
+    },
+  },
+];
+
+describe.each(accountReadRoutes)(
+  "$name (no await before it signs): an abort while the account is read",
+  ({ name, start }) => {
+    it("its signing function is never called", async () => {
       const controller = new AbortController();
       const reason = new Error(name);
-      const result = await refusal(run(controller.signal, () => controller.abort(reason)));
-      expect(result, name).toEqual({ code: "PERMIT2_SIGNING_ABORTED", stage: "whileSigning", cause: reason });
+      const { pending, spy } = start(controller.signal, () => controller.abort(reason));
+      expect(await refusal(pending)).toEqual({
+        code: "PERMIT2_SIGNING_ABORTED",
+        stage: "whileSigning",
+        cause: reason,
+      });
       await tick();
-      expect(spy, name).not.toHaveBeenCalled();
-    }
-  });
-});
+      expect(spy).not.toHaveBeenCalled();
+    });
+  },
+);
