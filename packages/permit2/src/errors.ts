@@ -119,8 +119,8 @@ export interface Permit2ErrorDetails {
   /**
    * The caller's `signal` aborted (its `reason` is the `cause`; a signal whose `aborted` getter throws counts as
    * aborted, the thrown value the `cause`). `stage` `beforeSigning`: before any wallet or key was asked anything;
-   * `whileSigning`: while the wallet was asked `step` (a wallet that never answers), or after it answered and before
-   * the approval was returned. No approval is returned after an abort; a late wallet answer is ignored.
+   * `whileSigning`: while the wallet was asked `step` (a wallet that never answers; on Tron with a private key,
+   * `accounts` also covers importing tronweb), or after it answered and before the approval was returned. No approval is returned after an abort; a late wallet answer is ignored.
    */
   PERMIT2_SIGNING_ABORTED: {
     stage: "beforeSigning" | "whileSigning";

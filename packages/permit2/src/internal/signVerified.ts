@@ -24,7 +24,12 @@ export interface VerifiedSigning {
   owner: unknown;
   /** Checks of the wallet's state (its chain) that run after the owner check and before it is asked to sign. */
   beforeSigning?: (() => Promise<void>) | undefined;
-  /** Asks the wallet; its refusal becomes `PERMIT2_SIGNING_FAILED` (only an error this package raised passes as is). */
+  /**
+   * Asks the wallet; its refusal becomes `PERMIT2_SIGNING_FAILED` (only an error this package raised passes as is).
+   * It asks the wallet (or uses the key) before its first `await`: whatever must be awaited first (a module import,
+   * an account or chain read) belongs in `signing` or `beforeSigning`, steps the signal races and re-reads after,
+   * so nothing awaited can let the key sign after an abort.
+   */
   sign: () => Promise<unknown> | unknown;
 }
 

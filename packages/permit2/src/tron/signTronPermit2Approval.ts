@@ -151,18 +151,20 @@ function tronLinkSigning(
   };
 }
 
-/** A private key through TronWeb's own TIP-712 implementation (loaded on first use). */
-function privateKeySigning(
+/**
+ * A private key through TronWeb's own TIP-712 implementation (imported on first use). The import is awaited here,
+ * in the account step the signal races, never inside `sign`: `sign` uses the key at once, so an abort while tronweb
+ * loads ends the call before the key signs (awaiting it inside `sign` let the key sign after the abort).
+ */
+async function privateKeySigning(
   privateKey: string,
   tronWeb: TronWebModule | undefined,
   verified: VerifyPermit2ApprovalReturnType,
-): VerifiedSigning {
+): Promise<VerifiedSigning> {
   const { domain, types, message } = verified.typedData;
-  return {
-    owner: formatTronAddress({ address: addressOfPrivateKey(privateKey) }),
-    sign: async () =>
-      (tronWeb ?? (await loadTronWeb())).Trx.signTypedData(domain, types, message, privateKey),
-  };
+  const owner = formatTronAddress({ address: addressOfPrivateKey(privateKey) });
+  const { Trx } = tronWeb ?? (await loadTronWeb());
+  return { owner, sign: () => Trx.signTypedData(domain, types, message, privateKey) };
 }
 
 function addressOfPrivateKey(privateKey: string): string {
