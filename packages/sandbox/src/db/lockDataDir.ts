@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,6 +17,17 @@ import { createDatabaseError } from "./databaseError.js";
 const POLL_MS = 250;
 /** How often the wait is logged again, ms. */
 const LOG_EVERY_MS = 60_000;
+/** How often a holder touches its lock file (its modification time), ms. */
+export const LOCK_REFRESH_MS = 5_000;
+/**
+ * A lock file not touched for this long has no sandbox behind it, ms: whatever its pid is now (reused by another
+ * process), whichever host wrote it (a container's successor has another host name), whatever it holds (empty after
+ * a crash between creating and writing it).
+ */
+export const LOCK_STALE_MS = 60_000;
+
+/** The tokens of the locks this process holds: a lock naming this pid with another token is an earlier process's. */
+const heldHere = new Set<string>();
 
 /** Who holds a data dir: the lock file's content. */
 interface DataDirHolder {
@@ -21,20 +40,46 @@ interface DataDirHolder {
 /** The holder's name in logs and errors, as a server lock's holder is named. */
 const describeHolder = (h: DataDirHolder) => `swapintent-sandbox pid=${h.pid} host=${h.host}`;
 
-function readHolder(path: string): DataDirHolder | undefined {
+function parseHolder(content: string): DataDirHolder | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<DataDirHolder>;
+    const parsed = JSON.parse(content) as Partial<DataDirHolder>;
     if (typeof parsed.pid === "number" && typeof parsed.host === "string" && typeof parsed.token === "string")
       return parsed as DataDirHolder;
   } catch {
-    // gone meanwhile, or not ours: treated as held by nobody we know
+    // being written, or not ours: treated as held by nobody we know
   }
   return undefined;
 }
 
-/** Whether `holder` may still run: another host's cannot be checked from here, so it counts as alive. */
-function isAlive(holder: DataDirHolder): boolean {
-  if (holder.host !== hostname()) return true;
+/** The lock file as found: its content and when it was last touched; undefined when it is gone. */
+interface LockFile {
+  content: string;
+  mtimeMs: number;
+}
+
+function readLockFile(path: string): LockFile | undefined {
+  try {
+    return { mtimeMs: statSync(path).mtimeMs, content: readFileSync(path, "utf8") };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error; // a directory, an unreadable file: not a lock we can judge (see lockDataDir)
+  }
+}
+
+const readHolder = (path: string) => {
+  const file = readLockFile(path);
+  return file === undefined ? undefined : parseHolder(file.content);
+};
+
+/**
+ * Whether the lock file may still have a sandbox behind it: not if it was not touched for {@link LOCK_STALE_MS}, nor
+ * if it names this process but was not taken by it (a restarted container: same pid, same host name), nor if its pid
+ * is dead on this host. Another host's pid cannot be checked from here: only the file's age tells.
+ */
+function isAlive(holder: DataDirHolder | undefined, file: LockFile): boolean {
+  if (Date.now() - file.mtimeMs > LOCK_STALE_MS) return false;
+  if (holder === undefined || holder.host !== hostname()) return true;
+  if (holder.pid === process.pid) return heldHere.has(holder.token);
   try {
     process.kill(holder.pid, 0);
     return true;
@@ -64,16 +109,20 @@ function tryLock(path: string, mine: DataDirHolder): DataDirHolder | undefined {
   const unknown: DataDirHolder = { pid: 0, host: "unknown", token: "" };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createExclusively(path, JSON.stringify(mine))) return undefined;
-    const holder = readHolder(path);
-    if (holder === undefined || isAlive(holder)) return holder ?? unknown;
+    const found = readLockFile(path);
+    if (found === undefined) continue; // released meanwhile
+    const holder = parseHolder(found.content);
+    if (isAlive(holder, found)) return holder ?? unknown;
     const aside = `${path}.${mine.token}.stale`;
     try {
       renameSync(path, aside);
     } catch {
       continue; // another starter moved it first
     }
-    const moved = readFileSync(aside, "utf8");
-    if (readHolder(aside)?.token !== holder.token) createExclusively(path, moved); // not the dead one's: put it back
+    const moved = readLockFile(aside);
+    // Not the stale one (replaced, or touched by a holder after all): put it back.
+    if (moved !== undefined && (moved.content !== found.content || moved.mtimeMs !== found.mtimeMs))
+      createExclusively(path, moved.content);
     unlinkSync(aside);
   }
   return readHolder(path) ?? unknown;
@@ -100,7 +149,7 @@ export async function lockDataDir({
   const started = Date.now();
   let loggedAt = Number.NEGATIVE_INFINITY;
   for (;;) {
-    const holder = tryLock(path, mine);
+    const holder = tryLockOrExplain(path, mine, dataDir);
     if (holder === undefined) break;
     const waited = Date.now() - started;
     if (waited >= waitMs)
@@ -121,9 +170,52 @@ export async function lockDataDir({
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, waitMs - waited)));
   }
+  heldHere.add(mine.token);
+  const refresh = setInterval(() => touchIfMine(path, mine), LOCK_REFRESH_MS);
+  refresh.unref();
   return {
     release() {
-      if (readHolder(path)?.token === mine.token) unlinkSync(path);
+      clearInterval(refresh);
+      heldHere.delete(mine.token);
+      if (readHolderQuietly(path)?.token === mine.token) unlinkSync(path);
     },
   };
+}
+
+/** Touch the lock file while it is still `mine`, so waiters see its holder runs ({@link LOCK_STALE_MS}). */
+function touchIfMine(path: string, mine: DataDirHolder): void {
+  if (readHolderQuietly(path)?.token !== mine.token) return;
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // gone meanwhile: nothing to keep fresh
+  }
+}
+
+function readHolderQuietly(path: string): DataDirHolder | undefined {
+  try {
+    return readHolder(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@link tryLock}, with a lock path that is no readable file (a directory, a file this user may not read) or a data dir
+ * this user cannot write refused at once as `SANDBOX_DATABASE_LOCKED` naming it (it was a raw error, or a wait of
+ * --lock-timeout for a holder named `pid=0 host=unknown`): no sandbox will ever free it.
+ */
+function tryLockOrExplain(path: string, mine: DataDirHolder, dataDir: string): DataDirHolder | undefined {
+  try {
+    return tryLock(path, mine);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown";
+    throw createDatabaseError(
+      "SANDBOX_DATABASE_LOCKED",
+      `The data dir's lock file ${path} cannot be created, read or replaced (${code}): the data dir must be writable, and that path a file or nothing.`,
+      { url: pathToFileURL(dataDir).href, holder: null, waitedSecs: 0 },
+      error,
+    );
+  }
 }
