@@ -1,13 +1,5 @@
 import { randomBytes } from "node:crypto";
-import {
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -100,10 +92,38 @@ function createExclusively(path: string, content: string): boolean {
 }
 
 /**
- * One attempt: create the lock file (a reader that finds it before its content is written takes it as held). A lock
- * whose holder is dead (a SIGKILLed sandbox) is moved aside first, and only if it is still the dead holder's after the
- * move (another starter may have replaced it meanwhile; then it is put back). Returns undefined when taken, or the
- * live holder.
+ * Remove the stale lock `found`, under `<path>.takeover` (created exclusively): only one starter removes a stale lock
+ * at a time, and only if it is still `found` once it holds that guard. (Before, each starter moved the lock aside and
+ * put back what was not the stale one: one could move a lock another had just taken over while a third created its
+ * own, and the put-back then failed: two holders.) A guard left by a starter killed inside this function is removed
+ * once stale. Nothing is removed when another starter holds the guard: the caller tries again.
+ */
+function removeStale(path: string, found: LockFile, token: string): void {
+  const guard = `${path}.takeover`;
+  if (!createExclusively(guard, token)) {
+    const left = readLockFile(guard);
+    if (left !== undefined && Date.now() - left.mtimeMs > LOCK_STALE_MS) unlinkQuietly(guard);
+    return;
+  }
+  try {
+    const now = readLockFile(path);
+    if (now !== undefined && now.content === found.content && now.mtimeMs === found.mtimeMs) unlinkSync(path);
+  } finally {
+    unlinkQuietly(guard);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/**
+ * One attempt: create the lock file (a reader that finds it before its content is written takes it as held). A stale
+ * lock (see `isAlive`) is removed first (see {@link removeStale}). Returns undefined when taken, or the holder.
  */
 function tryLock(path: string, mine: DataDirHolder): DataDirHolder | undefined {
   const unknown: DataDirHolder = { pid: 0, host: "unknown", token: "" };
@@ -113,17 +133,7 @@ function tryLock(path: string, mine: DataDirHolder): DataDirHolder | undefined {
     if (found === undefined) continue; // released meanwhile
     const holder = parseHolder(found.content);
     if (isAlive(holder, found)) return holder ?? unknown;
-    const aside = `${path}.${mine.token}.stale`;
-    try {
-      renameSync(path, aside);
-    } catch {
-      continue; // another starter moved it first
-    }
-    const moved = readLockFile(aside);
-    // Not the stale one (replaced, or touched by a holder after all): put it back.
-    if (moved !== undefined && (moved.content !== found.content || moved.mtimeMs !== found.mtimeMs))
-      createExclusively(path, moved.content);
-    unlinkSync(aside);
+    removeStale(path, found, mine.token);
   }
   return readHolder(path) ?? unknown;
 }
