@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, expect, test, vi } from "vitest";
 import { isDatabaseError } from "./databaseError.js";
 import { LOCK_REFRESH_MS, LOCK_STALE_MS, lockDataDir } from "./lockDataDir.js";
@@ -77,17 +79,58 @@ test("a second lock of the same data dir in this process is still refused (two s
 });
 
 /**
- * A holder that runs refreshes its lock file every LOCK_REFRESH_MS; a lock not refreshed for LOCK_STALE_MS has no
- * sandbox behind it, whatever its pid does now (reused by an unrelated process), whichever host wrote it (a data dir
- * on a volume a killed container left, whose successor has another host name), and whatever is in it (a holder
- * killed between creating and writing it, a file left empty by a crash or a full disk). Each was held for good: every
- * later start waited --lock-timeout and failed.
+ * A pid is reused: the dead holder's pid now runs an unrelated process of this host, started after the holder wrote
+ * its lock (the holder's start is in the lock). kill(pid, 0) answered "alive", so it was held for good.
+ */
+test("a lock whose pid now runs a process started at another time (pid reused) is taken over at once", async () => {
+  const reused = JSON.stringify({
+    pid: liveUnrelatedPid(),
+    host: hostname(),
+    token: "0123456789abcdef01234567",
+    since: "1",
+  });
+  expect(await takeAtOnce(leaveLock({ content: reused, ageMs: 1_000 }))).toBe("taken");
+});
+
+/** A holder that is frozen (SIGSTOP, a debugger) still runs: its lock stays held however old the file is. */
+test("a live holder of this host that is frozen keeps its lock, however long it was not refreshed", async () => {
+  const dataDir = newDataDir();
+  const holder = spawn(
+    process.execPath,
+    [
+      "--import",
+      pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+      "--input-type=module",
+      "-e",
+      `import { lockDataDir } from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL("./lockDataDir.ts", import.meta.url))).href)};
+       await lockDataDir({ dataDir: ${JSON.stringify(dataDir)}, waitMs: 0, log: () => {} });
+       process.stdout.write("held\\n");
+       setInterval(() => {}, 1000);`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  children.push(holder);
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("held") && resolve());
+    holder.once("exit", (code) => reject(new Error(`holder exited with ${code}`)));
+  });
+  holder.kill("SIGSTOP");
+  const old = new Date(Date.now() - stale);
+  utimesSync(join(dataDir, "sandbox.lock"), old, old);
+  expect(await takeAtOnce(dataDir)).toBe("SANDBOX_DATABASE_LOCKED");
+  holder.kill("SIGKILL");
+  await new Promise((resolve) => holder.once("exit", resolve));
+  expect(await takeAtOnce(dataDir)).toBe("taken"); // and once it is gone, at once
+}, 20_000);
+
+/**
+ * A lock whose holder cannot be checked from here is refreshed by that holder every LOCK_REFRESH_MS: one not
+ * refreshed for LOCK_STALE_MS has no sandbox behind it. Another host wrote it (a data dir on a volume a killed
+ * container left, whose successor has another host name), or it names nobody (a holder killed between creating and
+ * writing it, a file left empty by a crash or a full disk). Each was held for good: every later start waited
+ * --lock-timeout and failed.
  */
 test.each([
-  [
-    "a live unrelated process holding the dead holder's pid",
-    () => holderJson(liveUnrelatedPid(), hostname()),
-  ],
   ["another host", () => holderJson(4242, "ci-runner-container-1f2e3d")],
   ["an empty file", () => ""],
   ["a truncated file", () => holderJson(4242, hostname()).slice(0, 20)],
@@ -97,7 +140,7 @@ test.each([
 });
 
 test.each([
-  ["a live process of this host", () => holderJson(liveUnrelatedPid(), hostname())],
+  ["a live process of this host (its start not recorded)", () => holderJson(liveUnrelatedPid(), hostname())],
   ["another host", () => holderJson(4242, "ci-runner-container-1f2e3d")],
   ["an empty file (its holder is writing it)", () => ""],
 ])("a lock refreshed lately is still held: %s", async (_name, content) => {

@@ -12,9 +12,9 @@ const LOG_EVERY_MS = 60_000;
 /** How often a holder touches its lock file (its modification time), ms. */
 export const LOCK_REFRESH_MS = 5_000;
 /**
- * A lock file not touched for this long has no sandbox behind it, ms: whatever its pid is now (reused by another
- * process), whichever host wrote it (a container's successor has another host name), whatever it holds (empty after
- * a crash between creating and writing it).
+ * A lock file not touched for this long has no sandbox behind it when its holder cannot be checked from here, ms:
+ * another host wrote it (a killed container's volume; its successor has another host name), or it names no holder
+ * (empty after a crash between creating and writing it, garbled).
  */
 export const LOCK_STALE_MS = 60_000;
 
@@ -27,6 +27,8 @@ interface DataDirHolder {
   host: string;
   /** Unique per lock taken, so a lock is never mistaken for another one of the same pid. */
   token: string;
+  /** When the holder's process started (see {@link processStart}), where it can be read. */
+  since?: string;
 }
 
 /** The holder's name in logs and errors, as a server lock's holder is named. */
@@ -35,8 +37,14 @@ const describeHolder = (h: DataDirHolder) => `swapintent-sandbox pid=${h.pid} ho
 function parseHolder(content: string): DataDirHolder | undefined {
   try {
     const parsed = JSON.parse(content) as Partial<DataDirHolder>;
-    if (typeof parsed.pid === "number" && typeof parsed.host === "string" && typeof parsed.token === "string")
-      return parsed as DataDirHolder;
+    if (
+      typeof parsed.pid === "number" &&
+      typeof parsed.host === "string" &&
+      typeof parsed.token === "string"
+    ) {
+      const { pid, host, token, since } = parsed;
+      return { pid, host, token, ...(typeof since === "string" ? { since } : {}) };
+    }
   } catch {
     // being written, or not ours: treated as held by nobody we know
   }
@@ -64,19 +72,39 @@ const readHolder = (path: string) => {
 };
 
 /**
- * Whether the lock file may still have a sandbox behind it: not if it was not touched for {@link LOCK_STALE_MS}, nor
- * if it names this process but was not taken by it (a restarted container: same pid, same host name), nor if its pid
- * is dead on this host. Another host's pid cannot be checked from here: only the file's age tells.
+ * Whether the lock file may still have a sandbox behind it. A holder on this host is checked: not if it names this
+ * process but was not taken by it (a restarted container: same pid, same host name), nor if its pid is dead, nor if
+ * its pid now runs a process started at another time (the pid was reused); a holder that runs but is frozen
+ * (SIGSTOP, a debugger) keeps it. Another host's holder, or a file with no holder in it (empty after a crash between
+ * creating and writing it, garbled), cannot be checked from here: only the file's age tells ({@link LOCK_STALE_MS}).
  */
 function isAlive(holder: DataDirHolder | undefined, file: LockFile): boolean {
-  if (Date.now() - file.mtimeMs > LOCK_STALE_MS) return false;
-  if (holder === undefined || holder.host !== hostname()) return true;
+  if (holder !== undefined && holder.host === hostname()) return runsHere(holder);
+  return Date.now() - file.mtimeMs <= LOCK_STALE_MS;
+}
+
+function runsHere(holder: DataDirHolder): boolean {
   if (holder.pid === process.pid) return heldHere.has(holder.token);
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false; // EPERM: alive, another user's
+  }
+  const since = processStart(holder.pid);
+  return holder.since === undefined || since === undefined || since === holder.since;
+}
+
+/**
+ * When process `pid` started, as Linux counts it (clock ticks since boot, /proc/<pid>/stat field 22), to tell a
+ * holder from a later process given its pid; undefined elsewhere.
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // fields after the command name, which is in parentheses and may hold spaces: state is field 3, starttime 22
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
   }
 }
 
@@ -155,7 +183,12 @@ export async function lockDataDir({
 }): Promise<{ release(): void }> {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "sandbox.lock");
-  const mine: DataDirHolder = { pid: process.pid, host: hostname(), token: randomBytes(12).toString("hex") };
+  const mine: DataDirHolder = {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(12).toString("hex"),
+    since: processStart(process.pid),
+  };
   const started = Date.now();
   let loggedAt = Number.NEGATIVE_INFINITY;
   for (;;) {
