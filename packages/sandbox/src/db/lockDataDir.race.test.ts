@@ -72,3 +72,18 @@ test("three sandboxes racing over a stale lock: at most one holds it", async () 
   expect(taken.length).toBeLessThanOrEqual(1);
   expect(taken.length).toBeGreaterThanOrEqual(1);
 });
+
+/**
+ * The stale lock goes away on its own while a starter removes it (its holder, on another host, was only slow and
+ * released it): the starter's removal found no file and failed the start with SANDBOX_DATABASE_LOCKED (ENOENT).
+ */
+test("a stale lock that disappears while a starter removes it: that starter takes the lock", async () => {
+  const path = join(dataDir, "sandbox.lock");
+  fs.writeFileSync(path, JSON.stringify({ pid: 4242, host: "slow-container", token: "slow" }));
+  const old = new Date(Date.now() - LOCK_STALE_MS - 60_000);
+  fs.utimesSync(path, old, old);
+  before.rename = () => fs.rmSync(path);
+  const lock = await lockDataDir({ dataDir, waitMs: 0, log: () => {} });
+  expect(JSON.parse(fs.readFileSync(path, "utf8"))).toMatchObject({ pid: process.pid });
+  lock.release();
+});

@@ -135,7 +135,9 @@ function removeStale(path: string, found: LockFile, token: string): void {
   }
   try {
     const now = readLockFile(path);
-    if (now !== undefined && now.content === found.content && now.mtimeMs === found.mtimeMs) unlinkSync(path);
+    // gone meanwhile (its holder, only slow, released it) is as good as removed
+    if (now !== undefined && now.content === found.content && now.mtimeMs === found.mtimeMs)
+      unlinkQuietly(path);
   } finally {
     unlinkQuietly(guard);
   }
@@ -220,7 +222,7 @@ export async function lockDataDir({
     release() {
       clearInterval(refresh);
       heldHere.delete(mine.token);
-      if (readHolderQuietly(path)?.token === mine.token) unlinkSync(path);
+      if (readHolderQuietly(path)?.token === mine.token) unlinkQuietly(path);
     },
   };
 }
