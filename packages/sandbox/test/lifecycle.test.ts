@@ -151,7 +151,7 @@ test("close() ends within the grace while a resolver step and a request never fi
     await new Promise((r) => setTimeout(r, 20));
   expect(verifying).toBe(true);
   const took = await settleTime(t.close(), 15_000);
-  expect(took).toBeLessThan(8_000);
+  expect(took).toBeLessThan(9_500); // one grace of 5 s; one after the other took 10 s and more
   expect(await approval).toBeInstanceOf(Error); // dropped at the end of the grace
   void pass;
 }, 30_000);

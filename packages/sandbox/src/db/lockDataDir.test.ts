@@ -98,6 +98,7 @@ test("a live holder of this host that is frozen keeps its lock, however long it 
   const holder = spawn(
     process.execPath,
     [
+      "--conditions=swapintent-source",
       "--import",
       pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
       "--input-type=module",
