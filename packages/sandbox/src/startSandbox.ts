@@ -124,8 +124,8 @@ async function serve({
     runResolverOnce: () => resolver.runOnce(),
     close: () => {
       closing ??= (async () => {
-        await resolver.stop();
-        await closeServer(server);
+        // Both within the same grace: the pass in progress and the requests in flight end (or are left) together.
+        await Promise.all([resolver.stop(), closeServer(server)]);
         await legs.stop();
         await database.close();
       })();

@@ -104,3 +104,54 @@ test("close() mid-request answers the request before it stops the legs and the d
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+/** How long `promise` took to settle, ms, or Infinity when it did not within `boundMs`. */
+async function settleTime(promise: Promise<unknown>, boundMs: number): Promise<number> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<number>((resolve) => {
+    timer = setTimeout(() => resolve(Number.POSITIVE_INFINITY), boundMs);
+  });
+  try {
+    return await Promise.race([promise.then(() => Date.now() - started), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * close() waited for the resolver's pass in progress without a bound: a step whose engine never answers (anvil
+ * stopped with SIGSTOP, a frozen VM, a call with no timeout) held close() for good, and a CI job calling it hung
+ * until the job's own timeout. Within the same 5 s grace as the requests in flight (run at the same time, not one
+ * after the other), whatever still hangs is left, as a SIGKILL would leave it (a recorded step is resumed at the
+ * next start).
+ */
+test("close() ends within the grace while a resolver step and a request never finish", async () => {
+  const t = await startTestSandbox();
+  const { intent, wallet } = await t.createIntent({ amount: 5 });
+  expect((await t.approve(intent, wallet)).status).toBe(200);
+  const never = new Promise<never>(() => {});
+  let depositing = false;
+  t.legs.get(1)!.deposit = async () => {
+    depositing = true;
+    return never;
+  };
+  const pass = t.sandbox.runResolverOnce();
+  for (const until = Date.now() + 10_000; !depositing && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 20));
+  expect(depositing).toBe(true);
+  const other = await t.createIntent({ amount: 5 });
+  let verifying = false;
+  t.legs.get(1)!.verifyApproval = async () => {
+    verifying = true;
+    return never;
+  };
+  const approval = t.approve(other.intent, other.wallet).catch((error: unknown) => error);
+  for (const until = Date.now() + 10_000; !verifying && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 20));
+  expect(verifying).toBe(true);
+  const took = await settleTime(t.close(), 15_000);
+  expect(took).toBeLessThan(9_500); // one grace of 5 s; one after the other took 10 s and more
+  expect(await approval).toBeInstanceOf(Error); // dropped at the end of the grace
+  void pass;
+}, 30_000);

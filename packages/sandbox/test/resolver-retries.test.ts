@@ -58,6 +58,49 @@ test("a step that keeps failing the same way is retried every pass but logged on
 });
 
 /**
+ * The same class before a step starts: an approved intent whose destination engine is down failed its inventory check
+ * on every pass, and each failure was logged (4 lines a second per intent at the default interval), with nothing in
+ * `last_error` to say why it stayed ApprovalAdded. Logged and stored once per distinct error now, still retried.
+ */
+test("an inventory check that keeps failing the same way is retried every pass but logged once per distinct error", async () => {
+  const dst = t.legs.get(5)!;
+  const original = dst.inventory;
+  let message = "connect ECONNREFUSED 127.0.0.1:8899";
+  let calls = 0;
+  dst.inventory = async () => {
+    calls++;
+    throw new Error(message);
+  };
+  try {
+    const { intent, wallet } = await t.createIntent({ amount: 3 });
+    logs.length = 0;
+    expect((await t.approve(intent, wallet)).status).toBe(200);
+    for (let pass = 0; pass < 20; pass++) await t.sandbox.runResolverOnce();
+    expect(calls).toBe(20); // retried on every pass
+    const lines = () => logs.filter((line) => line.includes(intent.intent_id));
+    expect(lines()).toEqual([
+      `intent ${intent.intent_id}: inventory check failed, will retry (connect ECONNREFUSED 127.0.0.1:8899)`,
+    ]);
+    const row = async () => (await t.request("GET", `/sandbox/intents/${intent.intent_id}`)).body;
+    expect(await row()).toMatchObject({
+      status: "ApprovalAdded",
+      last_error: "inventory: connect ECONNREFUSED 127.0.0.1:8899",
+    });
+    message = "engine answered 502";
+    for (let pass = 0; pass < 5; pass++) await t.sandbox.runResolverOnce();
+    expect(lines()).toHaveLength(2);
+    expect((await row()).last_error).toBe("inventory: engine answered 502");
+
+    dst.inventory = original;
+    const final = await t.settle(intent.intent_id, ["Fulfilled"], 6);
+    expect(final.status).toBe("Fulfilled");
+    expect((await row()).last_error).toBeNull(); // the check's own error is cleared once it passes
+  } finally {
+    dst.inventory = original;
+  }
+});
+
+/**
  * A full batch (200 intents) starts the next pass at once, to drain a backlog. When every intent in it is stuck (an
  * engine that stays down with 200 or more intents in flight) there is nothing to drain: the resolver ran pass after
  * pass without a pause, retrying each intent about 2.6 times a second and using about 37% of a core, for as long as

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,6 +9,17 @@ import { createDatabaseError } from "./databaseError.js";
 const POLL_MS = 250;
 /** How often the wait is logged again, ms. */
 const LOG_EVERY_MS = 60_000;
+/** How often a holder touches its lock file (its modification time), ms. */
+export const LOCK_REFRESH_MS = 5_000;
+/**
+ * A lock file not touched for this long has no sandbox behind it when its holder cannot be checked from here, ms:
+ * another host wrote it (a killed container's volume; its successor has another host name), or it names no holder
+ * (empty after a crash between creating and writing it, garbled).
+ */
+export const LOCK_STALE_MS = 60_000;
+
+/** The tokens of the locks this process holds: a lock naming this pid with another token is an earlier process's. */
+const heldHere = new Set<string>();
 
 /** Who holds a data dir: the lock file's content. */
 interface DataDirHolder {
@@ -16,30 +27,84 @@ interface DataDirHolder {
   host: string;
   /** Unique per lock taken, so a lock is never mistaken for another one of the same pid. */
   token: string;
+  /** When the holder's process started (see {@link processStart}), where it can be read. */
+  since?: string;
 }
 
 /** The holder's name in logs and errors, as a server lock's holder is named. */
 const describeHolder = (h: DataDirHolder) => `swapintent-sandbox pid=${h.pid} host=${h.host}`;
 
-function readHolder(path: string): DataDirHolder | undefined {
+function parseHolder(content: string): DataDirHolder | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<DataDirHolder>;
-    if (typeof parsed.pid === "number" && typeof parsed.host === "string" && typeof parsed.token === "string")
-      return parsed as DataDirHolder;
+    const parsed = JSON.parse(content) as Partial<DataDirHolder>;
+    if (
+      typeof parsed.pid === "number" &&
+      typeof parsed.host === "string" &&
+      typeof parsed.token === "string"
+    ) {
+      const { pid, host, token, since } = parsed;
+      return { pid, host, token, ...(typeof since === "string" ? { since } : {}) };
+    }
   } catch {
-    // gone meanwhile, or not ours: treated as held by nobody we know
+    // being written, or not ours: treated as held by nobody we know
   }
   return undefined;
 }
 
-/** Whether `holder` may still run: another host's cannot be checked from here, so it counts as alive. */
-function isAlive(holder: DataDirHolder): boolean {
-  if (holder.host !== hostname()) return true;
+/** The lock file as found: its content and when it was last touched; undefined when it is gone. */
+interface LockFile {
+  content: string;
+  mtimeMs: number;
+}
+
+function readLockFile(path: string): LockFile | undefined {
+  try {
+    return { mtimeMs: statSync(path).mtimeMs, content: readFileSync(path, "utf8") };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error; // a directory, an unreadable file: not a lock we can judge (see lockDataDir)
+  }
+}
+
+const readHolder = (path: string) => {
+  const file = readLockFile(path);
+  return file === undefined ? undefined : parseHolder(file.content);
+};
+
+/**
+ * Whether the lock file may still have a sandbox behind it. A holder on this host is checked: not if it names this
+ * process but was not taken by it (a restarted container: same pid, same host name), nor if its pid is dead, nor if
+ * its pid now runs a process started at another time (the pid was reused); a holder that runs but is frozen
+ * (SIGSTOP, a debugger) keeps it. Another host's holder, or a file with no holder in it (empty after a crash between
+ * creating and writing it, garbled), cannot be checked from here: only the file's age tells ({@link LOCK_STALE_MS}).
+ */
+function isAlive(holder: DataDirHolder | undefined, file: LockFile): boolean {
+  if (holder !== undefined && holder.host === hostname()) return runsHere(holder);
+  return Date.now() - file.mtimeMs <= LOCK_STALE_MS;
+}
+
+function runsHere(holder: DataDirHolder): boolean {
+  if (holder.pid === process.pid) return heldHere.has(holder.token);
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false; // EPERM: alive, another user's
+  }
+  const since = processStart(holder.pid);
+  return holder.since === undefined || since === undefined || since === holder.since;
+}
+
+/**
+ * When process `pid` started, as Linux counts it (clock ticks since boot, /proc/<pid>/stat field 22), to tell a
+ * holder from a later process given its pid; undefined elsewhere.
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // fields after the command name, which is in parentheses and may hold spaces: state is field 3, starttime 22
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
   }
 }
 
@@ -55,26 +120,50 @@ function createExclusively(path: string, content: string): boolean {
 }
 
 /**
- * One attempt: create the lock file (a reader that finds it before its content is written takes it as held). A lock
- * whose holder is dead (a SIGKILLed sandbox) is moved aside first, and only if it is still the dead holder's after the
- * move (another starter may have replaced it meanwhile; then it is put back). Returns undefined when taken, or the
- * live holder.
+ * Remove the stale lock `found`, under `<path>.takeover` (created exclusively): only one starter removes a stale lock
+ * at a time, and only if it is still `found` once it holds that guard. (Before, each starter moved the lock aside and
+ * put back what was not the stale one: one could move a lock another had just taken over while a third created its
+ * own, and the put-back then failed: two holders.) A guard left by a starter killed inside this function is removed
+ * once stale. Nothing is removed when another starter holds the guard: the caller tries again.
+ */
+function removeStale(path: string, found: LockFile, token: string): void {
+  const guard = `${path}.takeover`;
+  if (!createExclusively(guard, token)) {
+    const left = readLockFile(guard);
+    if (left !== undefined && Date.now() - left.mtimeMs > LOCK_STALE_MS) unlinkQuietly(guard);
+    return;
+  }
+  try {
+    const now = readLockFile(path);
+    // gone meanwhile (its holder, only slow, released it) is as good as removed
+    if (now !== undefined && now.content === found.content && now.mtimeMs === found.mtimeMs)
+      unlinkQuietly(path);
+  } finally {
+    unlinkQuietly(guard);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/**
+ * One attempt: create the lock file (a reader that finds it before its content is written takes it as held). A stale
+ * lock (see `isAlive`) is removed first (see {@link removeStale}). Returns undefined when taken, or the holder.
  */
 function tryLock(path: string, mine: DataDirHolder): DataDirHolder | undefined {
   const unknown: DataDirHolder = { pid: 0, host: "unknown", token: "" };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createExclusively(path, JSON.stringify(mine))) return undefined;
-    const holder = readHolder(path);
-    if (holder === undefined || isAlive(holder)) return holder ?? unknown;
-    const aside = `${path}.${mine.token}.stale`;
-    try {
-      renameSync(path, aside);
-    } catch {
-      continue; // another starter moved it first
-    }
-    const moved = readFileSync(aside, "utf8");
-    if (readHolder(aside)?.token !== holder.token) createExclusively(path, moved); // not the dead one's: put it back
-    unlinkSync(aside);
+    const found = readLockFile(path);
+    if (found === undefined) continue; // released meanwhile
+    const holder = parseHolder(found.content);
+    if (isAlive(holder, found)) return holder ?? unknown;
+    removeStale(path, found, mine.token);
   }
   return readHolder(path) ?? unknown;
 }
@@ -96,11 +185,16 @@ export async function lockDataDir({
 }): Promise<{ release(): void }> {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "sandbox.lock");
-  const mine: DataDirHolder = { pid: process.pid, host: hostname(), token: randomBytes(12).toString("hex") };
+  const mine: DataDirHolder = {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(12).toString("hex"),
+    since: processStart(process.pid),
+  };
   const started = Date.now();
   let loggedAt = Number.NEGATIVE_INFINITY;
   for (;;) {
-    const holder = tryLock(path, mine);
+    const holder = tryLockOrExplain(path, mine, dataDir);
     if (holder === undefined) break;
     const waited = Date.now() - started;
     if (waited >= waitMs)
@@ -121,9 +215,52 @@ export async function lockDataDir({
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, waitMs - waited)));
   }
+  heldHere.add(mine.token);
+  const refresh = setInterval(() => touchIfMine(path, mine), LOCK_REFRESH_MS);
+  refresh.unref();
   return {
     release() {
-      if (readHolder(path)?.token === mine.token) unlinkSync(path);
+      clearInterval(refresh);
+      heldHere.delete(mine.token);
+      if (readHolderQuietly(path)?.token === mine.token) unlinkQuietly(path);
     },
   };
+}
+
+/** Touch the lock file while it is still `mine`, so waiters see its holder runs ({@link LOCK_STALE_MS}). */
+function touchIfMine(path: string, mine: DataDirHolder): void {
+  if (readHolderQuietly(path)?.token !== mine.token) return;
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // gone meanwhile: nothing to keep fresh
+  }
+}
+
+function readHolderQuietly(path: string): DataDirHolder | undefined {
+  try {
+    return readHolder(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@link tryLock}, with a lock path that is no readable file (a directory, a file this user may not read) or a data dir
+ * this user cannot write refused at once as `SANDBOX_DATABASE_LOCKED` naming it (it was a raw error, or a wait of
+ * --lock-timeout for a holder named `pid=0 host=unknown`): no sandbox will ever free it.
+ */
+function tryLockOrExplain(path: string, mine: DataDirHolder, dataDir: string): DataDirHolder | undefined {
+  try {
+    return tryLock(path, mine);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown";
+    throw createDatabaseError(
+      "SANDBOX_DATABASE_LOCKED",
+      `The data dir's lock file ${path} cannot be created, read or replaced (${code}): the data dir must be writable, and that path a file or nothing.`,
+      { url: pathToFileURL(dataDir).href, holder: null, waitedSecs: 0 },
+      error,
+    );
+  }
 }

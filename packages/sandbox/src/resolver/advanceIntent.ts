@@ -125,7 +125,11 @@ async function fromApprovalAdded(s: Step): Promise<boolean> {
   try {
     inventory = await s.dest.inventory(row.destToken);
   } catch (error) {
+    // An engine that stays down fails the same way every pass: only a new error is logged and stored (as in runStep).
+    const lastError = `inventory: ${s.describe(error)}`;
+    if (lastError === row.lastError) return false;
     core.log(`intent ${row.id}: inventory check failed, will retry (${s.describe(error)})`);
+    await s.cas(null, { lastError });
     return false;
   }
   if (inventory < BigInt(row.maxDestAmountLots))
@@ -133,7 +137,11 @@ async function fromApprovalAdded(s: Step): Promise<boolean> {
       status: "Declined",
       lastError: "the resolver's inventory is below the destination amount",
     });
-  return s.cas(null, { status: "Accepted" });
+  // The check's own retry error is cleared once it passes.
+  return s.cas(null, {
+    status: "Accepted",
+    ...(row.lastError?.startsWith("inventory:") ? { lastError: null } : {}),
+  });
 }
 
 /** Accepted: take the user's deposit into escrow (a refusal asks for a refund); past the deadline, refund. */

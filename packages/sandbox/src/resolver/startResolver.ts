@@ -1,4 +1,5 @@
 import type { IntentRow } from "../db/intentRow.js";
+import { CLOSE_GRACE_MS } from "../http/closeGracefully.js";
 import type { Core } from "../service/core.js";
 import { advanceIntent } from "./advanceIntent.js";
 
@@ -6,7 +7,10 @@ import { advanceIntent } from "./advanceIntent.js";
 export interface Resolver {
   /** One pass: the expiry sweep, then up to one batch of intents with work left; resolves when the pass is done. */
   runOnce(): Promise<void>;
-  /** Stop the loop and wait for the pass in progress. Idempotent. */
+  /**
+   * Stop the loop and wait for the pass in progress, at most {@link CLOSE_GRACE_MS}: a step whose engine never
+   * answers is left behind, as a crash would leave it (a recorded step is resumed at the next start). Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -178,7 +182,16 @@ export function startResolver({
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
+      let grace: NodeJS.Timeout | undefined;
+      const overdue = new Promise<boolean>((resolve) => {
+        grace = setTimeout(() => resolve(true), CLOSE_GRACE_MS);
+      });
+      const left = await Promise.race([running.then(() => false), overdue]);
+      clearTimeout(grace);
+      if (left)
+        core.log(
+          `resolver: a pass still running after ${CLOSE_GRACE_MS} ms is left behind (a leg not answering)`,
+        );
     },
   };
 }
