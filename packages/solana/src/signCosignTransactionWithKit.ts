@@ -42,6 +42,8 @@ export interface KitCosignSigner {
   /** Kit's `TransactionPartialSigner.signTransactions`: one signature dictionary (address to signature) per transaction. */
   signTransactions(
     transactions: readonly KitCosignTransaction[],
+    /** Kit's `TransactionPartialSignerConfig`: the caller's `signal`, for a signer that can stop. */
+    config?: { abortSignal?: AbortSignal | undefined },
   ): Promise<readonly Readonly<Record<string, Uint8Array>>[]>;
 }
 
@@ -70,7 +72,7 @@ const SOURCE = "kit signer";
  * Verify the intent's cosign transaction (the same checks as {@link verifyCosignTransaction}, over the bytes, with
  * no `@solana/web3.js`) and add the user's signature from a `@solana/kit` signer (a `KeyPairSigner` or any
  * `TransactionPartialSigner`). The signer is asked only after every check passed, and is handed the verified message
- * bytes; the signature it returns for the user's address must verify over them (ed25519, checked here), an entry
+ * bytes (unreadable once `signal` aborted) and `signal` as Kit's `config.abortSignal`; the signature it returns for the user's address must verify over them (ed25519, checked here), an entry
  * for another signer must be the signature that signer already has (`SOL_WALLET_SIGNATURES_CHANGED`), and only the
  * user's slot of the received bytes is replaced. A signer that throws or rejects is `SOL_SIGNING_FAILED` (`cause`:
  * what it threw). `signal` aborts a wait on the signer (`SOL_SIGNING_ABORTED`).
@@ -94,7 +96,7 @@ export async function signCosignTransactionWithKit(
   const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
   throwIfAborted(signal, "beforeSigning");
   const dictionaries: unknown = await askUntilAborted(signal, SOURCE, () =>
-    signer.signTransactions([kitTransactionOf(verified)]),
+    signer.signTransactions([kitTransactionOf(verified, signal)], { abortSignal: signal }),
   );
   const read = readAnswer(SOURCE, "the signature dictionary", () => userSignatureOf(dictionaries, verified));
   if ("wrong" in read) {
@@ -160,16 +162,27 @@ function userSignatureOf(
   };
 }
 
-/** Kit's transaction shape of the verified bytes: the user's slot null, every other signer's signature as received. */
-function kitTransactionOf(verified: VerifiedTransaction): KitCosignTransaction {
+/**
+ * Kit's transaction shape of the verified bytes: the user's slot null, every other signer's signature as received.
+ * Its message cannot be read once `signal` aborted: a Kit `KeyPairSigner` ignores the signal and awaits its public
+ * key before it reads the message to sign, so after an abort its private key is never used.
+ */
+function kitTransactionOf(
+  verified: VerifiedTransaction,
+  signal: AbortSignal | undefined,
+): KitCosignTransaction {
   const { decoded, userSignerIndex } = verified;
   const signatures: Record<string, Uint8Array | null> = {};
   decoded.signatures.forEach((signature, i) => {
     const present = i !== userSignerIndex && signature.some((byte) => byte !== 0);
     signatures[decoded.staticAccountKeys[i]!] = present ? signature.slice() : null;
   });
+  const message = verified.messageBytes.slice();
   return Object.freeze({
-    messageBytes: verified.messageBytes.slice(),
+    get messageBytes() {
+      throwIfAborted(signal, "whileSigning");
+      return message;
+    },
     signatures: Object.freeze(signatures),
     // Durable nonces are refused, so the lifetime is the blockhash; its last valid height is not in the bytes
     // (Kit states the same maximum when it decodes a compiled message).

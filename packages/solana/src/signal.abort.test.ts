@@ -7,10 +7,11 @@
  */
 import { getEventListeners } from "node:events";
 import { ed25519 } from "@noble/curves/ed25519";
+import { createKeyPairSignerFromBytes } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
 import { isSwapIntentError } from "@swapintent/client";
 import { FailedTransactionMetadata } from "litesvm";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type Chain,
   compileHex,
@@ -46,7 +47,17 @@ function standIn() {
     asked.push("sign");
     onAsk();
     return new Promise<T>((resolve, reject) => {
-      waiting.push({ answer: () => resolve(answer()), fail: reject });
+      // An answer that throws (a Kit signer reading its message after the abort) rejects, as a wallet's would.
+      waiting.push({
+        answer: () => {
+          try {
+            resolve(answer());
+          } catch (error) {
+            reject(error);
+          }
+        },
+        fail: reject,
+      });
     });
   };
   return {
@@ -362,14 +373,17 @@ describe("playing the attacker on the signal", () => {
         throw thrown;
       }
     }
-    const wallet = standIn();
-    const result = await refusal(adapter.sign(wallet, new DeafSignal()));
-    expect(result).toEqual({
-      code: "SOL_SIGNING_ABORTED",
-      details: { stage: "whileSigning" },
-      cause: thrown,
-    });
-    expect(wallet.asked).not.toContain("sign");
+    // Stage beforeSigning: the wallet was never asked (it was labelled whileSigning before).
+    for (const route of routes.filter((r) => r.waits)) {
+      const wallet = standIn();
+      const result = await refusal(route.sign(wallet, new DeafSignal()));
+      expect(result, route.name).toEqual({
+        code: "SOL_SIGNING_ABORTED",
+        details: { stage: "beforeSigning" },
+        cause: thrown,
+      });
+      expect(wallet.asked, route.name).not.toContain("sign");
+    }
   });
 
   it("a signal that fires abort the moment it is listened to (aborted still false): the wallet is never asked", async () => {
@@ -384,6 +398,31 @@ describe("playing the attacker on the signal", () => {
       const wallet = standIn();
       const result = await refusal(route.sign(wallet, new EagerSignal()));
       expect(result.code, route.name).toBe("SOL_SIGNING_ABORTED");
+      expect(result.details, route.name).toEqual({ stage: "beforeSigning" });
+      expect(wallet.asked, route.name).not.toContain("sign");
+    }
+  });
+
+  it("a signal that reads as aborted once it is listened to (no event): the wallet is never asked, stage beforeSigning", async () => {
+    class LateSignal extends EventTarget {
+      listened = false;
+      get aborted() {
+        return this.listened;
+      }
+      readonly reason = "late";
+      override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null) {
+        super.addEventListener(type, listener);
+        this.listened = true;
+      }
+    }
+    for (const route of routes.filter((r) => r.waits)) {
+      const wallet = standIn();
+      const result = await refusal(route.sign(wallet, new LateSignal()));
+      expect(result, route.name).toEqual({
+        code: "SOL_SIGNING_ABORTED",
+        details: { stage: "beforeSigning" },
+        cause: "late",
+      });
       expect(wallet.asked, route.name).not.toContain("sign");
     }
   });
@@ -562,5 +601,76 @@ describe("the wallet's own refusal (the user clicks reject, the wallet throws) i
         });
       }
     }
+  });
+});
+
+describe("a Kit KeyPairSigner (WebCrypto inside Kit) and the caller's signal", () => {
+  /** Every `crypto.subtle.sign` call (the private key used), in order with the test's own marks. */
+  function watchSubtle(log: string[]) {
+    const subtle = globalThis.crypto.subtle;
+    const sign = subtle.sign;
+    const spy = vi.spyOn(subtle, "sign").mockImplementation((...args) => {
+      log.push("private key used");
+      return Reflect.apply(sign, subtle, args);
+    });
+    return () => spy.mockRestore();
+  }
+
+  it("an abort while it awaits its own public key: its private key is never used afterwards", async () => {
+    const signer = await createKeyPairSignerFromBytes(chain.user.secretKey);
+    const log: string[] = [];
+    const restore = watchSubtle(log);
+    try {
+      const controller = new AbortController();
+      const pending = signCosignTransactionWithKit({ ...base(), signer, signal: controller.signal });
+      // Kit's signer first exports its public key (an await), then signs: abort in between.
+      await Promise.resolve();
+      log.push("abort");
+      controller.abort("user left");
+      expect(await refusal(pending)).toEqual({
+        code: "SOL_SIGNING_ABORTED",
+        details: { stage: "whileSigning" },
+        cause: "user left",
+      });
+      for (let i = 0; i < 5; i++) await tick();
+      expect(log).toEqual(["abort"]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  it("without an abort it signs (its key used once) and litesvm runs the co-signed result", async () => {
+    const signer = await createKeyPairSignerFromBytes(chain.user.secretKey);
+    const log: string[] = [];
+    const restore = watchSubtle(log);
+    try {
+      const { transaction } = await signCosignTransactionWithKit({
+        ...base(),
+        signer,
+        signal: new AbortController().signal,
+      });
+      expect(log).toEqual(["private key used"]);
+      expect(await cosignedSimulates(transaction)).toBe(true);
+    } finally {
+      restore();
+    }
+  });
+
+  it("any Kit signer is handed the caller's signal as Kit's config.abortSignal", async () => {
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    await signCosignTransactionWithKit({
+      ...base(),
+      signal: controller.signal,
+      signer: {
+        address: chain.userAddress,
+        signTransactions: async (txs, config?: { abortSignal?: AbortSignal }) => {
+          seen.push(config?.abortSignal);
+          return [{ [chain.userAddress]: ed25519.sign(Uint8Array.from(txs[0]!.messageBytes), secret()) }];
+        },
+      },
+    });
+    expect(seen).toEqual([controller.signal]);
   });
 });

@@ -36,14 +36,15 @@ export function readAbort(signal: AbortSignal | undefined): AbortState {
 }
 
 /**
- * `run()`'s answer, or `abortError(reason)` as soon as `signal` aborts (also when `run` itself aborts it, or the
- * signal reads as aborted once the answer is in): the answer after that is never returned and its rejection is
- * absorbed. The listener is removed when the race settles, so one long-lived signal collects none.
+ * `run()`'s answer, or `abortError(reason, asked)` as soon as `signal` aborts (also when `run` itself aborts it, or
+ * the signal reads as aborted once the answer is in): the answer after that is never returned and its rejection is
+ * absorbed. `asked` says whether `run` was called (a signal that cannot be listened to, or aborts while it is, never
+ * lets it be). The listener is removed when the race settles, so one long-lived signal collects none.
  */
 export function raceAbort<T>(
   signal: AbortSignal | undefined,
   run: () => Promise<T> | T,
-  abortError: (reason: unknown) => Error,
+  abortError: (reason: unknown, asked: boolean) => Error,
 ): Promise<T> {
   if (signal === undefined) {
     try {
@@ -54,7 +55,8 @@ export function raceAbort<T>(
   }
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const onAbort = () => finish(() => reject(abortError(reasonOf(signal))));
+    let asked = false;
+    const onAbort = () => finish(() => reject(abortError(reasonOf(signal), asked)));
     function finish(settle: () => void) {
       if (settled) return;
       settled = true;
@@ -69,14 +71,15 @@ export function raceAbort<T>(
       signal.addEventListener("abort", onAbort);
     } catch (thrown) {
       // A signal that cannot be watched cannot stop a hanging wallet: refused before the wallet is asked.
-      finish(() => reject(abortError(thrown)));
+      finish(() => reject(abortError(thrown, false)));
       return;
     }
     // A signal may fire its listener while it is being added: then the wallet is never asked.
     if (settled) return;
     const before = readAbort(signal);
-    if (before.aborted) return finish(() => reject(abortError(before.reason)));
+    if (before.aborted) return finish(() => reject(abortError(before.reason, false)));
     let work: Promise<T>;
+    asked = true;
     try {
       work = Promise.resolve(run());
     } catch (error) {
@@ -87,7 +90,7 @@ export function raceAbort<T>(
       (value) =>
         finish(() => {
           const after = readAbort(signal);
-          if (after.aborted) reject(abortError(after.reason));
+          if (after.aborted) reject(abortError(after.reason, true));
           else resolve(value);
         }),
       (error: unknown) => finish(() => reject(error)),
@@ -120,7 +123,8 @@ export function throwIfAborted(
 }
 
 /**
- * The wallet's or signer's answer, or `SOL_SIGNING_ABORTED` (stage `whileSigning`) as soon as `signal` aborts.
+ * The wallet's or signer's answer, or `SOL_SIGNING_ABORTED` as soon as `signal` aborts: stage `whileSigning` once
+ * the wallet was asked, `beforeSigning` when the signal cannot be listened to or aborts while it is (never asked).
  * Whatever the wallet throws or rejects with (the user's "reject", a crash, even an error of this package's own
  * shape) is `SOL_SIGNING_FAILED` naming `source`, the thrown value as `cause`.
  */
@@ -130,13 +134,15 @@ export function askUntilAborted<T>(
   run: () => Promise<T> | T,
 ): Promise<T> {
   let aborted: Error | undefined;
-  return raceAbort(signal, run, (reason) => (aborted = abortedError("whileSigning", reason))).catch(
-    (error: unknown) => {
-      // The abort's own error, by identity (a wallet rejecting with `undefined` is a refusal, not the abort).
-      if (aborted && error === aborted) throw error;
-      throw solanaError("SOL_SIGNING_FAILED", `The ${source} refused or failed to sign.`, { source }, error);
-    },
-  );
+  return raceAbort(
+    signal,
+    run,
+    (reason, asked) => (aborted = abortedError(asked ? "whileSigning" : "beforeSigning", reason)),
+  ).catch((error: unknown) => {
+    // The abort's own error, by identity (a wallet rejecting with `undefined` is a refusal, not the abort).
+    if (aborted && error === aborted) throw error;
+    throw solanaError("SOL_SIGNING_FAILED", `The ${source} refused or failed to sign.`, { source }, error);
+  });
 }
 
 function abortedError(stage: "beforeSigning" | "whileSigning", reason: unknown) {
