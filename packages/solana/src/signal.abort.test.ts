@@ -7,7 +7,7 @@
  */
 import { getEventListeners } from "node:events";
 import { ed25519 } from "@noble/curves/ed25519";
-import { createKeyPairSignerFromBytes } from "@solana/kit";
+import { createKeyPairSignerFromBytes, createLazyKeyPairSignerFromBytes } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
 import { isSwapIntentError } from "@swapintent/client";
 import { FailedTransactionMetadata } from "litesvm";
@@ -605,42 +605,63 @@ describe("the wallet's own refusal (the user clicks reject, the wallet throws) i
 });
 
 describe("a Kit KeyPairSigner (WebCrypto inside Kit) and the caller's signal", () => {
-  /** Every `crypto.subtle.sign` call (the private key used), in order with the test's own marks. */
+  /**
+   * Every `crypto.subtle.sign` of the transaction's message (the user's key signing it), in order with the test's
+   * own marks. Kit's key import signs random bytes to check the pair; that is not the message and is not logged.
+   */
   function watchSubtle(log: string[]) {
+    const message = Uint8Array.from(decodeHex(hex).messageBytes);
     const subtle = globalThis.crypto.subtle;
     const sign = subtle.sign;
     const spy = vi.spyOn(subtle, "sign").mockImplementation((...args) => {
-      log.push("private key used");
+      const source = args[2];
+      const data = ArrayBuffer.isView(source)
+        ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
+        : new Uint8Array(source);
+      if (data.length === message.length && data.every((byte, i) => byte === message[i]))
+        log.push("message signed");
       return Reflect.apply(sign, subtle, args);
     });
     return () => spy.mockRestore();
   }
 
-  it("an abort while it awaits its own public key: its private key is never used afterwards", async () => {
-    const signer = await createKeyPairSignerFromBytes(chain.user.secretKey);
-    const log: string[] = [];
-    const restore = watchSubtle(log);
-    try {
-      const controller = new AbortController();
-      const pending = signCosignTransactionWithKit({ ...base(), signer, signal: controller.signal });
-      // Kit's signer first exports its public key (an await), then signs: abort in between.
-      await Promise.resolve();
-      log.push("abort");
-      controller.abort("user left");
-      expect(await refusal(pending)).toEqual({
-        code: "SOL_SIGNING_ABORTED",
-        details: { stage: "whileSigning" },
-        cause: "user left",
-      });
-      for (let i = 0; i < 5; i++) await tick();
-      expect(log).toEqual(["abort"]);
-      expect(unhandled).toEqual([]);
-    } finally {
-      restore();
-    }
-  });
+  // Kit's KeyPairSigner, and its lazy one (it first imports the key, then does the same).
+  const kitSigners = [
+    { name: "createKeyPairSignerFromBytes", make: () => createKeyPairSignerFromBytes(chain.user.secretKey) },
+    {
+      name: "createLazyKeyPairSignerFromBytes",
+      make: () => createLazyKeyPairSignerFromBytes(chain.user.secretKey),
+    },
+  ];
 
-  it("without an abort it signs (its key used once) and litesvm runs the co-signed result", async () => {
+  it.each(kitSigners)(
+    "$name: an abort while it awaits its own key: the message is never signed afterwards",
+    async ({ make }) => {
+      const signer = await make();
+      const log: string[] = [];
+      const restore = watchSubtle(log);
+      try {
+        const controller = new AbortController();
+        const pending = signCosignTransactionWithKit({ ...base(), signer, signal: controller.signal });
+        // Kit's signer first exports its public key (an await), then signs: abort in between.
+        await Promise.resolve();
+        log.push("abort");
+        controller.abort("user left");
+        expect(await refusal(pending)).toEqual({
+          code: "SOL_SIGNING_ABORTED",
+          details: { stage: "whileSigning" },
+          cause: "user left",
+        });
+        for (let i = 0; i < 5; i++) await tick();
+        expect(log).toEqual(["abort"]);
+        expect(unhandled).toEqual([]);
+      } finally {
+        restore();
+      }
+    },
+  );
+
+  it("without an abort it signs the message once and litesvm runs the co-signed result", async () => {
     const signer = await createKeyPairSignerFromBytes(chain.user.secretKey);
     const log: string[] = [];
     const restore = watchSubtle(log);
@@ -650,7 +671,7 @@ describe("a Kit KeyPairSigner (WebCrypto inside Kit) and the caller's signal", (
         signer,
         signal: new AbortController().signal,
       });
-      expect(log).toEqual(["private key used"]);
+      expect(log).toEqual(["message signed"]);
       expect(await cosignedSimulates(transaction)).toBe(true);
     } finally {
       restore();
