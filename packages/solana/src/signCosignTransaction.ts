@@ -28,8 +28,11 @@ export interface WalletTransactionSigner {
 /** An external ed25519 signer (hardware wallet, KMS, MPC) that signs the raw message bytes. */
 export interface Ed25519MessageSigner {
   publicKey: PublicKey | string;
-  /** Sign `message` (the serialized transaction message) with ed25519 and return the 64-byte signature. */
-  signMessage(message: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Sign `message` (the serialized transaction message) with ed25519 and return the 64-byte signature. `options.signal`
+   * is the caller's `signal`, for a signer that can stop (a KMS or device request).
+   */
+  signMessage(message: Uint8Array, options?: { signal?: AbortSignal | undefined }): Promise<Uint8Array>;
 }
 
 /** Anything that can add the user's signature: a web3.js `Keypair`, a wallet adapter, or an external ed25519 signer. */
@@ -125,7 +128,7 @@ async function userSignatureFrom(
     return checkReturnedTransaction(bytes, verified, "wallet");
   }
   const returned = await askUntilAborted(signal, "external signer", () =>
-    (signer as Ed25519MessageSigner).signMessage(verified.messageBytes.slice()),
+    (signer as Ed25519MessageSigner).signMessage(verified.messageBytes.slice(), { signal }),
   );
   return checkUserSignature(returned, verified, "external signer");
 }

@@ -694,4 +694,20 @@ describe("a Kit KeyPairSigner (WebCrypto inside Kit) and the caller's signal", (
     });
     expect(seen).toEqual([controller.signal]);
   });
+  it("an external ed25519 signer (KMS, hardware, MPC) is handed the caller's signal too, as { signal }", async () => {
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    await signCosignTransaction({
+      ...base(),
+      signal: controller.signal,
+      signer: {
+        publicKey: chain.user.publicKey,
+        signMessage: async (message: Uint8Array, options?: { signal?: AbortSignal }) => {
+          seen.push(options?.signal);
+          return ed25519.sign(message, secret());
+        },
+      },
+    });
+    expect(seen).toEqual([controller.signal]);
+  });
 });
