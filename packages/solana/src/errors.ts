@@ -177,7 +177,7 @@ export interface SolanaErrorDetails {
    * aborted, the thrown value the `cause`). No approval is returned after an abort; a late wallet answer is ignored.
    */
   SOL_SIGNING_ABORTED: {
-    /** `beforeSigning`: before any wallet or key was touched; `whileSigning`: while the wallet or signer was asked, or its answer checked. */
+    /** `beforeSigning`: before any wallet or key was touched (also a signal that cannot be listened to, or aborts while it is); `whileSigning`: while the wallet or signer was asked, or its answer checked. */
     stage: "beforeSigning" | "whileSigning";
   };
   /**
