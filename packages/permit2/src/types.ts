@@ -180,7 +180,10 @@ export interface VerifyPermit2ApprovalParameters {
   /** The quote the user accepted. */
   quote: Quote;
   expected: Permit2Expectation;
-  /** Permit2 deployments the caller accepts besides the canonical one (either address form). */
+  /**
+   * Permit2 deployments the caller accepts besides the canonical one (either address form). The canonical address
+   * is an EVM deployment: on Tron every Permit2, at those 20 bytes too, must be listed here.
+   */
   allowedPermit2Addresses?: readonly string[] | undefined;
   /** How far in the future the deadline may lie, in seconds (default one day). */
   maxDeadlineSecs?: number | undefined;

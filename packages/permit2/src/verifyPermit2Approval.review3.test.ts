@@ -1,0 +1,124 @@
+/**
+ * Third review (session 8), as a malicious service and a wallet's own options: what still got through, each as the
+ * input that got through before the fix plus the other members of its class, refused before any wallet is asked.
+ */
+import { TronWeb } from "tronweb";
+import { describe, expect, it } from "vitest";
+import { codeOf } from "../test/codeOf.js";
+import {
+  buildPermit2Fixture,
+  DEST_TOKEN,
+  type FixtureOptions,
+  NOW_MS,
+} from "../test/fixtures/buildPermit2Fixture.js";
+import { signWithSpies } from "../test/signWithSpies.js";
+import { CANONICAL_PERMIT2_ADDRESS } from "./constants.js";
+import type { VerifyPermit2ApprovalParameters } from "./types.js";
+import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+
+function parametersOf(
+  options: FixtureOptions = {},
+  change: Partial<VerifyPermit2ApprovalParameters> = {},
+): VerifyPermit2ApprovalParameters {
+  const f = buildPermit2Fixture(options);
+  return {
+    intent: f.intent,
+    quote: f.quote,
+    expected: {
+      ...f.expected,
+      destination: { network: 4, token: DEST_TOKEN, decimals: 8, minAmountLots: 3_900n },
+    },
+    allowedPermit2Addresses: f.allowedPermit2Addresses,
+    nowMs: f.nowMs,
+    ...change,
+  };
+}
+
+/** The latest instant a JavaScript `Date` holds (8.64e15 ms), in seconds. */
+const LAST_DATE_SECS = 8_640_000_000_000;
+
+describe("a deadline beyond any time the summary can show", () => {
+  // A wallet that turns the deadline bound off (`maxDeadlineSecs: Number.MAX_SAFE_INTEGER`) let a deadline past
+  // year 275760 through every check, and the summary's `new Date(…).toISOString()` then threw a bare RangeError.
+  it.each([
+    ["just past the last Date", LAST_DATE_SECS + 1],
+    ["9e12 seconds", 9_000_000_000_000],
+    ["the largest safe integer", Number.MAX_SAFE_INTEGER],
+  ])("%s, with the bound turned off: PERMIT2_DEADLINE_TOO_FAR, no wallet asked", async (_name, deadline) => {
+    for (const chain of ["evm", "tron"] as const) {
+      const parameters = parametersOf({ chain }, { maxDeadlineSecs: Number.MAX_SAFE_INTEGER });
+      (parameters.intent as { deadlineSecs: number }).deadlineSecs = deadline;
+      expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_DEADLINE_TOO_FAR");
+      expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_DEADLINE_TOO_FAR", calls: 0 });
+    }
+  });
+
+  it("the last Date itself is still a deadline the summary shows", () => {
+    const parameters = parametersOf({}, { maxDeadlineSecs: Number.MAX_SAFE_INTEGER });
+    (parameters.intent as { deadlineSecs: number }).deadlineSecs = LAST_DATE_SECS;
+    const { summary } = verifyPermit2Approval(parameters);
+    expect(summary.deadlineIso).toBe("+275760-09-13T00:00:00.000Z");
+    expect(summary.lines).toContain("Valid until +275760-09-13T00:00:00.000Z");
+  });
+
+  it("within the default bound nothing changes: one day ahead is accepted, one second more is too far", () => {
+    const day = NOW_MS / 1000 + 86_400;
+    const at = (deadline: number) => {
+      const parameters = parametersOf();
+      (parameters.intent as { deadlineSecs: number }).deadlineSecs = deadline;
+      return parameters;
+    };
+    expect(verifyPermit2Approval(at(day)).summary.deadlineSecs).toBe(day);
+    expect(codeOf(() => verifyPermit2Approval(at(day + 1)))).toBe("PERMIT2_DEADLINE_TOO_FAR");
+  });
+});
+
+/** The Tron form (`41` + the same 20 bytes) of the canonical EVM Permit2 address. */
+const CANONICAL_ON_TRON = TronWeb.address.fromHex(`41${CANONICAL_PERMIT2_ADDRESS.slice(2).toLowerCase()}`);
+
+/** A fixture whose Permit2 (sent address and domain) is `permit2`. */
+const withPermit2 = (chain: "evm" | "tron", permit2: string): FixtureOptions => ({
+  chain,
+  tamper: (params) => {
+    params.permit2ContractAddress = permit2;
+    params.additionalData.domain.verifyingContract = permit2;
+  },
+});
+
+describe("the canonical Permit2 is an EVM deployment", () => {
+  // On Tron no Permit2 lives at the canonical 20 bytes (TVM derives contract addresses with a 0x41 prefix, so
+  // Uniswap's deterministic deployment does not land there): trusting them without the wallet's allow list let the
+  // service name a contract the wallet never vetted as the verifying contract.
+  it("a Tron permit for the canonical address's Tron form, not allowed by the wallet: PERMIT2_CONTRACT_NOT_ALLOWED, no wallet asked", async () => {
+    for (const allowedPermit2Addresses of [
+      [],
+      undefined,
+      [buildPermit2Fixture({ chain: "tron" }).allowedPermit2Addresses[0]!],
+    ]) {
+      const parameters = parametersOf(withPermit2("tron", CANONICAL_ON_TRON), { allowedPermit2Addresses });
+      expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_CONTRACT_NOT_ALLOWED");
+      expect(await signWithSpies(parameters, "tron")).toEqual({
+        code: "PERMIT2_CONTRACT_NOT_ALLOWED",
+        calls: 0,
+      });
+    }
+  });
+
+  it("a Tron wallet that allows that address itself (either form) still may", () => {
+    for (const allowed of [CANONICAL_ON_TRON, CANONICAL_PERMIT2_ADDRESS]) {
+      const parameters = parametersOf(withPermit2("tron", CANONICAL_ON_TRON), {
+        allowedPermit2Addresses: [allowed],
+      });
+      expect(verifyPermit2Approval(parameters).typedData.domain.verifyingContract).toBe(CANONICAL_ON_TRON);
+    }
+  });
+
+  it("on EVM the canonical Permit2 needs no allow list, in any case form", () => {
+    for (const permit2 of [CANONICAL_PERMIT2_ADDRESS, CANONICAL_PERMIT2_ADDRESS.toLowerCase()]) {
+      const parameters = parametersOf(withPermit2("evm", permit2), { allowedPermit2Addresses: [] });
+      expect(verifyPermit2Approval(parameters).typedData.domain.verifyingContract).toBe(
+        CANONICAL_PERMIT2_ADDRESS,
+      );
+    }
+  });
+});
