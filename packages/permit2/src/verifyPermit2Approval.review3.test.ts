@@ -2,6 +2,8 @@
  * Third review (session 8), as a malicious service and a wallet's own options: what still got through, each as the
  * input that got through before the fix plus the other members of its class, refused before any wallet is asked.
  */
+import { isSwapIntentError } from "@swapintent/client";
+import fc from "fast-check";
 import { TronWeb } from "tronweb";
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../test/codeOf.js";
@@ -70,6 +72,37 @@ describe("a deadline beyond any time the summary can show", () => {
     };
     expect(verifyPermit2Approval(at(day)).summary.deadlineSecs).toBe(day);
     expect(codeOf(() => verifyPermit2Approval(at(day + 1)))).toBe("PERMIT2_DEADLINE_TOO_FAR");
+  });
+});
+
+describe("any deadline, clock and bound the wallet passes", () => {
+  // The class of the finding above: whatever the service's deadline and the wallet's own clock and bound, the result
+  // is a coded refusal or a summary whose deadline reads back as the signed one, never a stray exception.
+  it("a permit2 code, or a summary that shows the signed deadline (fast-check, fixed seed)", () => {
+    const parameters = parametersOf();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        fc.oneof(fc.constant(NOW_MS), fc.integer({ min: -8.64e15, max: 8.64e15 })),
+        fc.oneof(
+          fc.constantFrom(0, 86_400, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE),
+          fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        ),
+        (deadlineSecs, nowMs, maxDeadlineSecs) => {
+          const intent = { ...parameters.intent, deadlineSecs };
+          let summary: ReturnType<typeof verifyPermit2Approval>["summary"];
+          try {
+            summary = verifyPermit2Approval({ ...parameters, intent, nowMs, maxDeadlineSecs }).summary;
+          } catch (error) {
+            expect(isSwapIntentError(error) && error.code).toMatch(/^PERMIT2_DEADLINE_(PASSED|TOO_FAR)$/);
+            return;
+          }
+          expect(deadlineSecs * 1000).toBeGreaterThan(nowMs);
+          expect(Date.parse(summary.deadlineIso)).toBe(deadlineSecs * 1000);
+        },
+      ),
+      { seed: 20261127, numRuns: 2_000 },
+    );
   });
 });
 
