@@ -162,6 +162,11 @@ export function verifyPermit2Approval(
     witnessTypeString,
     witnessHash,
   });
+  if (expected.digest !== undefined && expected.digest.toLowerCase() !== digest)
+    throw createPermit2Error("PERMIT2_DIGEST_MISMATCH", "The permit is not the one the user confirmed.", {
+      expected: expected.digest,
+      actual: digest,
+    });
   const summary = buildSummary({
     kind,
     chainId,
@@ -928,6 +933,8 @@ function readExpectation(expected: unknown): { destination: Permit2DestinationEx
     throw invalid(".sourceAmountLots", " is not a positive uint256 bigint.");
   if (sourceDecimals !== undefined && !isDecimals(sourceDecimals))
     throw invalid(".sourceDecimals", " is not an integer 0..255.");
+  if (expected.digest !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(expected.digest as string))
+    throw invalid(".digest", " is not 32 bytes of 0x hex.");
   return { destination: readDestinationExpectation(expected.destination) };
 }
 
