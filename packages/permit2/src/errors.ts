@@ -53,7 +53,12 @@ export interface Permit2ErrorDetails {
   PERMIT2_CHAIN_ID_MISMATCH: { expected: unknown; actual: unknown };
   /** `domain.verifyingContract` differs from `permit2_contract_address`. */
   PERMIT2_VERIFYING_CONTRACT_MISMATCH: { verifyingContract: unknown; permit2ContractAddress: unknown };
-  /** The Permit2 contract is neither the canonical deployment nor in the caller's allow list. */
+  /**
+   * The permit verified now is not the one the user confirmed: its digest differs from `expected.digest` (`expected`
+   * as the wallet passed it, `actual` the digest of the permit it was about to sign).
+   */
+  PERMIT2_DIGEST_MISMATCH: { expected: string; actual: string };
+  /** The Permit2 contract is neither the canonical deployment (EVM only) nor in the caller's allow list. */
   PERMIT2_CONTRACT_NOT_ALLOWED: { permit2ContractAddress: unknown };
   /** A witness value cannot be encoded as its declared type (`field`: `witness.<name>`), or holds undeclared keys. */
   PERMIT2_WITNESS_INVALID: { field?: string; value?: unknown; extraKeys?: string[] };
@@ -75,7 +80,7 @@ export interface Permit2ErrorDetails {
   PERMIT2_DEADLINE_MISMATCH: { expected?: bigint; actual: unknown };
   /** The deadline has passed. */
   PERMIT2_DEADLINE_PASSED: { deadlineSecs: number; nowMs: number };
-  /** The deadline lies further in the future than the caller allows. */
+  /** The deadline lies further in the future than the caller allows, or past the last instant a `Date` holds. */
   PERMIT2_DEADLINE_TOO_FAR: { deadlineSecs: number; nowMs: number; maxDeadlineSecs: number };
   /** The witness minimum destination amount differs from the quote. */
   PERMIT2_MIN_AMOUNT_MISMATCH: { expected: unknown; actual: unknown };
@@ -169,6 +174,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_DOMAIN_NAME_MISMATCH: true,
   PERMIT2_CHAIN_ID_MISMATCH: true,
   PERMIT2_VERIFYING_CONTRACT_MISMATCH: true,
+  PERMIT2_DIGEST_MISMATCH: true,
   PERMIT2_CONTRACT_NOT_ALLOWED: true,
   PERMIT2_WITNESS_INVALID: true,
   PERMIT2_WITNESS_HASH_MISMATCH: true,

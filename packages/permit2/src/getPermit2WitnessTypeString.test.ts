@@ -38,6 +38,25 @@ describe("getPermit2WitnessTypeString", () => {
     expect(isSwapIntentError(error, "PERMIT2_TYPES_INVALID")).toBe(true);
   });
 
+  it.each([
+    ["null", null],
+    ["undefined", undefined],
+    ["a string", "PermitWitnessTransferFrom(TokenPermissions permitted)"],
+    ["a number", 1],
+  ])(
+    "refuses types that are %s with PERMIT2_TYPES_INVALID (null and undefined were an untyped TypeError)",
+    (_name, types) => {
+      const error = (() => {
+        try {
+          getPermit2WitnessTypeString({ types: types as never });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(isSwapIntentError(error, "PERMIT2_TYPES_INVALID")).toBe(true);
+    },
+  );
+
   it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
     "refuses a type named or referenced as %s with PERMIT2_TYPES_INVALID (was an untyped TypeError)",
     (name) => {

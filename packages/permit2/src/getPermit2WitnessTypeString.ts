@@ -71,7 +71,8 @@ function structsOf(types: GetPermit2WitnessTypeStringParameters["types"]): Recor
   const invalid = (name: string) =>
     createPermit2Error("PERMIT2_TYPES_INVALID", "A type is named like an Object.prototype member.", { name });
   const structs: Record<string, unknown> = {};
-  for (const [name, fields] of Object.entries(types)) {
+  // `?? {}`: no types at all is refused like types without Permit2's primary type, not with a TypeError
+  for (const [name, fields] of Object.entries(types ?? {})) {
     if (name === "EIP712Domain") continue;
     if (name in Object.prototype) throw invalid(name);
     if (!Array.isArray(fields))

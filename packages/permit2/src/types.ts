@@ -171,6 +171,12 @@ export interface Permit2Expectation {
   destination?: Permit2DestinationExpectation | undefined;
   /** The address family the wallet expects; the signers set it. */
   chainType?: Permit2ChainType | undefined;
+  /**
+   * The digest of the permit the user confirmed (`verified.digest` of the `verifyPermit2Approval` call whose summary
+   * was shown). A signer verifies again; with this it signs only that permit, not one the intent or quote became
+   * since (a second `createIntent`, a refreshed store): another digest is `PERMIT2_DIGEST_MISMATCH`.
+   */
+  digest?: Hex | undefined;
 }
 
 /** Parameters of `verifyPermit2Approval` (and of the signers, which verify first). */
@@ -180,7 +186,10 @@ export interface VerifyPermit2ApprovalParameters {
   /** The quote the user accepted. */
   quote: Quote;
   expected: Permit2Expectation;
-  /** Permit2 deployments the caller accepts besides the canonical one (either address form). */
+  /**
+   * Permit2 deployments the caller accepts besides the canonical one (either address form). The canonical address
+   * is an EVM deployment: on Tron every Permit2, at those 20 bytes too, must be listed here.
+   */
   allowedPermit2Addresses?: readonly string[] | undefined;
   /** How far in the future the deadline may lie, in seconds (default one day). */
   maxDeadlineSecs?: number | undefined;

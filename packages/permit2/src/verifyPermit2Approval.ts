@@ -74,8 +74,8 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * Verified (each failure is a `BaseError` with its own code, see {@link Permit2ErrorCode}): mechanism; address
  * forms (EVM checksum, Tron base58check); `types` (exactly Permit2's primary type, `TokenPermissions` and a
  * witness type with the fields intentId, secretHash, destChain, destToken, recipient, minDestAmount, maxDestAmount);
- * domain (only name `Permit2`, the wallet's chain id, `verifyingContract == permit2_contract_address`, canonical or
- * allowed); `witness_hash` recomputed; `witness_type_string` rebuilt; spender = escrow; token and amount = quote;
+ * domain (only name `Permit2`, the wallet's chain id, `verifyingContract == permit2_contract_address`, canonical
+ * (EVM only) or allowed); `witness_hash` recomputed; `witness_type_string` rebuilt; spender = escrow; token and amount = quote;
  * deadline = `deadline_secs`, in the future, not too far; the user's own `expected.sourceToken`,
  * `expected.sourceAmountLots` and `expected.sourceDecimals` when given (the quote comes from the service); witness amounts, recipient, destination chain and token,
  * intent id and secret hash = quote and intent; maximum not below minimum; `expected.destination` when given
@@ -162,6 +162,11 @@ export function verifyPermit2Approval(
     witnessTypeString,
     witnessHash,
   });
+  if (expected.digest !== undefined && expected.digest.toLowerCase() !== digest)
+    throw createPermit2Error("PERMIT2_DIGEST_MISMATCH", "The permit is not the one the user confirmed.", {
+      expected: expected.digest,
+      actual: digest,
+    });
   const summary = buildSummary({
     kind,
     chainId,
@@ -327,7 +332,7 @@ function verifyWitness(witnessTypeName: string, additional: Record<string, unkno
 
 /**
  * The domain holds exactly name `Permit2`, the wallet's chain id (Tron: masked) and the Permit2 contract, which is
- * canonical or allowed. Returns the chain id as signed.
+ * canonical (EVM only) or allowed. Returns the chain id as signed.
  */
 function assertDomain(input: {
   domain: Record<string, unknown>;
@@ -388,7 +393,8 @@ function assertDomain(input: {
       "domain.verifyingContract differs from permit2_contract_address.",
       { verifyingContract: domain.verifyingContract, permit2ContractAddress },
     );
-  if (permit2 !== CANONICAL_PERMIT2_ADDRESS.toLowerCase() && !allowed.has(permit2))
+  // Canonical on EVM only: on Tron (a 0x41 address prefix) no Permit2 lives at those 20 bytes.
+  if ((kind === "tron" || permit2 !== CANONICAL_PERMIT2_ADDRESS.toLowerCase()) && !allowed.has(permit2))
     throw createPermit2Error(
       "PERMIT2_CONTRACT_NOT_ALLOWED",
       "The Permit2 contract is neither the canonical deployment nor one the caller allowed.",
@@ -488,7 +494,8 @@ function assertNonceAndDeadline(input: {
       deadlineSecs,
       nowMs,
     });
-  if (deadlineSecs * 1000 - nowMs > maxDeadlineSecs * 1000)
+  // Also past the last instant a Date holds (8.64e15 ms), whatever the bound: the summary could not show it.
+  if (deadlineSecs * 1000 - nowMs > maxDeadlineSecs * 1000 || deadlineSecs > 8.64e12)
     throw createPermit2Error("PERMIT2_DEADLINE_TOO_FAR", "The permit deadline lies too far in the future.", {
       deadlineSecs,
       nowMs,
@@ -926,6 +933,8 @@ function readExpectation(expected: unknown): { destination: Permit2DestinationEx
     throw invalid(".sourceAmountLots", " is not a positive uint256 bigint.");
   if (sourceDecimals !== undefined && !isDecimals(sourceDecimals))
     throw invalid(".sourceDecimals", " is not an integer 0..255.");
+  if (expected.digest !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(expected.digest as string))
+    throw invalid(".digest", " is not 32 bytes of 0x hex.");
   return { destination: readDestinationExpectation(expected.destination) };
 }
 
