@@ -171,8 +171,12 @@ const tokensPageSchema = /* @__PURE__ */ object({
       contract_address: string,
       symbol: string,
       icon_url: string,
-      // an empty address is no address
-      wrapped_token_address: map(optional(string, null, true), (value) => value || null),
+      // an empty address is no address (an absent or null one is `null` with no call to the mapping)
+      wrapped_token_address: optional(
+        map(string, (value) => value || null),
+        null,
+        true,
+      ),
     }),
   ),
   pagination: object({

@@ -196,20 +196,33 @@ export function object<
   entries = { ...entries, ...moreEntries };
   const keys = Object.keys(entries);
   const names = keys.map((key) => key.replace(/_(.)/g, (_, c: string) => c.toUpperCase()));
-  const schemas = keys.map((key) => entries[key] as Schema<unknown>);
+  const schemas = Object.values(entries) as Schema<unknown>[];
+  /** Checks the value of field `index` and sets its output, left out when `undefined`. */
+  const put = (out: Record<string, unknown>, index: number, value: unknown): void => {
+    const schema = schemas[index] as Schema<unknown>;
+    if (value === undefined && !schema.optional) fail("missing");
+    const result = schema(value);
+    if (result !== undefined) out[names[index] as string] = result;
+  };
   return (input) => {
     if (!isObject(input)) fail("expected Object");
     const out: Record<string, unknown> = {};
     let index = 0;
     try {
+      // Own keys only: a key on `Object.prototype` (polluted by other code) is not a key the server sent.
+      // Keys sent in the schema's order (the spec's) are read as for-in lists them, with no lookup per key (one
+      // object schema serves every shape, so a lookup by name is a megamorphic one): for-in lists own keys before
+      // inherited ones, so when the last key is own, every key read before it is own too (JSON.parse makes every
+      // key enumerable). From the first key out of that order on, each key is looked up and checked to be own.
+      if (Object.hasOwn(input, keys.at(-1) as string))
+        for (const key in input) {
+          if (key !== keys[index]) break;
+          put(out, index, input[key]);
+          index++;
+        }
       for (; index < keys.length; index++) {
-        // own keys only: a key on `Object.prototype` (polluted by other code) is not a key the server sent
         const key = keys[index] as string;
-        const value = Object.hasOwn(input, key) ? input[key] : undefined;
-        const schema = schemas[index] as Schema<unknown>;
-        if (value === undefined && !schema.optional) fail("missing");
-        const result = schema(value);
-        if (result !== undefined) out[names[index] as string] = result;
+        put(out, index, Object.hasOwn(input, key) ? input[key] : undefined);
       }
     } catch (error) {
       throw at(error, keys[index] as string);
