@@ -328,15 +328,19 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   }
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   const isLots = (n: unknown) => typeof n === "bigint" && n >= 0n;
+  // A CSV bound above 0xffff is no block count (BIP-68 flag bits), nor a height cap of 500,000,000 or more a height
+  // (nLockTime reads it as a unix time): a value on the wrong side of such a line is not what the caller meant.
+  const isBlocks = (n: unknown) => isCount(n) && (n as number) <= MAX_BIP68_BLOCKS;
   const valid =
-    isCount(policy.minCsvBlocks) &&
-    isCount(policy.maxCsvBlocks) &&
+    isBlocks(policy.minCsvBlocks) &&
+    isBlocks(policy.maxCsvBlocks) &&
     isCount(policy.maxDeadlineSecs) &&
     isCount(policy.maxFeeBps) &&
     isLots(policy.maxFeeLots) &&
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&
-    (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
+    (policy.maxLockTimeHeight === undefined ||
+      (isCount(policy.maxLockTimeHeight) && policy.maxLockTimeHeight < LOCKTIME_THRESHOLD)) &&
     // 32 or 33 bytes of hex: a pinned key of another shape is refused here, never echoed by the claim check.
     (policy.resolverPublicKey === undefined ||
       (typeof policy.resolverPublicKey === "string" &&
@@ -347,7 +351,7 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   if (!valid) {
     throw createBitcoinError(
       "BTC_POLICY_INVALID",
-      "The policy has a field of the wrong type (counts are integers, fee caps bigint lots).",
+      "The policy has a field of the wrong type or range (counts are integers, CSV bounds at most 0xffff blocks, maxLockTimeHeight below 500,000,000, fee caps bigint lots).",
       { policy: Object.keys(given ?? {}) },
     );
   }
