@@ -55,6 +55,12 @@ export interface BitcoinErrorDetails {
    */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
+   * A parameter could not be read (a getter threw, a revoked proxy), or the `ecc` backend is missing, lacks one of
+   * its functions, or one of them threw. `parameter`: its path (`intent.paramsToSign.psbt`, `policy.maxFeeLots`,
+   * `ecc.isPoint`); the error's `cause` is what was thrown.
+   */
+  BTC_PARAMETER_INVALID: { parameter: string };
+  /**
    * The user's public key is not a 33-byte compressed secp256k1 point. `length`: its length in bytes (-1 when the
    * hex does not decode).
    */
@@ -235,6 +241,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_PSBT_FIELD_NOT_ALLOWED: true,
   BTC_QUOTE_INVALID: true,
   BTC_POLICY_INVALID: true,
+  BTC_PARAMETER_INVALID: true,
   BTC_PUBLIC_KEY_INVALID: true,
   BTC_INPUT_INDEX_INVALID: true,
   BTC_UTXO_MISSING: true,

@@ -4,6 +4,7 @@ import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+import { readBytes, readEcc, readRecord } from "./readParameters.js";
 import { readSigner } from "./readSigner.js";
 import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
@@ -75,9 +76,15 @@ export type SignHtlcRefundErrorType = BitcoinError;
 export async function signHtlcRefund(
   parameters: SignHtlcRefundParameters,
 ): Promise<SignHtlcRefundReturnType> {
-  const { ecc } = parameters;
-  const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
-  const signer = readSigner(parameters.signer) as KeySigner;
+  // Read once, before anything else (`readParameters.ts`): later steps never read the caller's objects again.
+  const fields = readRecord("", parameters) ?? {};
+  const args = {
+    ...fields,
+    destinationScript: readBytes("destinationScript", fields.destinationScript),
+  } as SignHtlcRefundParameters;
+  const ecc = readEcc(args.ecc);
+  const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
+  const signer = readSigner(args.signer) as KeySigner;
   if (!equalBytes(signer.publicKey, user.publicKey) || !signer.signSchnorr) {
     throw createBitcoinError(
       "BTC_SIGNER_KEY_MISMATCH",
@@ -89,16 +96,16 @@ export async function signHtlcRefund(
       },
     );
   }
-  const destination = readDestination({ parameters, user });
-  const deposit = parseDeposit(parameters.depositPsbt);
+  const destination = readDestination({ parameters: args, user });
+  const deposit = parseDeposit(args.depositPsbt);
   const htlc = readRefundLeaf({ deposit, user });
-  const valueLots = htlc.output.value - parameters.feeLots;
+  const valueLots = htlc.output.value - args.feeLots;
   const vsize = refundVsize({ leaf: htlc.refundLeaf, controlBlock: htlc.controlBlock, destination });
-  if (parameters.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
+  if (args.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
     throw createBitcoinError(
       "BTC_REFUND_INVALID",
       "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave a spendable output.",
-      { feeLots: parameters.feeLots, htlcLots: htlc.output.value, vsize },
+      { feeLots: args.feeLots, htlcLots: htlc.output.value, vsize },
     );
   }
   const depositTxid = Transaction.fromBuffer(deposit.data.globalMap.unsignedTx.toBuffer()).getId();
