@@ -27,10 +27,13 @@ export interface SignHtlcRefundParameters {
   signer: KeySigner;
   /**
    * Network fee of the refund transaction, in satoshis (bigint): at least its vsize (1 sat/vB, the minimum relay
-   * rate, about 111 sat for the default destination), else `BTC_REFUND_INVALID`.
+   * rate: about 111 sat to a P2TR destination, 99 to P2WPKH), else `BTC_REFUND_INVALID`.
    */
   feeLots: bigint;
-  /** Where the refund goes; defaults to the user's own P2TR (BIP-86) script. */
+  /**
+   * Where the refund goes. Default: the user's script of the type their wallet watches, read from the deposit: its
+   * change output's type, else the type of the user's coins when all are P2WPKH, else P2TR (BIP-86).
+   */
   destinationScript?: Uint8Array | undefined;
 }
 
@@ -96,8 +99,8 @@ export async function signHtlcRefund(
       },
     );
   }
-  const destination = readDestination({ parameters: args, user });
   const deposit = parseDeposit(args.depositPsbt);
+  const destination = readDestination({ parameters: args, user, deposit });
   const htlc = readRefundLeaf({ deposit, user });
   const valueLots = htlc.output.value - args.feeLots;
   const vsize = refundVsize({ leaf: htlc.refundLeaf, controlBlock: htlc.controlBlock, destination });
@@ -150,13 +153,22 @@ export async function signHtlcRefund(
   return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: htlc.csvBlocks, valueLots };
 }
 
-/** The refund's output script (the user's P2TR by default), after checking the fee and script types. */
+/**
+ * The refund's output script, after checking the fee and script types. By default the user's script of the type
+ * their wallet watches: the deposit's change type (which the signer verified), else that of the user's coins when
+ * all of one type, else P2TR. A P2WPKH wallet does not show coins sent to the same key's P2TR script.
+ */
 function readDestination(args: {
   parameters: SignHtlcRefundParameters;
-  user: { p2tr: Uint8Array };
+  user: { p2tr: Uint8Array; p2wpkh: Uint8Array };
+  deposit: Psbt;
 }): Uint8Array {
-  const { parameters } = args;
-  const destination = parameters.destinationScript ?? args.user.p2tr;
+  const { parameters, user } = args;
+  const isUsers = (script: Uint8Array) => equalBytes(script, user.p2tr) || equalBytes(script, user.p2wpkh);
+  const change = args.deposit.txOutputs.slice(1).find((output) => isUsers(output.script))?.script;
+  const coins = args.deposit.data.inputs.map((input) => input.witnessUtxo!.script).filter(isUsers);
+  const p2wpkhCoins = coins.length > 0 && coins.every((script) => equalBytes(script, user.p2wpkh));
+  const destination = parameters.destinationScript ?? change ?? (p2wpkhCoins ? user.p2wpkh : user.p2tr);
   if (
     typeof parameters.feeLots !== "bigint" ||
     !(destination instanceof Uint8Array) ||
