@@ -211,12 +211,15 @@ export interface BitcoinErrorDetails {
    */
   BTC_SIGNING_ABORTED: { stage: "beforeSigning" | "whileSigning" };
   /**
-   * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less than 330 sat of `htlcLots`; or
-   * the parameters have the wrong types (`feeLots` and `destinationScript` give the types passed).
+   * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less of `htlcLots` than the destination
+   * type's dust threshold `dustLots` (Bitcoin Core's: 330 sat P2TR, 294 P2WPKH, 546 P2PKH); or the parameters have
+   * the wrong types (`feeLots` and `destinationScript` give the types passed); or `destinationScript` (hex) is one
+   * the user cannot spend: OP_RETURN, or the HTLC's own script.
    */
   BTC_REFUND_INVALID:
-    | { feeLots: bigint; htlcLots: bigint; vsize: bigint }
-    | { feeLots: string; destinationScript: string };
+    | { feeLots: bigint; htlcLots: bigint; vsize: bigint; dustLots: bigint }
+    | { feeLots: string; destinationScript: string }
+    | { destinationScript: string };
 }
 
 /** The facts of a fee check (`BTC_FEE_TOO_LOW`, `BTC_FEE_TOO_HIGH`): the fee, the estimate and the policy's caps. */

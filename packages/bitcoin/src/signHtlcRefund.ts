@@ -9,11 +9,11 @@ import { readSigner } from "./readSigner.js";
 import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
 
-const MIN_OUTPUT_LOTS = 330n;
 /** BIP-68 keeps only the low 16 bits as the delay; above, flag bits change what the number means. */
 const MAX_BIP68_BLOCKS = 0xffff;
 /** Bitcoin Core's largest standard output script (MAX_SCRIPT_SIZE). */
 const MAX_SCRIPT_BYTES = 10_000;
+const OP_RETURN = 0x6a;
 
 /** Parameters of `signHtlcRefund`. */
 export interface SignHtlcRefundParameters {
@@ -104,11 +104,12 @@ export async function signHtlcRefund(
   const htlc = readRefundLeaf({ deposit, user });
   const valueLots = htlc.output.value - args.feeLots;
   const vsize = refundVsize({ leaf: htlc.refundLeaf, controlBlock: htlc.controlBlock, destination });
-  if (args.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
+  const dustLots = dustThresholdOf(destination);
+  if (args.feeLots < vsize || valueLots < dustLots) {
     throw createBitcoinError(
       "BTC_REFUND_INVALID",
-      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave a spendable output.",
-      { feeLots: args.feeLots, htlcLots: htlc.output.value, vsize },
+      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave an output above dust.",
+      { feeLots: args.feeLots, htlcLots: htlc.output.value, vsize, dustLots },
     );
   }
   const depositTxid = Transaction.fromBuffer(deposit.data.globalMap.unsignedTx.toBuffer()).getId();
@@ -181,7 +182,29 @@ function readDestination(args: {
       { feeLots: typeof parameters.feeLots, destinationScript: typeof parameters.destinationScript },
     );
   }
+  // OP_RETURN burns the refund; the HTLC's own script would hand it to whoever holds the secret and resolver key.
+  const htlcScript = args.deposit.txOutputs[0]?.script;
+  if (destination[0] === OP_RETURN || (htlcScript && equalBytes(destination, htlcScript))) {
+    throw createBitcoinError("BTC_REFUND_INVALID", "The refund would pay a script the user cannot spend.", {
+      destinationScript: bytesToHex(destination),
+    });
+  }
   return destination;
+}
+
+/**
+ * Bitcoin Core's dust threshold of an output to `script` (GetDustThreshold, dustrelayfee 3 sat/vB): three times the
+ * size of the output plus the input that spends it (67 vbytes for a witness program, 148 otherwise). 330 sat for
+ * P2TR and P2WSH, 294 for P2WPKH, 546 for P2PKH, 540 for P2SH: nodes do not relay a refund below it.
+ */
+function dustThresholdOf(script: Uint8Array): bigint {
+  const version = script[0]!;
+  const witnessProgram =
+    script.length >= 4 &&
+    script.length <= 42 &&
+    (version === 0 || (version >= 0x51 && version <= 0x60)) &&
+    script[1]! + 2 === script.length;
+  return BigInt((8 + compactSize(script.length).length + script.length + (witnessProgram ? 67 : 148)) * 3);
 }
 
 /** The deposit PSBT, every input a native segwit spend (so its txid is final). */
