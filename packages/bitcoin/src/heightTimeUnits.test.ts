@@ -55,6 +55,14 @@ describe("policy values on the wrong side of a height/time line are refused (BTC
     expect(codeOf({ policy: { maxCsvBlocks: 0xffff } })).toBe("ACCEPTED");
   });
 
+  it("maxDeadlineSecs of 500,000,000 or more is a unix time (an absolute deadline), not a window in seconds", () => {
+    // `now + 3600` passed as the window would let any deadline within decades through.
+    const absolute = Math.floor(Date.now() / 1000) + 3_600;
+    expect(codeOf({ policy: { maxDeadlineSecs: absolute } })).toBe("BTC_POLICY_INVALID");
+    expect(codeOf({ policy: { maxDeadlineSecs: 500_000_000 } })).toBe("BTC_POLICY_INVALID");
+    expect(codeOf({ policy: { maxDeadlineSecs: 499_999_999 } })).toBe("ACCEPTED");
+  });
+
   it("a time locktime is judged against the clock, never against maxLockTimeHeight", () => {
     // 500,000,000 is 1985-11-05: a past time, final whatever the height cap.
     expect(codeOf({ policy: { maxLockTimeHeight: 1 }, locktime: 500_000_000 })).toBe("ACCEPTED");

@@ -95,6 +95,7 @@ export interface HtlcPolicy {
    * Latest accepted intent deadline, in seconds after the caller's clock (default 86,400, one day). Bitcoin knows
    * no deadline: while the intent is open the service may broadcast the signed deposit when it chooses, and the
    * refund delay only starts once it confirms.
+   * Below 500,000,000 (a larger number is a unix time, an absolute deadline): `BTC_POLICY_INVALID`.
    */
   maxDeadlineSecs: number;
   /**

@@ -367,12 +367,14 @@ function resolvePolicy(given: unknown): HtlcPolicy {
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   const isLots = (n: unknown) => typeof n === "bigint" && n >= 0n;
   // A CSV bound above 0xffff is no block count (BIP-68 flag bits), nor a height cap of 500,000,000 or more a height
-  // (nLockTime reads it as a unix time): a value on the wrong side of such a line is not what the caller meant.
+  // (nLockTime reads it as a unix time), nor a deadline window that long a window (it is an absolute unix time): a
+  // value on the wrong side of such a line is not what the caller meant.
   const isBlocks = (n: unknown) => isCount(n) && (n as number) <= MAX_BIP68_BLOCKS;
   const valid =
     isBlocks(policy.minCsvBlocks) &&
     isBlocks(policy.maxCsvBlocks) &&
     isCount(policy.maxDeadlineSecs) &&
+    policy.maxDeadlineSecs < LOCKTIME_THRESHOLD &&
     isCount(policy.maxFeeBps) &&
     isLots(policy.maxFeeLots) &&
     isLots(policy.maxFeeRateSatPerVbyte) &&
@@ -389,7 +391,7 @@ function resolvePolicy(given: unknown): HtlcPolicy {
   if (!valid) {
     throw createBitcoinError(
       "BTC_POLICY_INVALID",
-      "The policy has a field of the wrong type or range (counts are integers, CSV bounds at most 0xffff blocks, maxLockTimeHeight below 500,000,000, fee caps bigint lots).",
+      "The policy has a field of the wrong type or range (README, BTC_POLICY_INVALID).",
       { policy: Object.keys(given ?? {}) },
     );
   }
