@@ -196,6 +196,14 @@ describe("signHtlcRefund, getUserScripts, createHtlcActions: the same for their 
       expectCoded(await refusal(() => createHtlcActions(parameters)), path, boom);
     });
   }
+  it("createNodeHtlcActions: a getter that throws on policy, or a revoked proxy as its parameters", async () => {
+    const { createNodeHtlcActions } = await import("./node.js");
+    const parameters = tampered({ policy: {} }, "policy", throwingGetter);
+    expectCoded(await refusal(() => createNodeHtlcActions(parameters)), "policy", boom);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expectCoded(await refusal(() => createNodeHtlcActions(proxy)), "parameters", undefined);
+  });
   it("createHtlcActions' bound functions read their parameters like the unbound ones", async () => {
     const actions = createHtlcActions({ ecc });
     const { ecc: _e, policy: _p, ...rest } = verifyParameters();
