@@ -73,3 +73,27 @@ describe("policy values on the wrong side of a height/time line are refused (BTC
     );
   });
 });
+
+describe("a deadline or clock in the wrong unit fails safe (already refused; pinned)", () => {
+  const verifyWith = (args: { deadlineSecs?: number; nowMs?: number }) => {
+    const deposit = buildDeposit();
+    if (args.deadlineSecs !== undefined) deposit.intent.deadlineSecs = args.deadlineSecs;
+    try {
+      verifyHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, nowMs: args.nowMs });
+      return "ACCEPTED";
+    } catch (error) {
+      if (!isBitcoinError(error)) throw error;
+      return error.code;
+    }
+  };
+
+  it("a block height as the deadline has passed; a deadline in milliseconds is too far", () => {
+    expect(verifyWith({ deadlineSecs: 900_000 })).toBe("BTC_DEADLINE_PASSED");
+    expect(verifyWith({ deadlineSecs: Date.now() + 1_800_000 })).toBe("BTC_DEADLINE_TOO_FAR");
+  });
+
+  it("a clock in seconds sees every deadline too far; one in microseconds sees it passed", () => {
+    expect(verifyWith({ nowMs: Math.floor(Date.now() / 1000) })).toBe("BTC_DEADLINE_TOO_FAR");
+    expect(verifyWith({ nowMs: Date.now() * 1000 })).toBe("BTC_DEADLINE_PASSED");
+  });
+});
