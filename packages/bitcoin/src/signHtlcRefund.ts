@@ -140,9 +140,14 @@ export async function signHtlcRefund(
       cause,
     );
   }
-  const valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
-    ecc.verifySchnorr(hash, pubkey, signature),
-  );
+  let valid = false;
+  try {
+    valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
+      ecc.verifySchnorr(hash, pubkey, signature),
+    );
+  } catch {
+    // malformed signature bytes (the backend throws on them): the signature does not verify
+  }
   if (!valid) {
     throw createBitcoinError("BTC_SIGNATURE_INVALID", "The refund signature does not verify.", {
       input: 0,
@@ -255,19 +260,18 @@ function readRefundLeaf(args: { deposit: Psbt; user: { xOnly: Uint8Array } }): {
     });
   }
   const fields = parseHtlcLeaves({ claim: claimLeaf.script, refund: refundLeaf.script });
-  const redeemed = payments.p2tr({
-    internalPubkey: data.tapInternalKey,
-    scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
-    redeem: { output: refundLeaf.script, redeemVersion: TAPSCRIPT_LEAF_VERSION },
-  });
-  const controlBlock = redeemed.witness?.[redeemed.witness.length - 1];
-  if (
-    !fields ||
-    bytesToHex(data.tapInternalKey) !== NUMS_INTERNAL_KEY_HEX ||
-    !redeemed.output ||
-    !equalBytes(redeemed.output, output.script) ||
-    !controlBlock
-  ) {
+  // The NUMS key first: the service's key is never handed to point math (an off-curve key made the backend throw).
+  const nums = bytesToHex(data.tapInternalKey) === NUMS_INTERNAL_KEY_HEX;
+  const redeemed =
+    fields && nums
+      ? payments.p2tr({
+          internalPubkey: data.tapInternalKey,
+          scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
+          redeem: { output: refundLeaf.script, redeemVersion: TAPSCRIPT_LEAF_VERSION },
+        })
+      : undefined;
+  const controlBlock = redeemed?.witness?.[redeemed.witness.length - 1];
+  if (!fields || !redeemed?.output || !equalBytes(redeemed.output, output.script) || !controlBlock) {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
       "Output 0 of the deposit is not a well-formed HTLC.",
