@@ -1,4 +1,5 @@
 import type { BitcoinError } from "./errors.js";
+import { readEcc, readRecord } from "./readParameters.js";
 import { type SignHtlcPsbtParameters, type SignHtlcPsbtReturnType, signHtlcPsbt } from "./signHtlcPsbt.js";
 import {
   type SignHtlcRefundParameters,
@@ -49,11 +50,15 @@ export type CreateHtlcActionsErrorType = BitcoinError;
  * ```
  */
 export function createHtlcActions(parameters: CreateHtlcActionsParameters): CreateHtlcActionsReturnType {
-  const { ecc, policy } = parameters;
+  const fields = readRecord("", parameters) ?? {};
+  const ecc = readEcc(fields.ecc);
+  const policy = fields.policy as HtlcPolicyParameters | undefined;
   useEcc(ecc);
+  // Each call's parameters are read once here (a throwing getter is BTC_PARAMETER_INVALID, never a raw throw).
+  const read = <T>(a: T) => readRecord("", a) as T;
   return {
-    verify: (a) => verifyHtlcPsbt({ ...a, ecc, policy }),
-    sign: (a) => signHtlcPsbt({ ...a, ecc, policy }),
-    signRefund: (a) => signHtlcRefund({ ...a, ecc }),
+    verify: (a) => verifyHtlcPsbt({ ...read(a), ecc, policy }),
+    sign: (a) => signHtlcPsbt({ ...read(a), ecc, policy }),
+    signRefund: (a) => signHtlcRefund({ ...read(a), ecc }),
   };
 }

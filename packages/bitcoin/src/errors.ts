@@ -55,6 +55,12 @@ export interface BitcoinErrorDetails {
    */
   BTC_POLICY_INVALID: { policy: string[] };
   /**
+   * A parameter could not be read (a getter threw, a revoked proxy), or the `ecc` backend is missing, lacks one of
+   * its functions, or one of them threw. `parameter`: its path (`intent.paramsToSign.psbt`, `policy.maxFeeLots`,
+   * `ecc.isPoint`); the error's `cause` is what was thrown.
+   */
+  BTC_PARAMETER_INVALID: { parameter: string };
+  /**
    * The user's public key is not a 33-byte compressed secp256k1 point. `length`: its length in bytes (-1 when the
    * hex does not decode).
    */
@@ -205,12 +211,15 @@ export interface BitcoinErrorDetails {
    */
   BTC_SIGNING_ABORTED: { stage: "beforeSigning" | "whileSigning" };
   /**
-   * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less than 330 sat of `htlcLots`; or
-   * the parameters have the wrong types (`feeLots` and `destinationScript` give the types passed).
+   * The refund is invalid: `feeLots` below 1 sat/vB of `vsize`, or leaving less of `htlcLots` than the destination
+   * type's dust threshold `dustLots` (Bitcoin Core's: 330 sat P2TR, 294 P2WPKH, 546 P2PKH); or the parameters have
+   * the wrong types (`feeLots` and `destinationScript` give the types passed); or `destinationScript` (hex) is one
+   * the user cannot spend: OP_RETURN, or the HTLC's own script.
    */
   BTC_REFUND_INVALID:
-    | { feeLots: bigint; htlcLots: bigint; vsize: bigint }
-    | { feeLots: string; destinationScript: string };
+    | { feeLots: bigint; htlcLots: bigint; vsize: bigint; dustLots: bigint }
+    | { feeLots: string; destinationScript: string }
+    | { destinationScript: string };
 }
 
 /** The facts of a fee check (`BTC_FEE_TOO_LOW`, `BTC_FEE_TOO_HIGH`): the fee, the estimate and the policy's caps. */
@@ -235,6 +244,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_PSBT_FIELD_NOT_ALLOWED: true,
   BTC_QUOTE_INVALID: true,
   BTC_POLICY_INVALID: true,
+  BTC_PARAMETER_INVALID: true,
   BTC_PUBLIC_KEY_INVALID: true,
   BTC_INPUT_INDEX_INVALID: true,
   BTC_UTXO_MISSING: true,

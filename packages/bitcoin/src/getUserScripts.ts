@@ -1,6 +1,7 @@
 import { crypto } from "bitcoinjs-lib";
 import { bytesToHex, hexToBytes } from "./bytes.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
+import { readBytes, readEcc, readRecord } from "./readParameters.js";
 import type { BitcoinEcc } from "./types.js";
 import { useEcc } from "./useEcc.js";
 
@@ -38,13 +39,14 @@ export type GetUserScriptsErrorType = BitcoinError;
  * ```
  */
 export function getUserScripts(parameters: GetUserScriptsParameters): GetUserScriptsReturnType {
-  const args = parameters;
+  const given = readRecord("", parameters) ?? {};
+  const args = { ecc: readEcc(given.ecc), publicKey: readBytes("publicKey", given.publicKey) };
   const publicKey = typeof args.publicKey === "string" ? hexToBytes(args.publicKey) : args.publicKey;
-  if (publicKey?.length !== 33 || !args.ecc.isPoint(publicKey)) {
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 33 || !args.ecc.isPoint(publicKey)) {
     throw createBitcoinError(
       "BTC_PUBLIC_KEY_INVALID",
       "The user's public key is not a 33-byte compressed secp256k1 key.",
-      { length: publicKey?.length ?? -1 },
+      { length: publicKey instanceof Uint8Array ? publicKey.length : -1 },
     );
   }
   useEcc(args.ecc);

@@ -1,6 +1,7 @@
 import * as tinySecp256k1 from "tiny-secp256k1";
 import { type CreateHtlcActionsReturnType, createHtlcActions } from "./createHtlcActions.js";
 import type { BitcoinError } from "./errors.js";
+import { readRecord } from "./readParameters.js";
 import type { HtlcPolicyParameters } from "./types.js";
 
 /** Parameters of `createNodeHtlcActions`. */
@@ -31,5 +32,7 @@ export type CreateNodeHtlcActionsErrorType = BitcoinError;
 export function createNodeHtlcActions(
   parameters: CreateNodeHtlcActionsParameters = {},
 ): CreateNodeHtlcActionsReturnType {
-  return createHtlcActions({ ecc: tinySecp256k1, policy: parameters.policy });
+  // Read once, like every function's parameters (a getter that throws is BTC_PARAMETER_INVALID).
+  const { policy } = readRecord("", parameters) ?? {};
+  return createHtlcActions({ ecc: tinySecp256k1, policy: policy as HtlcPolicyParameters | undefined });
 }

@@ -32,7 +32,17 @@ export type ParseHtlcLeavesErrorType = never;
  * ```
  */
 export function parseHtlcLeaves(parameters: ParseHtlcLeavesParameters): ParseHtlcLeavesReturnType {
-  const args = parameters;
+  // Each leaf read once into a copy: a getter that throws, a revoked proxy or anything but bytes is no leaf.
+  const read = (key: keyof ParseHtlcLeavesParameters) => {
+    try {
+      const value: unknown = parameters[key];
+      return value instanceof Uint8Array ? Uint8Array.from(value) : null;
+    } catch {
+      return null;
+    }
+  };
+  const args = { claim: read("claim"), refund: read("refund") };
+  if (!args.claim || !args.refund) return null;
   const claim = safeDecompile(args.claim);
   const refund = safeDecompile(args.refund);
   if (!claim || !refund || claim.length !== 5 || refund.length !== 5) return null;

@@ -3,6 +3,7 @@ import { crypto as btcCrypto, type Psbt, type SignerAsync } from "bitcoinjs-lib"
 import { checkSignal, throwIfAborted, untilAborted } from "./abort.js";
 import { bytesToHex, equalBytes, publicKeyForError } from "./bytes.js";
 import { type BitcoinError, createBitcoinError, signingFailed } from "./errors.js";
+import { readEcc, readRecord } from "./readParameters.js";
 import { readSigner } from "./readSigner.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
@@ -74,10 +75,13 @@ export type SignHtlcPsbtErrorType = BitcoinError;
  * ```
  */
 export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<SignHtlcPsbtReturnType> {
-  const { ecc, signal } = parameters;
+  // Read once: verifyHtlcPsbt reads the rest of this copy (the intent, quote and policy) the same way.
+  const args = (readRecord("", parameters) ?? {}) as unknown as SignHtlcPsbtParameters;
+  const ecc = readEcc(args.ecc);
+  const { signal } = args;
   checkSignal(signal);
-  const verified = verifyHtlcPsbt(parameters);
-  const signer = readSigner(parameters.signer);
+  const verified = verifyHtlcPsbt({ ...args, ecc });
+  const signer = readSigner(args.signer);
   if (!equalBytes(signer.publicKey, verified.userPublicKey)) {
     throw createBitcoinError("BTC_SIGNER_KEY_MISMATCH", "The signer's public key is not the user's key.", {
       expected: bytesToHex(verified.userPublicKey),
@@ -98,7 +102,7 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
       }
     }
   } else {
-    const alwaysCheck = parameters.alwaysCheckSignatures === true;
+    const alwaysCheck = args.alwaysCheckSignatures === true;
     await untilAborted(signal, () => signWithKey({ ecc, signer, verified, alwaysCheck, signal }));
   }
   throwIfAborted(signal, "whileSigning");

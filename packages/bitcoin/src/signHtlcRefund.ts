@@ -4,15 +4,16 @@ import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+import { readBytes, readEcc, readRecord } from "./readParameters.js";
 import { readSigner } from "./readSigner.js";
 import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
 
-const MIN_OUTPUT_LOTS = 330n;
 /** BIP-68 keeps only the low 16 bits as the delay; above, flag bits change what the number means. */
 const MAX_BIP68_BLOCKS = 0xffff;
 /** Bitcoin Core's largest standard output script (MAX_SCRIPT_SIZE). */
 const MAX_SCRIPT_BYTES = 10_000;
+const OP_RETURN = 0x6a;
 
 /** Parameters of `signHtlcRefund`. */
 export interface SignHtlcRefundParameters {
@@ -26,10 +27,13 @@ export interface SignHtlcRefundParameters {
   signer: KeySigner;
   /**
    * Network fee of the refund transaction, in satoshis (bigint): at least its vsize (1 sat/vB, the minimum relay
-   * rate, about 111 sat for the default destination), else `BTC_REFUND_INVALID`.
+   * rate: about 111 sat to a P2TR destination, 99 to P2WPKH), else `BTC_REFUND_INVALID`.
    */
   feeLots: bigint;
-  /** Where the refund goes; defaults to the user's own P2TR (BIP-86) script. */
+  /**
+   * Where the refund goes. Default: the user's script of the type their wallet watches, read from the deposit: its
+   * change output's type, else the type of the user's coins when all are P2WPKH, else P2TR (BIP-86).
+   */
   destinationScript?: Uint8Array | undefined;
 }
 
@@ -75,9 +79,15 @@ export type SignHtlcRefundErrorType = BitcoinError;
 export async function signHtlcRefund(
   parameters: SignHtlcRefundParameters,
 ): Promise<SignHtlcRefundReturnType> {
-  const { ecc } = parameters;
-  const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
-  const signer = readSigner(parameters.signer) as KeySigner;
+  // Read once, before anything else (`readParameters.ts`): later steps never read the caller's objects again.
+  const fields = readRecord("", parameters) ?? {};
+  const args = {
+    ...fields,
+    destinationScript: readBytes("destinationScript", fields.destinationScript),
+  } as SignHtlcRefundParameters;
+  const ecc = readEcc(args.ecc);
+  const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
+  const signer = readSigner(args.signer) as KeySigner;
   if (!equalBytes(signer.publicKey, user.publicKey) || !signer.signSchnorr) {
     throw createBitcoinError(
       "BTC_SIGNER_KEY_MISMATCH",
@@ -89,16 +99,17 @@ export async function signHtlcRefund(
       },
     );
   }
-  const destination = readDestination({ parameters, user });
-  const deposit = parseDeposit(parameters.depositPsbt);
+  const deposit = parseDeposit(args.depositPsbt);
+  const destination = readDestination({ parameters: args, user, deposit });
   const htlc = readRefundLeaf({ deposit, user });
-  const valueLots = htlc.output.value - parameters.feeLots;
+  const valueLots = htlc.output.value - args.feeLots;
   const vsize = refundVsize({ leaf: htlc.refundLeaf, controlBlock: htlc.controlBlock, destination });
-  if (parameters.feeLots < vsize || valueLots < MIN_OUTPUT_LOTS) {
+  const dustLots = dustThresholdOf(destination);
+  if (args.feeLots < vsize || valueLots < dustLots) {
     throw createBitcoinError(
       "BTC_REFUND_INVALID",
-      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave a spendable output.",
-      { feeLots: parameters.feeLots, htlcLots: htlc.output.value, vsize },
+      "The refund fee must be at least 1 sat/vB (the minimum relay rate) and leave an output above dust.",
+      { feeLots: args.feeLots, htlcLots: htlc.output.value, vsize, dustLots },
     );
   }
   const depositTxid = Transaction.fromBuffer(deposit.data.globalMap.unsignedTx.toBuffer()).getId();
@@ -129,9 +140,14 @@ export async function signHtlcRefund(
       cause,
     );
   }
-  const valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
-    ecc.verifySchnorr(hash, pubkey, signature),
-  );
+  let valid = false;
+  try {
+    valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
+      ecc.verifySchnorr(hash, pubkey, signature),
+    );
+  } catch {
+    // malformed signature bytes (the backend throws on them): the signature does not verify
+  }
   if (!valid) {
     throw createBitcoinError("BTC_SIGNATURE_INVALID", "The refund signature does not verify.", {
       input: 0,
@@ -143,13 +159,22 @@ export async function signHtlcRefund(
   return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: htlc.csvBlocks, valueLots };
 }
 
-/** The refund's output script (the user's P2TR by default), after checking the fee and script types. */
+/**
+ * The refund's output script, after checking the fee and script types. By default the user's script of the type
+ * their wallet watches: the deposit's change type (which the signer verified), else that of the user's coins when
+ * all of one type, else P2TR. A P2WPKH wallet does not show coins sent to the same key's P2TR script.
+ */
 function readDestination(args: {
   parameters: SignHtlcRefundParameters;
-  user: { p2tr: Uint8Array };
+  user: { p2tr: Uint8Array; p2wpkh: Uint8Array };
+  deposit: Psbt;
 }): Uint8Array {
-  const { parameters } = args;
-  const destination = parameters.destinationScript ?? args.user.p2tr;
+  const { parameters, user } = args;
+  const isUsers = (script: Uint8Array) => equalBytes(script, user.p2tr) || equalBytes(script, user.p2wpkh);
+  const change = args.deposit.txOutputs.slice(1).find((output) => isUsers(output.script))?.script;
+  const coins = args.deposit.data.inputs.map((input) => input.witnessUtxo!.script).filter(isUsers);
+  const p2wpkhCoins = coins.length > 0 && coins.every((script) => equalBytes(script, user.p2wpkh));
+  const destination = parameters.destinationScript ?? change ?? (p2wpkhCoins ? user.p2wpkh : user.p2tr);
   if (
     typeof parameters.feeLots !== "bigint" ||
     !(destination instanceof Uint8Array) ||
@@ -162,7 +187,29 @@ function readDestination(args: {
       { feeLots: typeof parameters.feeLots, destinationScript: typeof parameters.destinationScript },
     );
   }
+  // OP_RETURN burns the refund; the HTLC's own script would hand it to whoever holds the secret and resolver key.
+  const htlcScript = args.deposit.txOutputs[0]?.script;
+  if (destination[0] === OP_RETURN || (htlcScript && equalBytes(destination, htlcScript))) {
+    throw createBitcoinError("BTC_REFUND_INVALID", "The refund would pay a script the user cannot spend.", {
+      destinationScript: bytesToHex(destination),
+    });
+  }
   return destination;
+}
+
+/**
+ * Bitcoin Core's dust threshold of an output to `script` (GetDustThreshold, dustrelayfee 3 sat/vB): three times the
+ * size of the output plus the input that spends it (67 vbytes for a witness program, 148 otherwise). 330 sat for
+ * P2TR and P2WSH, 294 for P2WPKH, 546 for P2PKH, 540 for P2SH: nodes do not relay a refund below it.
+ */
+function dustThresholdOf(script: Uint8Array): bigint {
+  const version = script[0]!;
+  const witnessProgram =
+    script.length >= 4 &&
+    script.length <= 42 &&
+    (version === 0 || (version >= 0x51 && version <= 0x60)) &&
+    script[1]! + 2 === script.length;
+  return BigInt((8 + compactSize(script.length).length + script.length + (witnessProgram ? 67 : 148)) * 3);
 }
 
 /** The deposit PSBT, every input a native segwit spend (so its txid is final). */
@@ -213,19 +260,18 @@ function readRefundLeaf(args: { deposit: Psbt; user: { xOnly: Uint8Array } }): {
     });
   }
   const fields = parseHtlcLeaves({ claim: claimLeaf.script, refund: refundLeaf.script });
-  const redeemed = payments.p2tr({
-    internalPubkey: data.tapInternalKey,
-    scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
-    redeem: { output: refundLeaf.script, redeemVersion: TAPSCRIPT_LEAF_VERSION },
-  });
-  const controlBlock = redeemed.witness?.[redeemed.witness.length - 1];
-  if (
-    !fields ||
-    bytesToHex(data.tapInternalKey) !== NUMS_INTERNAL_KEY_HEX ||
-    !redeemed.output ||
-    !equalBytes(redeemed.output, output.script) ||
-    !controlBlock
-  ) {
+  // The NUMS key first: the service's key is never handed to point math (an off-curve key made the backend throw).
+  const nums = bytesToHex(data.tapInternalKey) === NUMS_INTERNAL_KEY_HEX;
+  const redeemed =
+    fields && nums
+      ? payments.p2tr({
+          internalPubkey: data.tapInternalKey,
+          scriptTree: [{ output: claimLeaf.script }, { output: refundLeaf.script }],
+          redeem: { output: refundLeaf.script, redeemVersion: TAPSCRIPT_LEAF_VERSION },
+        })
+      : undefined;
+  const controlBlock = redeemed?.witness?.[redeemed.witness.length - 1];
+  if (!fields || !redeemed?.output || !equalBytes(redeemed.output, output.script) || !controlBlock) {
     throw createBitcoinError(
       "BTC_HTLC_SCRIPT_MISMATCH",
       "Output 0 of the deposit is not a well-formed HTLC.",

@@ -73,9 +73,9 @@ export interface PsbtWalletSigner {
 
 /** Limits a signer enforces on the deposit PSBT. Every field has a default (`DEFAULT_HTLC_POLICY`). */
 export interface HtlcPolicy {
-  /** Smallest accepted refund delay, in blocks (BIP-68 block count). */
+  /** Smallest accepted refund delay, in blocks (BIP-68 block count, at most 0xffff). */
   minCsvBlocks: number;
-  /** Largest accepted refund delay, in blocks. */
+  /** Largest accepted refund delay, in blocks (at most 0xffff: above it BIP-68 flag bits change the meaning). */
   maxCsvBlocks: number;
   /** Largest accepted fee, in satoshis. */
   maxFeeLots: bigint;
@@ -95,13 +95,15 @@ export interface HtlcPolicy {
    * Latest accepted intent deadline, in seconds after the caller's clock (default 86,400, one day). Bitcoin knows
    * no deadline: while the intent is open the service may broadcast the signed deposit when it chooses, and the
    * refund delay only starts once it confirms.
+   * Below 500,000,000 (a larger number is a unix time, an absolute deadline): `BTC_POLICY_INVALID`.
    */
   maxDeadlineSecs: number;
   /**
    * Largest accepted block-height `nLockTime` of the deposit (for example the wallet's chain tip + 1, which
    * allows anti-fee-sniping locktimes). When unset, a height locktime that the transaction enforces is refused:
    * it would let the service hold a signed deposit that becomes valid only later. A time locktime is accepted
-   * only when it is not in the future (the caller's clock).
+   * only when it is not in the future (the caller's clock). Below 500,000,000 (at or above it nLockTime is a unix
+   * time, so such a cap would accept every height): `BTC_POLICY_INVALID`.
    */
   maxLockTimeHeight?: number | undefined;
   /**

@@ -435,7 +435,7 @@ describe("verifyHtlcPsbt", () => {
     expect(() => verify(899_999)).toThrow(expect.objectContaining({ code: "BTC_TX_TIMELOCKED" }));
   });
 
-  it("refuses CSV numbers with BIP-68 flag bits even when the policy's maximum is raised", () => {
+  it("refuses CSV numbers with BIP-68 flag bits even at the policy's largest maximum", () => {
     const verifyCsv = (csv: number) => {
       const deposit = buildDeposit({ csv });
       return () =>
@@ -444,7 +444,7 @@ describe("verifyHtlcPsbt", () => {
           intent: deposit.intent,
           quote: deposit.quote,
           userPublicKey,
-          policy: { maxCsvBlocks: 0x7fffffff },
+          policy: { maxCsvBlocks: 0xffff },
         });
     };
     // Type flag (bit 22): 10 units of 512 seconds, not 4,194,314 blocks.

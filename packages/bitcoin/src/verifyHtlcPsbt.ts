@@ -6,6 +6,7 @@ import { escapeForDisplay } from "./displaySafe.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
+import { readBytes, readEcc, readRecord } from "./readParameters.js";
 import {
   DUST_LIMIT_LOTS,
   getSegwitKind,
@@ -119,13 +120,14 @@ const LISTED_INPUT_FIELDS: Record<ListedInput["kind"], ReadonlySet<string>> = {
  * ```
  */
 export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlcPsbtReturnType {
-  const { ecc } = parameters;
-  const policy = resolvePolicy(parameters.policy);
-  const nowMs = readNow(parameters.nowMs);
-  const { psbtBase64, listed, secretHashHex } = readIntent({ intent: parameters.intent, nowMs, policy });
-  const amountLots = readQuoteAmount(parameters.quote);
+  const args = readVerifyParameters(parameters);
+  const { ecc } = args;
+  const policy = resolvePolicy(args.policy);
+  const nowMs = readNow(args.nowMs);
+  const { psbtBase64, listed, secretHashHex } = readIntent({ intent: args.intent, nowMs, policy });
+  const amountLots = readQuoteAmount(args.quote);
   useEcc(ecc);
-  const user = getUserScripts({ ecc, publicKey: parameters.userPublicKey });
+  const user = getUserScripts({ ecc, publicKey: args.userPublicKey as Uint8Array });
   const psbt = parsePsbt(psbtBase64);
   const unsignedTx = psbt.data.globalMap.unsignedTx.toBuffer();
   // Read inputs and outputs from the unsigned transaction (bitcoinjs' txInputs/txOutputs getters also derive
@@ -178,40 +180,76 @@ export function verifyHtlcPsbt(parameters: VerifyHtlcPsbtParameters): VerifyHtlc
   };
 }
 
+/** What `readVerifyParameters` copies: every parameter of `verifyHtlcPsbt`, read once. */
+interface ReadParameters {
+  ecc: BitcoinEcc;
+  intent: {
+    approvalMechanism: unknown;
+    deadlineSecs: unknown;
+    secretHash: unknown;
+    paramsToSign: ReadParams;
+  };
+  quote: { sourceAmountLots: unknown };
+  userPublicKey: unknown;
+  policy: unknown;
+  nowMs: unknown;
+}
+type ReadParams = { psbt: unknown; inputs: unknown };
+
+/**
+ * Every parameter this check reads, read once into a plain copy (`readParameters.ts`): a getter that throws or a
+ * revoked proxy anywhere is `BTC_PARAMETER_INVALID`, and nothing later reads the caller's objects again.
+ */
+function readVerifyParameters(parameters: VerifyHtlcPsbtParameters): ReadParameters {
+  const top = readRecord("", parameters) ?? {};
+  const intent = readRecord("intent", top.intent) ?? {};
+  const params = readRecord("intent.paramsToSign", intent.paramsToSign) ?? {};
+  return {
+    ecc: readEcc(top.ecc),
+    intent: {
+      ...intent,
+      paramsToSign: { psbt: params.psbt, inputs: readBytes("intent.paramsToSign.inputs", params.inputs) },
+    } as ReadParameters["intent"],
+    quote: (readRecord("quote", top.quote) ?? {}) as ReadParameters["quote"],
+    userPublicKey: readBytes("userPublicKey", top.userPublicKey),
+    policy: readRecord("policy", top.policy),
+    nowMs: top.nowMs,
+  };
+}
+
 /** The fields of the intent this check reads, each of the type it must have (the service could send anything). */
-function readIntent(args: { intent: Intent; nowMs: number; policy: HtlcPolicy }): {
+function readIntent(args: { intent: ReadParameters["intent"]; nowMs: number; policy: HtlcPolicy }): {
   psbtBase64: string;
   listed: unknown;
   secretHashHex: string;
 } {
   const { intent, nowMs } = args;
-  const untyped = intent as unknown as Record<string, unknown> | null;
-  const mechanism = typeof untyped === "object" && untyped !== null ? untyped.approvalMechanism : undefined;
+  const mechanism = intent.approvalMechanism;
   if (mechanism !== "htlc") {
     throw createBitcoinError("BTC_MECHANISM_MISMATCH", "The intent is not a Bitcoin htlc intent.", {
       approvalMechanism: escapeForDisplay(mechanism),
     });
   }
-  const params = untyped!.paramsToSign as Record<string, unknown> | null | undefined;
-  const psbtBase64 = typeof params === "object" && params !== null ? params.psbt : undefined;
+  const params = intent.paramsToSign;
+  const psbtBase64 = params.psbt;
   if (typeof psbtBase64 !== "string") {
     throw createBitcoinError("BTC_PSBT_INVALID", "params_to_sign.psbt is not a string.", {
       source: "params_to_sign.psbt",
     });
   }
   assertDeadlineAhead({
-    deadlineSecs: untyped!.deadlineSecs,
+    deadlineSecs: intent.deadlineSecs,
     nowMs,
     maxDeadlineSecs: args.policy.maxDeadlineSecs,
   });
-  const secretHashHex = untyped!.secretHash;
+  const secretHashHex = intent.secretHash;
   if (typeof secretHashHex !== "string") {
     throw createBitcoinError("BTC_HTLC_SECRET_HASH_MISMATCH", "The intent's secret_hash is not a string.", {
       expected: escapeForDisplay(secretHashHex),
       actual: null,
     });
   }
-  return { psbtBase64, listed: params!.inputs, secretHashHex };
+  return { psbtBase64, listed: params.inputs, secretHashHex };
 }
 
 /**
@@ -251,8 +289,8 @@ function readNow(nowMs: unknown): number {
   return nowMs as number;
 }
 
-function readQuoteAmount(quote: Pick<Quote, "sourceAmountLots">): bigint {
-  const amount = (quote as { sourceAmountLots?: unknown } | null)?.sourceAmountLots;
+function readQuoteAmount(quote: { sourceAmountLots: unknown }): bigint {
+  const amount = quote.sourceAmountLots;
   if (typeof amount !== "bigint" || amount <= 0n || amount > MAX_MONEY_LOTS) {
     throw createBitcoinError(
       "BTC_QUOTE_INVALID",
@@ -314,7 +352,7 @@ const POLICY_FIELDS: Readonly<Record<keyof HtlcPolicy, true>> = {
  * and a typed error for values that would make a check meaningless or throw, and for a field the policy does not
  * have: a misspelled cap (`maxFeeRateSatPerVByte`) would otherwise leave the default in force unseen.
  */
-function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
+function resolvePolicy(given: unknown): HtlcPolicy {
   const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
   const entries = Object.entries(given ?? {});
   const unknown = entries.map(([key]) => key).filter((key) => !Object.hasOwn(POLICY_FIELDS, key));
@@ -328,15 +366,21 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   }
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   const isLots = (n: unknown) => typeof n === "bigint" && n >= 0n;
+  // A CSV bound above 0xffff is no block count (BIP-68 flag bits), nor a height cap of 500,000,000 or more a height
+  // (nLockTime reads it as a unix time), nor a deadline window that long a window (it is an absolute unix time): a
+  // value on the wrong side of such a line is not what the caller meant.
+  const isBlocks = (n: unknown) => isCount(n) && (n as number) <= MAX_BIP68_BLOCKS;
   const valid =
-    isCount(policy.minCsvBlocks) &&
-    isCount(policy.maxCsvBlocks) &&
+    isBlocks(policy.minCsvBlocks) &&
+    isBlocks(policy.maxCsvBlocks) &&
     isCount(policy.maxDeadlineSecs) &&
+    policy.maxDeadlineSecs < LOCKTIME_THRESHOLD &&
     isCount(policy.maxFeeBps) &&
     isLots(policy.maxFeeLots) &&
     isLots(policy.maxFeeRateSatPerVbyte) &&
     isLots(policy.minFeeRateSatPerVbyte) &&
-    (policy.maxLockTimeHeight === undefined || isCount(policy.maxLockTimeHeight)) &&
+    (policy.maxLockTimeHeight === undefined ||
+      (isCount(policy.maxLockTimeHeight) && policy.maxLockTimeHeight < LOCKTIME_THRESHOLD)) &&
     // 32 or 33 bytes of hex: a pinned key of another shape is refused here, never echoed by the claim check.
     (policy.resolverPublicKey === undefined ||
       (typeof policy.resolverPublicKey === "string" &&
@@ -347,7 +391,7 @@ function resolvePolicy(given: HtlcPolicyParameters | undefined): HtlcPolicy {
   if (!valid) {
     throw createBitcoinError(
       "BTC_POLICY_INVALID",
-      "The policy has a field of the wrong type (counts are integers, fee caps bigint lots).",
+      "The policy has a field of the wrong type or range (README, BTC_POLICY_INVALID).",
       { policy: Object.keys(given ?? {}) },
     );
   }
