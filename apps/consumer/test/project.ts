@@ -38,6 +38,7 @@ export interface PackedManifest {
   main?: string;
   module?: string;
   types?: string;
+  typesVersions?: Record<string, Record<string, string[]>>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
