@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
+import { compileFunction } from "node:vm";
 import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { build, type Plugin } from "esbuild";
 import ts from "typescript";
@@ -548,6 +549,55 @@ console.log(JSON.stringify({ resolved, results: result.results }));
         ["Solana -> Tron", "cosign", "Fulfilled", true],
       ]);
     });
+  });
+});
+
+describe("loaded as CommonJS by a runtime with no dynamic import (Jest's default: node:vm without --experimental-vm-modules)", () => {
+  it("the CommonJS files hold no dynamic import(): a lazily loaded peer is require()d", async () => {
+    setUp();
+    const found: string[] = [];
+    for (const p of packed) {
+      const dist = join(project.dir, "node_modules", p.name, "dist");
+      for (const file of (await readdir(dist)).filter((f) => f.endsWith(".cjs"))) {
+        const text = await readFile(join(dist, file), "utf8");
+        for (const m of text.matchAll(/\bimport\(\s*["'`]?([^"'`)\s]*)/g))
+          found.push(`${p.name}/dist/${file}: import(${m[1]})`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("signs a Tron permit2 with a private key through /tron's CommonJS file (tronweb loaded on first use)", async () => {
+    setUp();
+    const { buildPermit2Fixture, USER_PRIVATE_KEY } = await import(
+      "../../../packages/permit2/test/fixtures/buildPermit2Fixture.js"
+    );
+    // As Jest runs a CommonJS test: each file compiled by node:vm, whose code has no dynamic-import hook (an
+    // import() in it rejects), with `require` resolving from the wallet project's node_modules.
+    const file = join(project.dir, "node_modules", "@swapintent", "permit2", "dist", "tron.cjs");
+    const wrapper = compileFunction(
+      await readFile(file, "utf8"),
+      ["exports", "require", "module", "__filename", "__dirname"],
+      { filename: file },
+    );
+    const cjsModule = { exports: {} as Record<string, unknown> };
+    wrapper(cjsModule.exports, createRequire(file), cjsModule, file, dirname(file));
+    // (this app does not depend on @swapintent/permit2: the one function it calls, typed by hand)
+    const tron = cjsModule.exports as {
+      signTronPermit2Approval: (parameters: Record<string, unknown>) => Promise<{ approval: unknown }>;
+    };
+    const f = buildPermit2Fixture({ chain: "tron" });
+    const signed = await tron
+      .signTronPermit2Approval({
+        intent: f.intent,
+        quote: f.quote,
+        expected: f.expected,
+        allowedPermit2Addresses: f.allowedPermit2Addresses,
+        nowMs: f.nowMs,
+        privateKey: USER_PRIVATE_KEY,
+      })
+      .catch((error: unknown) => error as Error & { code?: string });
+    expect("code" in signed ? `${signed.code}: ${signed.message}` : "signed").toBe("signed");
   });
 });
 
