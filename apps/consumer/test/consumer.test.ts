@@ -435,13 +435,13 @@ describe("installed with npm in a project outside the workspace", () => {
     expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
   });
 
-  it("accepts the wallet SDKs' own types in the wallet adapters (sats-connect's request, @leather.io/rpc's provider)", async () => {
+  it("accepts the wallet SDKs' own types in the wallet adapters (sats-connect's request, @leather.io/rpc's provider), and a second viem copy's accounts and clients in permit2's EVM functions", async () => {
     setUp();
     const { errors, ms: took } = await typecheck(join(runDir, "tsc-wallet-sdks"), {
       tsc: require.resolve("typescript/bin/tsc"),
       mode: "nodenext",
       lib: ["es2022", "dom"],
-      files: [fixture("wallet-sdks.ts")],
+      files: [fixture("wallet-sdks.ts"), fixture("second-viem.ts")],
       skipLibCheck: true, // the SDKs' own declarations are theirs; what is checked is that theirs fit ours
     });
     timings["tsc wallet-sdks nodenext"] = took;
