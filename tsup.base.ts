@@ -5,14 +5,20 @@ import { defineConfig, type Options } from "tsup";
  * Node-only globals assumed (`platform: "neutral"`). A package's `tsup.config.ts` passes its entries and
  * whatever it does differently.
  */
-export const baseOptions = {
+export const baseOptions: Options = {
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
   sourcemap: true,
   target: "es2022",
   platform: "neutral",
-} satisfies Options;
+  // CommonJS output: a lazily loaded module (permit2/tron's tronweb) is `require()`d in a promise, not `import()`ed.
+  // A CommonJS runtime without a dynamic-import hook (Jest without --experimental-vm-modules compiles each file
+  // with node:vm) rejects every `import()`, and a CommonJS app gets the peer's CommonJS build, the copy it has.
+  esbuildOptions(options, { format }) {
+    if (format === "cjs") options.supported = { ...options.supported, "dynamic-import": false };
+  },
+};
 
 /**
  * The tsup config of one package: {@link baseOptions} with `options` on top.

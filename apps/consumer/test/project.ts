@@ -38,6 +38,7 @@ export interface PackedManifest {
   main?: string;
   module?: string;
   types?: string;
+  typesVersions?: Record<string, Record<string, string[]>>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
@@ -111,7 +112,7 @@ export interface ConsumerProject {
  * The projects a wallet team could have, each installed from the same tarballs outside the workspace:
  * - `full`: npm, every peer (optional ones too) at the ranges the tarballs declare, plus `@types/node`,
  *   `@wagmi/core` for the README's wagmi recipe, `sats-connect` and `@leather.io/rpc` (wallet SDK types for the
- *   bitcoin adapters), and the oldest (5.4) and newest (7.x) TypeScript we claim beside
+ *   bitcoin adapters), a second viem (`viem-second`), and the oldest (5.4) and newest (7.x) TypeScript we claim beside
  *   the workspace's 5.9 (aliases `typescript-oldest`, `typescript-newest`);
  * - `minimal`: npm, only the peers that are not optional (bitcoinjs-lib) and one secp256k1 backend: no viem, no
  *   tronweb, no @solana/web3.js, no tiny-secp256k1, no ecpair;
@@ -119,6 +120,9 @@ export interface ConsumerProject {
  *   it declares), every peer.
  */
 export type ProjectKind = "full" | "minimal" | "pnpm";
+
+/** A second viem version beside the one the peer range installs (an exact older 2.x release). */
+export const VIEM_SECOND = "2.57.0";
 
 /** The TypeScript versions the consumer test compiles with besides the workspace's own (README: supported range). */
 export const TYPESCRIPT_OLDEST = "5.4.5";
@@ -133,6 +137,8 @@ function projectDependencies(packed: PackedPackage[], kind: ProjectKind): Record
     // the wallet SDKs whose types fixtures/wallet-sdks.ts hands to @swapintent/bitcoin/wallets' adapters
     dependencies["sats-connect"] = "4.2.1";
     dependencies["@leather.io/rpc"] = "2.21.16";
+    // a second viem (another 2.x than the peer range installs) for fixtures/second-viem.ts
+    dependencies["viem-second"] = `npm:viem@${VIEM_SECOND}`;
     dependencies["typescript-oldest"] = `npm:typescript@${TYPESCRIPT_OLDEST}`;
     dependencies["typescript-newest"] = `npm:typescript@${TYPESCRIPT_NEWEST}`;
   }

@@ -21,8 +21,11 @@ export const STRICTEST_OPTIONS = {
 export interface TypecheckSetup {
   /** The `tsc` script to run with node. */
   tsc: string;
-  /** `node16`/`nodenext` (module and moduleResolution), or `bundler` (module esnext). */
-  mode: "node16" | "nodenext" | "bundler";
+  /**
+   * `node16`/`nodenext` (module and moduleResolution), `bundler` (module esnext), or `commonjs`: `module: commonjs`
+   * alone, as a CommonJS project writes it, which on TypeScript 5.x means `moduleResolution: node10` (no `exports`).
+   */
+  mode: "node16" | "nodenext" | "bundler" | "commonjs";
   /** `lib`: viem's and ox's declarations need the DOM lib; a Node-only program has `es2022` alone. */
   lib: string[];
   /** Files to copy into the folder and check (`.cts` ones are CommonJS). */
@@ -101,7 +104,9 @@ export async function typecheck(
   const moduleOptions =
     setup.mode === "bundler"
       ? { module: "esnext", moduleResolution: "bundler" }
-      : { module: setup.mode, moduleResolution: setup.mode };
+      : setup.mode === "commonjs"
+        ? { module: "commonjs" }
+        : { module: setup.mode, moduleResolution: setup.mode };
   const compilerOptions = {
     ...STRICTEST_OPTIONS,
     ...moduleOptions,

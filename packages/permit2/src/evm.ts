@@ -12,10 +12,13 @@ export {
   type GetPermit2AllowanceParameters,
   type GetPermit2AllowanceReturnType,
   getPermit2Allowance,
+  type Permit2AllowanceClient,
   type Permit2ApproveTransaction,
 } from "./evm/getPermit2Allowance.js";
 export {
   type Permit2EvmSigner,
+  type Permit2EvmTypedData,
+  type Permit2WalletClient,
   type SignPermit2ApprovalErrorType,
   type SignPermit2ApprovalParameters,
   type SignPermit2ApprovalReturnType,

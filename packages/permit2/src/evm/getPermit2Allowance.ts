@@ -1,12 +1,26 @@
-import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, maxUint256 } from "viem";
 import { CANONICAL_PERMIT2_ADDRESS } from "../constants.js";
 import type { Permit2ApproveTransaction, Permit2Error } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 
+/**
+ * What {@link getPermit2Allowance} uses of a viem `PublicClient`, by shape: a client of any viem 2.x copy fits (the
+ * app's own, wagmi's, even another version than the one this package resolves).
+ */
+export interface Permit2AllowanceClient {
+  /** Called with the ERC-20 ABI for `allowance(owner, permit2)`. */
+  readContract(parameters: {
+    address: Address;
+    abi: typeof erc20Abi;
+    functionName: "allowance";
+    args: readonly [Address, Address];
+  }): Promise<bigint>;
+}
+
 /** Parameters of {@link getPermit2Allowance}. */
 export interface GetPermit2AllowanceParameters {
   /** A viem public client on the source chain. */
-  publicClient: Pick<PublicClient, "readContract">;
+  publicClient: Permit2AllowanceClient;
   /** The ERC-20 token to transfer (`verified.typedData.message.permitted.token`). */
   token: Address;
   /** The user's address (the Permit2 owner). */

@@ -1,5 +1,5 @@
 import type { Hex } from "@swapintent/client";
-import { type LocalAccount, recoverAddress, type TypedDataDefinition, type WalletClient } from "viem";
+import { recoverAddress } from "viem";
 import type { Permit2Error } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
@@ -8,6 +8,8 @@ import {
   verifyThenSign,
 } from "../internal/signVerified.js";
 import type {
+  Permit2Domain,
+  Permit2Message,
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
@@ -20,13 +22,47 @@ import {
 } from "./eip1193.js";
 
 /**
+ * {@link Permit2TypedData} as an EVM signer gets it, in the shape viem's `signTypedData` takes: the Permit2 contract
+ * as `0x` hex, the message a record.
+ */
+export interface Permit2EvmTypedData extends Permit2TypedData {
+  domain: Permit2Domain & { verifyingContract: Hex };
+  message: Permit2Message & Readonly<Record<string, unknown>>;
+}
+
+/**
  * Anything that can sign EIP-712 typed data for one address: a viem local account (`privateKeyToAccount`,
  * `mnemonicToAccount`), or a custom signer such as a hardware-wallet adapter that only has `signTypedData`.
+ * Typed by shape, so an account of any viem 2.x copy fits (the app's own, a second version beside the one this
+ * package resolves).
  */
 export interface Permit2EvmSigner {
   address: Hex;
   /** Signs the verified EIP-712 typed data as `address` and returns the signature (hex). */
-  signTypedData: (typedData: Permit2TypedData) => Promise<Hex | string>;
+  signTypedData(typedData: Permit2EvmTypedData): Promise<Hex | string>;
+  /**
+   * A viem account backed by a key in this process (`type: "local"`, `source` `privateKey` or `hd`) signs the
+   * verified digest with this instead of `signTypedData`.
+   */
+  sign?: ((parameters: { hash: Hex }) => Promise<Hex>) | undefined;
+}
+
+/**
+ * What signing uses of a viem `WalletClient`, by shape: a client of any viem 2.x copy fits (wagmi's
+ * `getWalletClient(config)`, `createWalletClient(...)` of the app's own viem, even another version than the one
+ * this package resolves).
+ */
+export interface Permit2WalletClient {
+  /** The account attached to the client, if any. */
+  account?: { address: Hex } | undefined;
+  /** The client's EIP-1193 request function (only its presence is used: it tells a client from an account). */
+  request(...parameters: never[]): Promise<unknown>;
+  /** The wallet's current chain, checked against the verified domain before it is asked to sign. */
+  getChainId(): Promise<number>;
+  /** The wallet's accounts: the first signs when neither `account` nor an attached account is given. */
+  getAddresses(): Promise<readonly Hex[]>;
+  /** Called with `account` set: the address given, or the client's own account object when one is attached. */
+  signTypedData(parameters: Permit2EvmTypedData & { account: Hex }): Promise<Hex>;
 }
 
 /**
@@ -47,7 +83,7 @@ export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
          * A viem `LocalAccount`, a custom {@link Permit2EvmSigner}, or a viem `WalletClient` (for example wagmi's
          * `getWalletClient(config)`, or `createWalletClient({ transport: custom(window.ethereum) })`).
          */
-        signer: Permit2EvmSigner | LocalAccount | WalletClient;
+        signer: Permit2EvmSigner | Permit2WalletClient;
         /** With a `WalletClient` that has no account attached: the address to sign with. */
         account?: Hex | undefined;
         provider?: undefined;
@@ -112,23 +148,27 @@ export async function signPermit2Approval(
       if (isLocalKeyAccount(signer))
         return { owner: signer.address, sign: () => signer.sign({ hash: verified.digest }) };
       const custom = signer as Permit2EvmSigner;
-      return { owner: custom.address, sign: () => custom.signTypedData(verified.typedData) };
+      // on EVM the verified domain's verifyingContract is 0x hex (verifyPermit2Approval checked the address)
+      return {
+        owner: custom.address,
+        sign: () => custom.signTypedData(verified.typedData as Permit2EvmTypedData),
+      };
     },
   });
 }
 
-function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is WalletClient {
+function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is Permit2WalletClient {
   return (
-    typeof (signer as WalletClient).request === "function" &&
-    typeof (signer as WalletClient).getChainId === "function"
+    typeof (signer as Permit2WalletClient).request === "function" &&
+    typeof (signer as Permit2WalletClient).getChainId === "function"
   );
 }
 
 /** A viem local account backed by a key in this process (`privateKeyToAccount`, `mnemonicToAccount`, `hdKeyToAccount`). */
 function isLocalKeyAccount(
   signer: SignPermit2ApprovalParameters["signer"],
-): signer is LocalAccount & { sign: NonNullable<LocalAccount["sign"]> } {
-  const candidate = signer as Partial<LocalAccount>;
+): signer is Permit2EvmSigner & { sign: (parameters: { hash: Hex }) => Promise<Hex> } {
+  const candidate = signer as { type?: unknown; sign?: unknown; source?: unknown };
   return (
     candidate.type === "local" &&
     typeof candidate.sign === "function" &&
@@ -155,7 +195,7 @@ async function providerSigning(
  * then the attached account, then the wallet's first address), read once, so another account is never asked.
  */
 async function walletClientSigning(
-  walletClient: WalletClient,
+  walletClient: Permit2WalletClient,
   account: Hex | undefined,
   verified: VerifyPermit2ApprovalReturnType,
 ): Promise<VerifiedSigning> {
@@ -183,13 +223,15 @@ async function walletClientSigning(
     },
     sign: () =>
       walletClient.signTypedData({
-        account: signingAccount as NonNullable<WalletClient["account"]> | Hex,
-        ...(typedData as unknown as TypedDataDefinition),
+        // the client's own account object when one is attached (viem signs locally with a local one), else the
+        // address: typed as the address, which every viem signTypedData takes
+        account: signingAccount as Hex,
+        ...(typedData as Permit2EvmTypedData),
       }),
   };
 }
 
-async function firstAddress(walletClient: WalletClient): Promise<string | undefined> {
+async function firstAddress(walletClient: Permit2WalletClient): Promise<string | undefined> {
   try {
     return (await walletClient.getAddresses())[0];
   } catch (cause) {
