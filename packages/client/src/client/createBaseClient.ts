@@ -79,7 +79,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 }
 
 function resolveOptions(options: ClientOptions): Transport {
-  const baseUrl = assertBaseUrl(options.baseUrl);
+  const baseUrl = assertBaseUrl(options);
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
@@ -111,9 +111,11 @@ function resolveOptions(options: ClientOptions): Transport {
 
 /**
  * `baseUrl` as the URL parser writes it (spaces around it dropped, as they would be mid-URL otherwise), or
- * `INVALID_OPTIONS`.
+ * `INVALID_OPTIONS`. Plain `http:` only to a loopback host (the parser has already written `127.1`, `0x7f.1` or
+ * `2130706433` as `127.0.0.1`, `[0:0:0:0:0:0:0:1]` as `[::1]`, and lower-cased the name) or with
+ * `allowInsecureHttp`: the key or signature would cross the network in clear text.
  */
-function assertBaseUrl(baseUrl: string): string {
+function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): string {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
@@ -124,6 +126,15 @@ function assertBaseUrl(baseUrl: string): string {
   // a `?` or `#` (even empty): every path appended would land in the query or fragment, every call on "/"
   if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(url.href))
     throw invalidOption("baseUrl", "must be an http(s) URL without credentials, query or fragment");
+  // after the parser, any loopback IPv4 reads `127.x.x.x` (a host of digits and dots parses only as an IPv4
+  // address) and `[::1]` is the only IPv6 loopback; IPv4-mapped `[::ffff:7f00:1]` is refused (fails closed: it
+  // reaches loopback only through a dual-stack socket)
+  if (
+    allowInsecureHttp !== true &&
+    url.protocol === "http:" &&
+    !/^(127\.[\d.]+|\[::1\]|(.+\.)?localhost\.?)$/.test(url.hostname)
+  )
+    throw invalidOption("baseUrl", "must be https, or loopback, or set `allowInsecureHttp: true`");
   return url.href;
 }
 

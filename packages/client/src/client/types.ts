@@ -72,6 +72,12 @@ export interface ClientOptions {
   requestSigning?: RequestSigner | undefined;
   /** `"none"`: call the service without any credentials, on purpose (for example a local sandbox that needs none). */
   auth?: "none" | undefined;
+  /**
+   * `true`: allow a plain `http:` `baseUrl` to a host other than loopback (for example a sandbox container in CI,
+   * `http://sandbox:8080`). The API key or request signature then crosses the network in clear text. Without it,
+   * `http:` is accepted only for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`.
+   */
+  allowInsecureHttp?: boolean | undefined;
   /** The `fetch` to use. Default `globalThis.fetch`. */
   fetch?: typeof fetch | undefined;
   /** Time limit of one HTTP attempt, until the whole body is read. Default 30000. */
