@@ -80,7 +80,7 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean | undefined;
   /** The `fetch` to use. Default `globalThis.fetch`. */
   fetch?: typeof fetch | undefined;
-  /** Time limit of one HTTP attempt, until the whole body is read. Default 30000. */
+  /** Time limit of one HTTP attempt, from signing the request (`requestSigning`) until the whole body is read. Default 30000. */
   timeoutMs?: number | undefined;
   /**
    * Longest response body read, in bytes. Default 8 MiB (8388608). A longer body is cancelled as soon as it
