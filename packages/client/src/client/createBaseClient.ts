@@ -390,7 +390,8 @@ function redact(
 function callHook<E>(hook: ((event: E) => void) | undefined, event: E): void {
   if (!hook) return;
   try {
-    hook(event);
+    // an async hook's rejection is ignored too: unhandled, it would end a Node process
+    Promise.resolve(hook(event)).catch(() => {});
   } catch {
     // hooks observe; they never break a call
   }

@@ -45,7 +45,7 @@ export interface RetryEvent {
   error: ClientError;
 }
 
-/** Observers of the transport. They must not throw (an exception from a hook is ignored). */
+/** Observers of the transport. They must not throw (an exception from a hook, or the rejection of an async one, is ignored). */
 export interface ClientHooks {
   /** Called before each HTTP attempt is sent. */
   onRequest?: ((event: RequestEvent) => void) | undefined;
