@@ -10,7 +10,15 @@ import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
 
-const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
+// `set-cookie` only ever arrives (a session a gateway hands out); `proxy-authorization` a caller may send in `headers`
+const credentialHeaders = new Set([
+  "x-api-key",
+  "x-api-signature",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */

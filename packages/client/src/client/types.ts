@@ -14,7 +14,10 @@ export interface RetryOptions {
   maxRetryAfterMs?: number | undefined;
 }
 
-/** What `onRequest` sees. Credentials (`x-api-key`, `x-api-signature`) are replaced by `"[redacted]"`. */
+/**
+ * What `onRequest` sees. Credentials (`x-api-key`, `x-api-signature`, `authorization`, `proxy-authorization`,
+ * `cookie`) are replaced by `"[redacted]"`; `onResponse` sees a `set-cookie` replaced the same way.
+ */
 export interface RequestEvent {
   method: string;
   url: string;
