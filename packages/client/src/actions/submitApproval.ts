@@ -2,7 +2,7 @@ import type { BaseClient, CallOptions } from "../client/types.js";
 import type { ClientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { parseSwapStatus } from "../internal/wire.js";
+import { parseStatusOf } from "../internal/parseStatusOf.js";
 import type { Approval, SwapStatus } from "../types.js";
 
 /** Parameters of {@link submitApproval}. */
@@ -81,7 +81,7 @@ export async function submitApproval(
     body: { type: approval.type, signed_data: signedData },
     idempotent: false,
     allowEmptyBody: true,
-    parse: (json) => (json === undefined ? null : parseSwapStatus(json)),
+    parse: (json) => (json === undefined ? null : parseStatusOf(parameters.intentId)(json)),
     signal: parameters.signal,
     timeoutMs: parameters.timeoutMs,
   });
