@@ -50,7 +50,10 @@ describe("hooks that return a rejected promise", () => {
   });
 
   it("a thenable that rejects is ignored too", async () => {
-    const thenable = () => ({ then: (_: unknown, reject: (e: Error) => void) => reject(new Error("no")) });
+    const thenable = () => ({
+      // biome-ignore lint/suspicious/noThenProperty: the test needs a thenable that is no Promise
+      then: (_: unknown, reject: (e: Error) => void) => reject(new Error("no")),
+    });
     const client = clientWith({ hooks: { onResponse: thenable as never } }, [
       () => new Response(JSON.stringify(networksWire)),
     ]);
