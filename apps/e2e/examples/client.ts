@@ -4,6 +4,7 @@ import { type Approval, createClient, type Intent, type Quote } from "@swapinten
 export async function swap(sign: (intent: Intent, quote: Quote) => Promise<Approval>) {
   // An unset key fails here with INVALID_OPTIONS (never a silent call without credentials); a service that
   // needs none takes `auth: "none"`. Redirects are refused (REDIRECT_REFUSED): the key stays with baseUrl.
+  // Plain http only to loopback: another http host (a CI sandbox container) needs `allowInsecureHttp: true`.
   const client = createClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAPINTENT_API_KEY });
   const quote = await client.getBestQuote({
     sourceChain: 1,

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { createBaseClient } from "@swapintent/client";
 
 /** Command-line options of the demo. */
 export interface DemoOptions {
@@ -12,6 +13,8 @@ export interface DemoOptions {
   slippageBps: number;
   /** Run against a real deployment instead of the embedded sandbox. */
   baseUrl: string | undefined;
+  /** Allow a plain `http:` base URL to a host other than loopback (the API key crosses the network in clear text). */
+  allowInsecureHttp: boolean;
   /** Print one JSON document on stdout instead of live text. */
   json: boolean;
   /** Stop before submitting the approval and print what would be signed. */
@@ -32,7 +35,9 @@ Options:
   --slippage <bps>         slippage in basis points (default 50)
   --base-url <url>         run against a real deployment (API key from SWAPINTENT_API_KEY, wallet keys
                            from SWAPINTENT_EVM_PRIVATE_KEY, SWAPINTENT_TRON_PRIVATE_KEY, SWAPINTENT_BTC_WIF,
-                           SWAPINTENT_SOLANA_SECRET_KEY)
+                           SWAPINTENT_SOLANA_SECRET_KEY); https, or plain http to loopback only
+  --allow-insecure-http    allow a plain http --base-url to another host (a sandbox container in CI,
+                           http://sandbox:8080): the API key then crosses the network in clear text
   --json                   print one machine-readable JSON document on stdout
   --dry-run                stop before submitting the approval; print what the user would sign
   -h, --help               this text
@@ -50,6 +55,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
       amount: { type: "string" },
       slippage: { type: "string" },
       "base-url": { type: "string" },
+      "allow-insecure-http": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -77,6 +83,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     } catch {
       throw new Error(`--base-url is not a URL: "${values["base-url"]}"`);
     }
+    assertBaseUrlAllowed(values["base-url"], values["allow-insecure-http"] ?? false);
   }
   return {
     from: values.from,
@@ -84,8 +91,20 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     amount: values.amount,
     slippageBps,
     baseUrl: values["base-url"],
+    allowInsecureHttp: values["allow-insecure-http"] ?? false,
     json: values.json ?? false,
     dryRun: values["dry-run"] ?? false,
     help: values.help ?? false,
   };
+}
+
+/** The client's own rule for `baseUrl` (plain http only to loopback), said in the CLI's terms. */
+function assertBaseUrlAllowed(baseUrl: string, allowInsecureHttp: boolean): void {
+  try {
+    createBaseClient({ baseUrl, auth: "none", allowInsecureHttp });
+  } catch {
+    throw new Error(
+      `--base-url must be https, or plain http only to loopback (localhost, 127.0.0.0/8, [::1]): the API key would cross the network in clear text. Add --allow-insecure-http to allow it (for example a sandbox container in CI).`,
+    );
+  }
 }

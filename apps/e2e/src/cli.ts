@@ -18,6 +18,7 @@ if (options.help) {
 const chainsJson = process.env.SWAPINTENT_CHAINS_JSON;
 const result = await runDemo({
   baseUrl: options.baseUrl,
+  allowInsecureHttp: options.allowInsecureHttp,
   apiKey: process.env.SWAPINTENT_API_KEY || undefined,
   routes:
     options.from && options.to

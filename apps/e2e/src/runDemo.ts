@@ -26,6 +26,8 @@ export const TOUR: readonly RouteSpec[] = [
 export interface RunDemoOptions {
   /** The service; when absent the sandbox is started in-process (with its dev endpoints) and closed at the end. */
   baseUrl?: string;
+  /** Allow a plain `http:` `baseUrl` to a host other than loopback (see the client's `allowInsecureHttp`). */
+  allowInsecureHttp?: boolean;
   apiKey?: string;
   routes?: readonly RouteSpec[];
   slippageBps?: number;
@@ -80,7 +82,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
     reporter.note(`Sandbox ready at ${baseUrl} after ${((performance.now() - started) / 1000).toFixed(2)}s`);
   }
   try {
-    const client = createClient({ baseUrl, apiKey });
+    const client = createClient({ baseUrl, apiKey, allowInsecureHttp: options.allowInsecureHttp });
     const dev =
       options.baseUrl === undefined || (await hasDevEndpoints(baseUrl, apiKey))
         ? createDevApi({ baseUrl, apiKey })

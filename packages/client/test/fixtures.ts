@@ -154,3 +154,28 @@ export function tokensPageWire(query: URLSearchParams, total: number): Record<st
   for (let i = offset; i < Math.min(total, offset + limit); i++) data.push(tokenWire(i));
   return { data, pagination: { limit, offset, pages: Math.ceil(total / limit), total } };
 }
+
+/**
+ * Hex of a signed v0 Solana transaction as web3.js serialises one: the signature count (compact-u16), the
+ * signatures, then the message: the v0 prefix 0x80, the header (required signatures, read-only signed, read-only
+ * unsigned), the account keys, a blockhash, no instructions and no lookups.
+ */
+export function cosignTransactionHex({ signers = 2, keys = 3 } = {}): string {
+  const hex = (byte: number) => byte.toString(16).padStart(2, "0");
+  return [
+    hex(signers),
+    "11".repeat(64 * signers),
+    "80",
+    hex(signers),
+    "00",
+    "01",
+    hex(keys),
+    "22".repeat(32 * keys),
+    "33".repeat(32),
+    "00",
+    "00",
+  ].join("");
+}
+
+/** A base58 Solana address (32-byte ed25519 key). */
+export const solanaAddress = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";

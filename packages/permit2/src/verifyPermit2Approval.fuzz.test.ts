@@ -67,7 +67,7 @@ function expectationOf(base: Base): Permit2Expectation {
 async function parseWithClient(chain: Chain, wire: { quote: unknown; intent: unknown }, nowMs: number) {
   let body: unknown;
   const client = createClient({
-    baseUrl: "http://sandbox.test",
+    baseUrl: "https://sandbox.test",
     apiKey: "fuzz",
     retry: false,
     fetch: async () => new Response(JSON.stringify(body), { status: 200 }),

@@ -1,7 +1,7 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
 import type { ClientError } from "../errors/codes.js";
 import { assertUuid } from "../internal/assertInput.js";
-import { parseSwapStatus } from "../internal/wire.js";
+import { parseStatusOf } from "../internal/parseStatusOf.js";
 import type { SwapStatus } from "../types.js";
 
 /** Parameters of {@link getIntentStatus}. */
@@ -31,7 +31,7 @@ export async function getIntentStatus(
     method: "GET",
     path: `/affiliate/v1/intents/${parameters.intentId}/status`,
     idempotent: true,
-    parse: parseSwapStatus,
+    parse: parseStatusOf(parameters.intentId),
     signal: parameters.signal,
     timeoutMs: parameters.timeoutMs,
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { intentId, statusWire } from "../../test/fixtures.js";
+import { cosignTransactionHex, intentId, solanaAddress, statusWire } from "../../test/fixtures.js";
 import { rejection, testClient } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import type { Approval } from "../types.js";
@@ -11,6 +11,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const signature = `0x${"1b".repeat(65)}` as const;
+const cosignTransaction = cosignTransactionHex();
 
 describe("submitApproval", () => {
   it("POSTs {type, signed_data} for each mechanism and returns the status record", async () => {
@@ -28,11 +29,11 @@ describe("submitApproval", () => {
       [
         {
           type: "cosign",
-          signedData: { transaction: "01ab", userAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU" },
+          signedData: { transaction: cosignTransaction, userAddress: solanaAddress },
         },
         {
           type: "cosign",
-          signed_data: { transaction: "01ab", user_address: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU" },
+          signed_data: { transaction: cosignTransaction, user_address: solanaAddress },
         },
       ],
     ];
@@ -84,7 +85,7 @@ describe("submitApproval", () => {
         "approval.signedData.transaction",
       ],
       [
-        { type: "cosign", signedData: { transaction: "01ab", userAddress: "" } },
+        { type: "cosign", signedData: { transaction: cosignTransaction, userAddress: "" } },
         "approval.signedData.userAddress",
       ],
       [{ type: "htlc", signedData: "cHNidP8=" }, "approval.type"],

@@ -2,7 +2,7 @@ import type { BaseClient, CallOptions } from "../client/types.js";
 import type { ClientError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { parseSwapStatus } from "../internal/wire.js";
+import { parseStatusOf } from "../internal/parseStatusOf.js";
 import type { Approval, SwapStatus } from "../types.js";
 
 /** Parameters of {@link submitApproval}. */
@@ -41,19 +41,31 @@ export async function submitApproval(
   const field = "approval.signedData";
   switch (approval?.type) {
     case "permit2":
-      assertPattern(data, /^0x[0-9a-fA-F]{130}$/, field, "must be a 65-byte signature as 0x hex");
+      // v 27 or 28: Permit2's ecrecover fails on any other
+      assertPattern(data, /^0x[\da-fA-F]{128}1[bcBC]$/, field, "must be a 65-byte signature as 0x hex");
       signedData = data;
       break;
     case "psbt":
-      assertPattern(data, /^[A-Za-z0-9+/]+={0,2}$/, field, "must be a base64 PSBT");
+      // the magic `psbt\xff` is base64 `cHNidP8`; whole quads, so a cut or unpadded text is refused too
+      assertPattern(data, /^(?=(.{4})+$)cHNidP8[A-Za-z\d+/]*={0,2}$/, field, "must be a base64 PSBT");
       signedData = data;
       break;
     case "cosign": {
       if (typeof data !== "object" || data === null)
         throw invalidInput(field, "must be `{ transaction, userAddress }`", data);
-      assertPattern(data.transaction, /^([0-9a-fA-F]{2})+$/, `${field}.transaction`, "must be hex");
-      assertNonEmptyString(data.userAddress, `${field}.userAddress`);
-      signedData = { transaction: data.transaction, user_address: data.userAddress };
+      const { transaction, userAddress } = data;
+      const txField = `${field}.transaction`;
+      const txReason = "must be a signed v0 transaction as hex";
+      assertPattern(transaction, /^([\da-fA-F]{2})+$/, txField, txReason);
+      // its signature count (a compact-u16: one byte below 128; a count above fails here as no transaction of
+      // 1232 bytes holds 128 signatures), the signatures, the v0 prefix 0x80, then the header's count of required
+      // signatures, which equals the signature count
+      const count = transaction.slice(0, 2);
+      const end = 2 + 128 * +`0x${count}`;
+      if (end < 3 || transaction.slice(end, end + 4) !== `80${count}`)
+        throw invalidInput(txField, txReason, transaction);
+      assertNonEmptyString(userAddress, `${field}.userAddress`);
+      signedData = { transaction, user_address: userAddress };
       break;
     }
     default:
@@ -69,7 +81,7 @@ export async function submitApproval(
     body: { type: approval.type, signed_data: signedData },
     idempotent: false,
     allowEmptyBody: true,
-    parse: (json) => (json === undefined ? null : parseSwapStatus(json)),
+    parse: (json) => (json === undefined ? null : parseStatusOf(parameters.intentId)(json)),
     signal: parameters.signal,
     timeoutMs: parameters.timeoutMs,
   });

@@ -5,7 +5,10 @@ import { type WatchIntentParameters, watchIntent } from "./watchIntent.js";
 
 /** Parameters of {@link waitForIntent}. */
 export interface WaitForIntentParameters extends WatchIntentParameters {
-  /** Called once per status change, including the first status seen. */
+  /**
+   * Called once per status change, including the first status seen; awaited before the next poll (an async
+   * callback may return its promise). A throw or a rejection ends the wait with that error.
+   */
   onStatusChange?: ((status: SwapStatus) => void) | undefined;
 }
 
@@ -31,7 +34,8 @@ export async function waitForIntent(
   let last: SwapStatus | undefined;
   for await (const status of watchIntent(client, watch)) {
     last = status;
-    onStatusChange?.(status);
+    // awaited: an async callback's rejection fails the wait as a throw does, never unhandled
+    await onStatusChange?.(status);
   }
   if (!last)
     throw clientError("WAIT_TIMEOUT", {

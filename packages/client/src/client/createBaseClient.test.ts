@@ -318,7 +318,7 @@ describe("non-idempotent calls are never retried", () => {
       const error = await failure(
         client().submitApproval({
           intentId,
-          approval: { type: "permit2", signedData: `0x${"11".repeat(65)}` },
+          approval: { type: "permit2", signedData: `0x${"11".repeat(64)}1b` },
         }),
       );
       expect(error.details.status).toBe(status);
@@ -441,7 +441,7 @@ describe("response bodies", () => {
       const error = await failure(client().getIntentStatus({ intentId }));
       expect(error.code).toBe("RESPONSE_INVALID");
       expect(error.details).toEqual({ method: "GET", path, body });
-      const approval = { type: "permit2", signedData: `0x${"ab".repeat(65)}` } as const;
+      const approval = { type: "permit2", signedData: `0x${"ab".repeat(64)}1c` } as const;
       expect(await client().submitApproval({ intentId, approval })).toBeNull();
     }
     server.handle(() => ({ status: 200, body: "{" }));

@@ -10,7 +10,15 @@ import { formatQueryString } from "../signing/formatQueryString.js";
 import { stringifyCanonicalJson } from "../signing/stringifyCanonicalJson.js";
 import type { BaseClient, ClientHooks, ClientOptions, ClientRequest, RetryOptions } from "./types.js";
 
-const credentialHeaders = new Set(["x-api-key", "x-api-signature", "authorization", "cookie"]);
+// `set-cookie` only ever arrives (a session a gateway hands out); `proxy-authorization` a caller may send in `headers`
+const credentialHeaders = new Set([
+  "x-api-key",
+  "x-api-signature",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
@@ -79,7 +87,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 }
 
 function resolveOptions(options: ClientOptions): Transport {
-  const baseUrl = assertBaseUrl(options.baseUrl);
+  const baseUrl = assertBaseUrl(options);
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
@@ -111,9 +119,11 @@ function resolveOptions(options: ClientOptions): Transport {
 
 /**
  * `baseUrl` as the URL parser writes it (spaces around it dropped, as they would be mid-URL otherwise), or
- * `INVALID_OPTIONS`.
+ * `INVALID_OPTIONS`. Plain `http:` only to a loopback host (the parser has already written `127.1`, `0x7f.1` or
+ * `2130706433` as `127.0.0.1`, `[0:0:0:0:0:0:0:1]` as `[::1]`, and lower-cased the name) or with
+ * `allowInsecureHttp`: the key or signature would cross the network in clear text.
  */
-function assertBaseUrl(baseUrl: string): string {
+function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): string {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
@@ -124,6 +134,15 @@ function assertBaseUrl(baseUrl: string): string {
   // a `?` or `#` (even empty): every path appended would land in the query or fragment, every call on "/"
   if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(url.href))
     throw invalidOption("baseUrl", "must be an http(s) URL without credentials, query or fragment");
+  // after the parser, any loopback IPv4 reads `127.x.x.x` (a host of digits and dots parses only as an IPv4
+  // address) and `[::1]` is the only IPv6 loopback; IPv4-mapped `[::ffff:7f00:1]` is refused (fails closed: it
+  // reaches loopback only through a dual-stack socket)
+  if (
+    allowInsecureHttp !== true &&
+    url.protocol === "http:" &&
+    !/^(127\.[\d.]+|\[::1\]|(.+\.)?localhost\.?)$/.test(url.hostname)
+  )
+    throw invalidOption("baseUrl", "must be https, or loopback, or set `allowInsecureHttp: true`");
   return url.href;
 }
 
@@ -190,88 +209,103 @@ async function sendAttempt<T>(
   request: ClientRequest<T>,
   { url, body, attempt }: { url: string; body: string | undefined; attempt: number },
 ): Promise<T> {
-  const { method } = request;
+  const { method, signal } = request;
   const headers: Record<string, string> = { accept: "application/json", ...transport.headers };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey !== undefined) headers["x-api-key"] = transport.apiKey;
-  if (transport.requestSigning) {
-    Object.assign(
-      headers,
-      await transport.requestSigning({ method, path: new URL(url).pathname, query: request.query, body }),
-    );
-  }
-  // checked after signing, which may take a while: an abort meanwhile sends nothing
-  if (request.signal?.aborted) throw abortedError(request.signal);
-  const sent = checkHeaders(headers);
-  const secrets = Object.entries(sent)
-    .filter(([key]) => credentialHeaders.has(key))
-    .map(([, value]) => value);
-  callHook(transport.hooks.onRequest, {
-    method,
-    url,
-    headers: redact(Object.entries(sent)),
-    body,
-    attempt,
-  });
-  const started = Date.now();
-  const { response, text } = await fetchText(transport, request, { url, headers: sent, body });
-  if (transport.hooks.onResponse) {
-    callHook(transport.hooks.onResponse, {
+  const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
+  // a signal aborted already never fires its event: nothing is signed or sent
+  if (signal?.aborted) throw abortedError(signal);
+  // one deadline for the whole attempt, signing included: a signer (an HSM, a remote key service), a custom
+  // fetch or a body that ignores the signal still ends the attempt when it aborts
+  const timeout = deadline(signal, timeoutMs);
+  const stop = new Promise<never>((_, reject) => timeout.signal.addEventListener("abort", reject));
+  try {
+    if (transport.requestSigning) {
+      const signing = transport.requestSigning({
+        method,
+        path: new URL(url).pathname,
+        query: request.query,
+        body,
+      });
+      // the signer's own error reaches the caller as it is (never retried); only a stop becomes ABORTED or TIMEOUT
+      Object.assign(headers, await Promise.race([stop, signing]).catch(stopped));
+    }
+    // checked after signing too: a stop meanwhile sends nothing, even through a fetch that ignores the signal
+    if (timeout.signal.aborted) stopped();
+    const sent = checkHeaders(headers);
+    const secrets = Object.entries(sent)
+      .filter(([key]) => credentialHeaders.has(key))
+      .map(([, value]) => value);
+    callHook(transport.hooks.onRequest, {
       method,
       url,
-      status: response.status,
-      headers: redact(response.headers, secrets),
-      body: scrubText(text, secrets),
+      headers: redact(Object.entries(sent)),
+      body,
       attempt,
-      durationMs: Date.now() - started,
     });
+    const started = Date.now();
+    const { response, text } = await fetchText(
+      transport,
+      request,
+      { url, headers: sent, body },
+      stop,
+      timeout.signal,
+    ).catch((error) =>
+      stopped(error, isSwapIntentError(error) ? error : callError("NETWORK_ERROR", request, {}, error)),
+    );
+    if (transport.hooks.onResponse) {
+      callHook(transport.hooks.onResponse, {
+        method,
+        url,
+        status: response.status,
+        headers: redact(response.headers, secrets),
+        body: scrubText(text, secrets),
+        attempt,
+        durationMs: Date.now() - started,
+      });
+    }
+    if (!response.ok) {
+      throw createHttpError(response, text, request, secrets);
+    }
+    return parseBody(request, text, secrets);
+  } finally {
+    timeout.done();
   }
-  if (!response.ok) {
-    throw createHttpError(response, text, request, secrets);
+
+  /** Throws `ABORTED` or `TIMEOUT` (caused by `error`) when the attempt was stopped, else `otherwise`. */
+  function stopped(error?: unknown, otherwise = error): never {
+    if (signal?.aborted) throw abortedError(signal);
+    throw timeout.timedOut() ? callError("TIMEOUT", request, { timeoutMs }, error) : otherwise;
   }
-  return parseBody(request, text, secrets);
 }
 
 /**
- * One HTTP exchange under the attempt's timeout and the caller's signal: redirects are never followed (a
- * redirect, even one a custom `fetch` followed anyway, is `REDIRECT_REFUSED`) and the body is read up to
- * `maxResponseBytes`.
+ * One HTTP exchange under the attempt's deadline (`signal`; `stop` rejects when it fires): redirects are never
+ * followed (a redirect, even one a custom `fetch` followed anyway, is `REDIRECT_REFUSED`) and the body is read up to
+ * `maxResponseBytes`. Its errors are mapped by the caller.
  */
 async function fetchText(
   transport: Transport,
   request: ClientRequest<unknown>,
   { url, headers, body }: { url: string; headers: Record<string, string>; body: string | undefined },
+  stop: Promise<never>,
+  signal: AbortSignal,
 ): Promise<{ response: Response; text: string }> {
-  const { method, signal } = request;
-  const timeoutMs = request.timeoutMs ?? transport.timeoutMs;
-  const timeout = deadline(signal, timeoutMs);
-  // a custom fetch or body that ignores the signal still ends the attempt when it aborts
-  const stop = new Promise<never>((_, reject) => timeout.signal.addEventListener("abort", reject));
-  try {
-    // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
-    const fetchFn = transport.fetch;
-    const response = await Promise.race([
-      stop,
-      fetchFn(url, { method, headers, body: body ?? null, signal: timeout.signal, redirect: "manual" }),
-    ]);
-    if (isRedirect(response)) {
-      discardBody(response.body);
-      throw callError("REDIRECT_REFUSED", request, { status: response.status });
-    }
-    const text = await Promise.race([
-      stop,
-      readResponseText(response, transport.maxResponseBytes, request, timeout.signal),
-    ]);
-    return { response, text };
-  } catch (error) {
-    if (signal?.aborted) throw abortedError(signal);
-    if (isSwapIntentError(error)) throw error;
-    throw timeout.timedOut()
-      ? callError("TIMEOUT", request, { timeoutMs }, error)
-      : callError("NETWORK_ERROR", request, {}, error);
-  } finally {
-    timeout.done();
+  // called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`
+  const fetchFn = transport.fetch;
+  const response = await Promise.race([
+    stop,
+    fetchFn(url, { method: request.method, headers, body: body ?? null, signal, redirect: "manual" }),
+  ]);
+  if (isRedirect(response)) {
+    discardBody(response.body);
+    throw callError("REDIRECT_REFUSED", request, { status: response.status });
   }
+  return {
+    response,
+    text: await Promise.race([stop, readResponseText(response, transport.maxResponseBytes, request, signal)]),
+  };
 }
 
 /** A redirect as Node shows it (a 3xx status), as browsers show it (`opaqueredirect`), or one already followed. */
@@ -364,7 +398,8 @@ function redact(
 function callHook<E>(hook: ((event: E) => void) | undefined, event: E): void {
   if (!hook) return;
   try {
-    hook(event);
+    // an async hook's rejection is ignored too: unhandled, it would end a Node process
+    Promise.resolve(hook(event)).catch(() => {});
   } catch {
     // hooks observe; they never break a call
   }

@@ -286,7 +286,10 @@ describe("a state-changing POST is sent once, whatever the server does", () => {
         }),
       );
       const approved = await rejection(
-        fast.submitApproval({ intentId, approval: { type: "permit2", signedData: `0x${"ab".repeat(65)}` } }),
+        fast.submitApproval({
+          intentId,
+          approval: { type: "permit2", signedData: `0x${"ab".repeat(64)}1c` },
+        }),
       );
       expect([created.code, approved.code]).toEqual([code, code]);
       expect(server.requests.filter((r) => r.method === "POST").map((r) => r.path)).toEqual([

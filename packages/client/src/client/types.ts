@@ -14,7 +14,10 @@ export interface RetryOptions {
   maxRetryAfterMs?: number | undefined;
 }
 
-/** What `onRequest` sees. Credentials (`x-api-key`, `x-api-signature`) are replaced by `"[redacted]"`. */
+/**
+ * What `onRequest` sees. Credentials (`x-api-key`, `x-api-signature`, `authorization`, `proxy-authorization`,
+ * `cookie`) are replaced by `"[redacted]"`; `onResponse` sees a `set-cookie` replaced the same way.
+ */
 export interface RequestEvent {
   method: string;
   url: string;
@@ -45,7 +48,7 @@ export interface RetryEvent {
   error: ClientError;
 }
 
-/** Observers of the transport. They must not throw (an exception from a hook is ignored). */
+/** Observers of the transport. They must not throw (an exception from a hook, or the rejection of an async one, is ignored). */
 export interface ClientHooks {
   /** Called before each HTTP attempt is sent. */
   onRequest?: ((event: RequestEvent) => void) | undefined;
@@ -72,9 +75,15 @@ export interface ClientOptions {
   requestSigning?: RequestSigner | undefined;
   /** `"none"`: call the service without any credentials, on purpose (for example a local sandbox that needs none). */
   auth?: "none" | undefined;
+  /**
+   * `true`: allow a plain `http:` `baseUrl` to a host other than loopback (for example a sandbox container in CI,
+   * `http://sandbox:8080`). The API key or request signature then crosses the network in clear text. Without it,
+   * `http:` is accepted only for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`.
+   */
+  allowInsecureHttp?: boolean | undefined;
   /** The `fetch` to use. Default `globalThis.fetch`. */
   fetch?: typeof fetch | undefined;
-  /** Time limit of one HTTP attempt, until the whole body is read. Default 30000. */
+  /** Time limit of one HTTP attempt, from signing the request (`requestSigning`) until the whole body is read. Default 30000. */
   timeoutMs?: number | undefined;
   /**
    * Longest response body read, in bytes. Default 8 MiB (8388608). A longer body is cancelled as soon as it

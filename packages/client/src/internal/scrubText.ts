@@ -14,8 +14,12 @@ export const redacted = "[redacted]";
  * The forms a server may echo a secret in are all caught: as is, URL-encoded, JSON-escaped, base64 and base64url,
  * in any letter case (a header name arrives lower-cased; percent escapes may be lower case). Escapes a server
  * need not have written (`\u0073` for `s`, `%5F` for `_`, and in JSON `\/` or `\u002B` for any printable
- * character but `"` and `\`) are decoded first, so a secret spelled out in them, wholly or in part, is caught too. A secret inside a larger encoded value (base64 of
- * `user:key`) is not.
+ * character but `"` and `\`) are decoded first, so a secret spelled out in them, wholly or in part, is caught too.
+ *
+ * A secret under further layers (URL-encoded twice, JSON escapes inside URL-encoding, base64 of its URL-encoded
+ * form, base64 of `user:key` or of a JSON object holding it, in any order) is caught up to 3 layers deep: each
+ * token (a run without spaces, quotes or angle brackets) is decoded a layer at a time, and a token that then shows
+ * a secret is redacted whole. A 4th layer is past the bound (and past what a server writes by accident).
  */
 export function scrubText(
   text: string,
@@ -39,10 +43,42 @@ export function scrubText(
   }
   if (forms.length > 0) {
     // longest first, so a longer form is replaced whole
-    const pattern = new RegExp(forms.sort((a, b) => b.length - a.length).join("|"), "gi");
-    clean = unescapeNeedless(clean).replace(pattern, redacted);
+    const source = forms.sort((a, b) => b.length - a.length).join("|");
+    const found = new RegExp(source, "i");
+    // a token still hiding a secret under up to `layers` more encodings is redacted whole
+    const hides = (token: string, layers: number): boolean =>
+      found.test(token) || (layers > 0 && decodeLayer(token).some((layer) => hides(layer, layers - 1)));
+    clean = unescapeNeedless(clean)
+      .replace(new RegExp(source, "gi"), redacted)
+      .replace(/[^\s"'<>]+/g, (token) =>
+        /[%\\]|[\w+/-]{8}/.test(token) && hides(token, 3) ? redacted : token,
+      );
   }
   return cutText(clean, maxLength);
+}
+
+/**
+ * One more layer of what a token may be: its `%XX`, `\uXXXX` and `\x` escapes decoded (when it has any), and each
+ * base64 or base64url run of 8 characters or more in it decoded (invalid base64 is skipped). Each layer is no
+ * longer than the token, and a token gets at most 3, so the work stays linear in the text.
+ */
+function decodeLayer(token: string): string[] {
+  const unescaped = token.replace(
+    /%([\da-f]{2})|\\u([\da-f]{4})|\\(.)/gi,
+    (_, byte?: string, unit?: string, char?: string) =>
+      char ?? String.fromCharCode(Number.parseInt((byte ?? unit) as string, 16)),
+  );
+  const layers = unescaped === token ? [] : [unescaped];
+  // runs of at most 4096 (whole quads, so a longer run is read in aligned pieces): V8 overflows its stack on an
+  // unbounded greedy run of millions
+  for (const run of token.match(/[\w+/-]{8,4096}/g) ?? []) {
+    try {
+      layers.push(atob(run.replace(/-/g, "+").replace(/_/g, "/")));
+    } catch {
+      // not base64
+    }
+  }
+  return layers;
 }
 
 /**

@@ -1,6 +1,14 @@
 import { createHash, createPublicKey, createVerify, generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { intentId, networksWire, quoteWire, statusWire, tokensPageWire } from "../../test/fixtures.js";
+import {
+  cosignTransactionHex,
+  intentId,
+  networksWire,
+  quoteWire,
+  solanaAddress,
+  statusWire,
+  tokensPageWire,
+} from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createClient } from "../client/createClient.js";
@@ -158,13 +166,14 @@ describe("request signing", () => {
   });
 
   it("signs a nested JSON body with keys sorted at every depth (cosign approval)", async () => {
+    const transaction = cosignTransactionHex({ signers: 1 });
     server.handle(() => ({ body: statusWire("ApprovalAdded") }));
     await signingClient().submitApproval({
       intentId,
-      approval: { type: "cosign", signedData: { userAddress: "7xKX", transaction: "01ab" } },
+      approval: { type: "cosign", signedData: { userAddress: solanaAddress, transaction } },
     });
     const request = server.requests[0] as ReceivedRequest;
-    const body = '{"signed_data":{"transaction":"01ab","user_address":"7xKX"},"type":"cosign"}';
+    const body = `{"signed_data":{"transaction":"${transaction}","user_address":"${solanaAddress}"},"type":"cosign"}`;
     expect(request.body).toBe(body);
     expect(verify(request, `POST:/affiliate/v1/intents/${intentId}/approvals::${body}`)).toBe(true);
   });

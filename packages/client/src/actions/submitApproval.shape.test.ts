@@ -1,0 +1,100 @@
+/**
+ * `signed_data` of each mechanism is checked for its kind before it is sent: a careless caller (a WIF where the
+ * PSBT goes, a signature without its v, an unsigned or legacy transaction) gets `INVALID_INPUT` naming the field,
+ * not a round trip and a 422. Before, any base64 passed as a PSBT, any 65 bytes as a signature and any hex as a
+ * transaction.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cosignTransactionHex, intentId, solanaAddress, statusWire } from "../../test/fixtures.js";
+import { rejection, testClient } from "../../test/helpers.js";
+import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import type { Approval } from "../types.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+  server.handle(() => ({ body: statusWire("ApprovalAdded") }));
+});
+afterAll(() => server.close());
+
+const rs = "ab".repeat(64);
+
+async function refused(approval: unknown, field = "approval.signedData") {
+  const before = server.requests.length;
+  const error = await rejection(
+    testClient(server).submitApproval({ intentId, approval: approval as Approval }),
+  );
+  expect(error.code).toBe("INVALID_INPUT");
+  expect(error.details.field).toBe(field);
+  expect(server.requests.length).toBe(before);
+}
+
+async function accepted(approval: Approval) {
+  const status = await testClient(server).submitApproval({ intentId, approval });
+  expect(status?.status).toBe("ApprovalAdded");
+}
+
+describe("permit2: a 65-byte ECDSA signature whose v is 27 or 28", () => {
+  it.each(["00", "01", "1a", "1d", "25", "26", "ff"])(
+    "v = 0x%s is refused (Permit2's ecrecover would fail)",
+    async (v) => {
+      await refused({ type: "permit2", signedData: `0x${rs}${v}` });
+    },
+  );
+  it.each(["1b", "1c", "1B", "1C"])("v = 0x%s is accepted", async (v) => {
+    await accepted({ type: "permit2", signedData: `0x${rs}${v}` as `0x${string}` });
+  });
+});
+
+describe("psbt: base64 of a PSBT (magic 70736274ff, base64 cHNidP8), padded to whole quads", () => {
+  it.each([
+    ["a WIF private key", "KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn"],
+    ["random base64", "AAAAAAAAAAAAAAAA"],
+    ["the PSBT as hex (hex digits are base64 letters)", "70736274ff01007102000000"],
+    ["a raw transaction as base64", "AgAAAAABAQ=="],
+    ["the magic without the 0xff separator (base64 of `psbt`)", "cHNidA=="],
+    ["cHNidP8 unpadded", "cHNidP8BAHECAAAAAQ"],
+    ["cHNidP8 cut short", "cHNidP8"],
+    ["the magic alone, less than a quad after it", "cHNidP8BA"],
+    ["base64url alphabet", "cHNidP8BAHECAAAA_Q=="],
+    ["a line break inside", "cHNidP8B\nAHECAAAAAQ=="],
+    ["padding in the middle", "cHNidP8=cHNidP8="],
+  ])("%s is refused", async (_name, psbt) => {
+    await refused({ type: "psbt", signedData: psbt });
+  });
+  it.each([
+    "cHNidP8BAHECAAAAAQ==",
+    "cHNidP8BAA==",
+    "cHNidP8BAHECAAAAASaBcTce3/KF6Tet7qSze3gADAVmy7OtZGQXE8pCFxv2AAAAAAD+////",
+  ])("%s is accepted", async (psbt) => {
+    await accepted({ type: "psbt", signedData: psbt });
+  });
+});
+
+describe("cosign: a v0 transaction whose signature count matches its header", () => {
+  const tx = cosignTransactionHex();
+  const legacy = tx.slice(0, 2 + 128 * 2) + tx.slice(2 + 128 * 2 + 2); // the same without the 0x80 prefix
+  it.each([
+    ["a legacy (unversioned) transaction", legacy],
+    ["no signatures", `00${tx.slice(2)}`],
+    ["a count above the header's", `03${tx.slice(2)}`],
+    ["a count below the header's", `01${tx.slice(2 + 128)}`],
+    ["only the signatures", tx.slice(0, 2 + 256)],
+    ["two bytes", "01ab"],
+    ["a PSBT as hex", "70736274ff01007102000000"],
+    ["a count of 128 or more (a two-byte compact-u16: more than a transaction holds)", `80${tx.slice(2)}`],
+  ])("%s is refused", async (_name, transaction) => {
+    await refused(
+      { type: "cosign", signedData: { transaction, userAddress: solanaAddress } },
+      "approval.signedData.transaction",
+    );
+  });
+  it("a signed v0 transaction with 1 or 3 signers is accepted", async () => {
+    for (const signers of [1, 3]) {
+      await accepted({
+        type: "cosign",
+        signedData: { transaction: cosignTransactionHex({ signers, keys: 4 }), userAddress: solanaAddress },
+      });
+    }
+  });
+});
