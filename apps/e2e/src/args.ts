@@ -30,18 +30,30 @@ Options:
   --to <network:token>     destination
   --amount <decimal>       amount in human units, e.g. 25.5 (default per route)
   --slippage <bps>         slippage in basis points (default 50)
-  --base-url <url>         run against a real deployment (API key from SWAPINTENT_API_KEY, wallet keys
-                           from SWAPINTENT_EVM_PRIVATE_KEY, SWAPINTENT_TRON_PRIVATE_KEY, SWAPINTENT_BTC_WIF,
-                           SWAPINTENT_SOLANA_SECRET_KEY)
+  --base-url <url>         run against another service (a sandbox started with --dev, or a real deployment)
   --json                   print one machine-readable JSON document on stdout
   --dry-run                stop before submitting the approval; print what the user would sign
   -h, --help               this text
+
+Environment:
+  SWAPINTENT_API_KEY            API key for --base-url (default: any key the sandbox accepts)
+  SWAPINTENT_EVM_PRIVATE_KEY    funded wallets' keys for a deployment without a faucet (the Solana one a
+  SWAPINTENT_TRON_PRIVATE_KEY   JSON byte array); unset: fresh wallets funded by the sandbox faucet
+  SWAPINTENT_BTC_WIF
+  SWAPINTENT_SOLANA_SECRET_KEY
+  SWAPINTENT_CHAINS_JSON        chain facts for a deployment without /sandbox/chains (that endpoint's JSON)
+  SWAPINTENT_CACHE_DIR          where the compiled Permit2 contract is cached (default: the sandbox
+                                package's node_modules/.cache/swapintent)
+
+Run it from the repository root (from a subfolder: pnpm -w demo). pnpm demo -- --json works too.
+Ctrl-C, SIGTERM, or the end of the command that started it stops the demo and its local chains.
 `;
 
 /** Parses the demo's command line; throws a readable `Error` on bad input. */
 export function parseDemoArgs(argv: readonly string[]): DemoOptions {
   const { values } = parseArgs({
-    args: [...argv],
+    // `pnpm demo -- --json` (the npm habit) passes the "--" on: the demo takes no positionals, so it only separates.
+    args: argv[0] === "--" ? argv.slice(1) : [...argv],
     strict: true,
     allowPositionals: false,
     options: {
@@ -72,10 +84,15 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     slippageBps = Number(values.slippage);
   }
   if (values["base-url"] !== undefined) {
+    // "localhost:8787" parses as a URL with the scheme "localhost:": only http and https reach a service.
+    let protocol = "";
     try {
-      new URL(values["base-url"]);
-    } catch {
-      throw new Error(`--base-url is not a URL: "${values["base-url"]}"`);
+      protocol = new URL(values["base-url"]).protocol;
+    } catch {}
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new Error(
+        `--base-url is not an http(s) URL: "${values["base-url"]}" (e.g. http://127.0.0.1:8787)`,
+      );
     }
   }
   return {
