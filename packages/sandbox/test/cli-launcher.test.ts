@@ -4,8 +4,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
 
@@ -87,5 +89,26 @@ test("a port in use: exit 1 and one line naming the port and what to do, no stac
     expect(sandbox.output()).not.toMatch(/^\s+at /m);
   } finally {
     await new Promise((resolve) => holder.close(resolve));
+  }
+});
+
+test("a --data-dir that cannot be created: exit 1 and one line naming it and what to do, no stack", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
+  try {
+    writeFileSync(join(folder, "a-file"), "");
+    const dataDir = join(folder, "a-file", "data"); // under a file: not creatable, even by root
+    const sandbox = runPnpmSandbox(["--port", "0", "--data-dir", dataDir]);
+    const code = await new Promise<number | null>((resolve) => sandbox.child.once("exit", resolve));
+    await sandbox.closed;
+    expect(code).toBe(1);
+    expect(sandbox.output()).toMatch(
+      new RegExp(
+        `^sandbox failed to start: cannot write ${dataDir}\\S* \\(ENOTDIR\\): pass a --data-dir you can write`,
+        "m",
+      ),
+    );
+    expect(sandbox.output()).not.toMatch(/^\s+at /m);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });

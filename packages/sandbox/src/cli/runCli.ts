@@ -53,11 +53,21 @@ export async function runCli({
   );
 }
 
-/** The error's message, and for a port already in use, what to do about it. */
+const FILE_SYSTEM_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EEXIST"]);
+
+/** The error's message, and for a port in use or a folder it cannot write, what to do about it. */
 function describeStartFailure(error: unknown, port: number | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
-  if ((error as { code?: unknown } | null)?.code === "EADDRINUSE") {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (code === "EADDRINUSE") {
     return `port ${port} on 127.0.0.1 is already in use (another sandbox?): stop that process, or pass another --port (--port 0 picks a free one)`;
+  }
+  if (typeof code === "string" && FILE_SYSTEM_CODES.has(code) && typeof path === "string") {
+    const fix =
+      code === "ENOSPC" || code === "EDQUOT"
+        ? "free some disk space"
+        : "pass a --data-dir you can write (or none: state in memory); SWAPINTENT_CACHE_DIR moves the compiler cache";
+    return `cannot write ${path} (${code}): ${fix}`;
   }
   return message;
 }
