@@ -35,18 +35,24 @@ if (process.env.SWAPINTENT_CHAINS_JSON) {
   }
 }
 
-// Interrupted (Ctrl-C, kill, a CI timeout) or orphaned (pnpm killed): close the embedded sandbox, which stops its
-// anvils, then exit, instead of running on with nobody watching.
+// Interrupted (Ctrl-C, kill, a CI timeout), orphaned (pnpm killed) or read no more (`pnpm demo | head`): close the
+// embedded sandbox, which stops its anvils, then exit, instead of running on with nobody watching or a stack.
 let closeSandbox: (() => Promise<void>) | undefined;
-watchProcessEnd({
-  onEnd: ({ exitCode, message }) => {
-    process.stderr.write(
-      `pnpm demo stopped: ${message}${closeSandbox ? "; closing the embedded sandbox" : ""}\n`,
-    );
-    const exit = () => process.exit(exitCode);
-    setTimeout(exit, 5_000).unref();
-    void (closeSandbox?.() ?? Promise.resolve()).then(exit, exit);
-  },
+let stopping = false;
+function stop({ exitCode, message }: { exitCode: number; message: string }): void {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write(`pnpm demo stopped: ${message}${closeSandbox ? "; closing the embedded sandbox" : ""}
+`);
+  const exit = () => process.exit(exitCode);
+  setTimeout(exit, 5_000).unref();
+  void (closeSandbox?.() ?? Promise.resolve()).then(exit, exit);
+}
+watchProcessEnd({ onEnd: stop });
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  // 141: what a shell reports for a command ended by SIGPIPE, as `yes | head` is.
+  if (error.code === "EPIPE") stop({ exitCode: 141, message: "its output was closed (EPIPE)" });
+  else stop({ exitCode: 1, message: `cannot write its output (${error.code ?? error.message})` });
 });
 
 try {

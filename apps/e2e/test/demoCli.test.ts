@@ -102,6 +102,21 @@ describe("pnpm demo killed mid-flow leaves nothing running", () => {
   );
 });
 
+describe("pnpm demo whose output is closed (pnpm demo | head)", () => {
+  it("stops quietly with 141, closes the sandbox, no EPIPE stack, no anvil left", async () => {
+    const demo = runPnpmDemo([]);
+    await demo.waitFor(/Sandbox ready at/, 120_000);
+    demo.child.stdout!.destroy(); // the reader is gone: the demo's next line gets EPIPE
+    expect((await demo.exited).code).toBe(141);
+    await demo.closed;
+    expect(await leftAfter(demo.mark, 3_000)).toEqual([]);
+    expect(demo.output()).toContain(
+      "pnpm demo stopped: its output was closed (EPIPE); closing the embedded sandbox",
+    );
+    expect(demo.output()).not.toMatch(/^\s+at /m);
+  });
+});
+
 describe("pnpm demo that cannot run says what to do", () => {
   it("an unreachable --base-url: exit 1, the problem and the hint, no stack", async () => {
     const closed = await closedPort();
