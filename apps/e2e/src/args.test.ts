@@ -40,6 +40,14 @@ describe("parseDemoArgs", () => {
     [["--slippage", "10001"], /--slippage must be an integer from 0 to 10000/],
     [["--base-url", "localhost:8787"], /--base-url is not an http\(s\) URL/],
     [["--base-url", "not a url"], /--base-url is not an http\(s\) URL/],
+    [
+      ["--base-url", "http://127.0.0.1:8787/affiliate/v1"],
+      /--base-url is the service's root, without \/affiliate\/v1: use http:\/\/127\.0\.0\.1:8787$/,
+    ],
+    [
+      ["--base-url", "https://swap.example/api/affiliate/v1/"],
+      /without \/affiliate\/v1: use https:\/\/swap\.example\/api$/,
+    ],
   ])("refuses %j with a message naming it", (argv, message) => {
     expect(() => parseDemoArgs(argv)).toThrow(message);
   });

@@ -83,18 +83,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     }
     slippageBps = Number(values.slippage);
   }
-  if (values["base-url"] !== undefined) {
-    // "localhost:8787" parses as a URL with the scheme "localhost:": only http and https reach a service.
-    let protocol = "";
-    try {
-      protocol = new URL(values["base-url"]).protocol;
-    } catch {}
-    if (protocol !== "http:" && protocol !== "https:") {
-      throw new Error(
-        `--base-url is not an http(s) URL: "${values["base-url"]}" (e.g. http://127.0.0.1:8787)`,
-      );
-    }
-  }
+  if (values["base-url"] !== undefined) checkBaseUrl(values["base-url"]);
   return {
     from: values.from,
     to: values.to,
@@ -105,4 +94,22 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     dryRun: values["dry-run"] ?? false,
     help: values.help ?? false,
   };
+}
+
+/** Throws unless `url` is the http(s) root of a service. */
+function checkBaseUrl(url: string): void {
+  // "localhost:8787" parses as a URL with the scheme "localhost:": only http and https reach a service.
+  let protocol = "";
+  try {
+    protocol = new URL(url).protocol;
+  } catch {}
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new Error(`--base-url is not an http(s) URL: "${url}" (e.g. http://127.0.0.1:8787)`);
+  }
+  // The sandbox prints "API <url>/affiliate/v1"; the client adds that path itself (it asked /affiliate/v1/affiliate/v1).
+  const api = /\/affiliate\/v1\/?$/.exec(url);
+  if (api)
+    throw new Error(
+      `--base-url is the service's root, without /affiliate/v1: use ${url.slice(0, api.index)}`,
+    );
 }
