@@ -95,7 +95,7 @@ describe("pnpm demo killed mid-flow leaves nothing running", () => {
       demo.child.kill(signal);
       await demo.closed;
       // The tour takes seconds more: a demo that ran on as an orphan would have printed its summary.
-      expect(await leftAfter(demo.mark, 3_000)).toEqual([]);
+      expect(await leftAfter(demo.mark, 5_000)).toEqual([]);
       expect(demo.output()).toContain(`pnpm demo stopped: ${why}; closing the embedded sandbox`);
       expect(demo.output()).not.toMatch(/routes fulfilled/);
     },
@@ -109,7 +109,7 @@ describe("pnpm demo whose output is closed (pnpm demo | head)", () => {
     demo.child.stdout!.destroy(); // the reader is gone: the demo's next line gets EPIPE
     expect((await demo.exited).code).toBe(141);
     await demo.closed;
-    expect(await leftAfter(demo.mark, 3_000)).toEqual([]);
+    expect(await leftAfter(demo.mark, 5_000)).toEqual([]);
     expect(demo.output()).toContain(
       "pnpm demo stopped: its output was closed (EPIPE); closing the embedded sandbox",
     );
@@ -158,6 +158,6 @@ describe("pnpm demo that cannot run says what to do", () => {
     expect(demo.output()).toContain(`pnpm demo failed: cannot write ${cache} (ENOTDIR)`);
     expect(demo.output()).toMatch(/set SWAPINTENT_CACHE_DIR to a writable folder/);
     expect(demo.output()).not.toMatch(/^\s+at /m);
-    expect(await leftAfter(demo.mark, 3_000)).toEqual([]);
+    expect(await leftAfter(demo.mark, 5_000)).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ test.each(["SIGKILL", "SIGTERM"] as const)(
     expect(processesMarked(sandbox.mark).length).toBeGreaterThan(3);
     sandbox.child.kill(signal);
     await sandbox.closed; // every process holding the output pipes has exited: before, the sandbox served on
-    const deadline = Date.now() + 3_000;
+    const deadline = Date.now() + 5_000;
     while (processesMarked(sandbox.mark).length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

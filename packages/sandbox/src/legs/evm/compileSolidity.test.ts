@@ -73,7 +73,7 @@ test("a process that exits while solc compiles takes the solc child with it (bef
       },
     );
     await new Promise((resolve) => child.once("exit", resolve));
-    const deadline = Date.now() + 2_000;
+    const deadline = Date.now() + 5_000;
     while (processesMarked(mark).length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
