@@ -49,6 +49,8 @@ function stop({ exitCode, message }: { exitCode: number; message: string }): voi
   void (closeSandbox?.() ?? Promise.resolve()).then(exit, exit);
 }
 watchProcessEnd({ onEnd: stop });
+// `pnpm demo 2>&1 | head`: stderr is the closed pipe too, and there is nowhere left to report to.
+process.stderr.on("error", () => {});
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   // 141: what a shell reports for a command ended by SIGPIPE, as `yes | head` is.
   if (error.code === "EPIPE") stop({ exitCode: 141, message: "its output was closed (EPIPE)" });
