@@ -41,12 +41,26 @@ Options:
   --json                   print one machine-readable JSON document on stdout
   --dry-run                stop before submitting the approval; print what the user would sign
   -h, --help               this text
+
+Environment:
+  SWAPINTENT_API_KEY            API key for --base-url (default: any key the sandbox accepts)
+  SWAPINTENT_EVM_PRIVATE_KEY    funded wallets' keys for a deployment without a faucet (the Solana one a
+  SWAPINTENT_TRON_PRIVATE_KEY   JSON byte array); unset: fresh wallets funded by the sandbox faucet
+  SWAPINTENT_BTC_WIF
+  SWAPINTENT_SOLANA_SECRET_KEY
+  SWAPINTENT_CHAINS_JSON        chain facts for a deployment without /sandbox/chains (that endpoint's JSON)
+  SWAPINTENT_CACHE_DIR          where the compiled Permit2 contract is cached (default: the sandbox
+                                package's node_modules/.cache/swapintent)
+
+Run it from the repository root (from a subfolder: pnpm -w demo). pnpm demo -- --json works too.
+Ctrl-C, SIGTERM, or the end of the command that started it stops the demo and its local chains.
 `;
 
 /** Parses the demo's command line; throws a readable `Error` on bad input. */
 export function parseDemoArgs(argv: readonly string[]): DemoOptions {
   const { values } = parseArgs({
-    args: [...argv],
+    // `pnpm demo -- --json` (the npm habit) passes the "--" on: the demo takes no positionals, so it only separates.
+    args: argv[0] === "--" ? argv.slice(1) : [...argv],
     strict: true,
     allowPositionals: false,
     options: {
@@ -78,11 +92,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     slippageBps = Number(values.slippage);
   }
   if (values["base-url"] !== undefined) {
-    try {
-      new URL(values["base-url"]);
-    } catch {
-      throw new Error(`--base-url is not a URL: "${values["base-url"]}"`);
-    }
+    checkBaseUrl(values["base-url"]);
     assertBaseUrlAllowed(values["base-url"], values["allow-insecure-http"] ?? false);
   }
   return {
@@ -107,4 +117,22 @@ function assertBaseUrlAllowed(baseUrl: string, allowInsecureHttp: boolean): void
       `--base-url must be https, or plain http only to loopback (localhost, 127.0.0.0/8, [::1]): the API key would cross the network in clear text. Add --allow-insecure-http to allow it (for example a sandbox container in CI).`,
     );
   }
+}
+
+/** Throws unless `url` is the http(s) root of a service. */
+function checkBaseUrl(url: string): void {
+  // "localhost:8787" parses as a URL with the scheme "localhost:": only http and https reach a service.
+  let protocol = "";
+  try {
+    protocol = new URL(url).protocol;
+  } catch {}
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new Error(`--base-url is not an http(s) URL: "${url}" (e.g. http://127.0.0.1:8787)`);
+  }
+  // The sandbox prints "API <url>/affiliate/v1"; the client adds that path itself (it asked /affiliate/v1/affiliate/v1).
+  const api = /\/affiliate\/v1\/?$/.exec(url);
+  if (api)
+    throw new Error(
+      `--base-url is the service's root, without /affiliate/v1: use ${url.slice(0, api.index)}`,
+    );
 }

@@ -36,6 +36,8 @@ export interface RunDemoOptions {
   /** Chain facts for a deployment without `/sandbox/chains` (same shape), e.g. from `SWAPINTENT_CHAINS_JSON`. */
   chains?: ChainFacts[];
   keys?: WalletKeys;
+  /** Called once the embedded sandbox listens, with how to close it (the CLI closes it when it is interrupted). */
+  onSandboxStarted?: (sandbox: { url: string; close: () => Promise<void> }) => void;
   /** Output sink (default stdout). */
   out?: (line: string) => void;
   /** Test hooks into the embedded sandbox and each route. */
@@ -79,6 +81,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
     });
     close = () => sandbox.close();
     baseUrl = sandbox.url;
+    options.onSandboxStarted?.({ url: sandbox.url, close });
     reporter.note(`Sandbox ready at ${baseUrl} after ${((performance.now() - started) / 1000).toFixed(2)}s`);
   }
   try {

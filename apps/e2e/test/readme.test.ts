@@ -25,7 +25,10 @@ describe("README", () => {
     const rootPackage = JSON.parse(
       readFileSync(fileURLToPath(new URL("../../../package.json", import.meta.url)), "utf8"),
     );
-    expect(rootPackage.scripts.demo).toContain("@swapintent/e2e");
+    // pnpm runs the demo's own process (exec: no shell, no nested pnpm, no tsx CLI between), so a signal to pnpm reaches it.
+    expect(rootPackage.scripts.demo).toBe(
+      "exec node --import tsx --conditions=swapintent-source apps/e2e/src/cli.ts",
+    );
     expect(rootPackage.scripts.test).toBe("vitest run");
   });
 });

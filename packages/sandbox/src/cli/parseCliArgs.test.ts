@@ -105,3 +105,12 @@ test("a mistyped flag with an inline value is named without its value (which may
     /^unknown argument --database-urll$/,
   );
 });
+
+test("a leading `--` (pnpm sandbox -- --port 0, the npm habit) only separates; a second one or a positional is refused", () => {
+  expect(parseCliArgs({ argv: ["--", "--port", "0", "--dev"], env: {} })).toEqual({
+    help: false,
+    options: { port: 0, dev: true },
+  });
+  expect(() => parseCliArgs({ argv: ["--", "--"], env: {} })).toThrow(/^unknown argument --$/);
+  expect(() => parseCliArgs({ argv: ["--dev", "8787"], env: {} })).toThrow(/^unknown argument 8787$/);
+});

@@ -84,7 +84,8 @@ export function parseCliArgs({
   if (env.SANDBOX_DATABASE_URL) options.databaseUrl = env.SANDBOX_DATABASE_URL;
   let rateLimit: number | undefined;
   let rateWindow = 1;
-  for (let i = 0; i < argv.length; i++) {
+  // `pnpm sandbox -- --port 0` (the npm habit) passes the "--" on: the sandbox takes no positionals, so it only separates.
+  for (let i = argv[0] === "--" ? 1 : 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] =
       arg.startsWith("--") && arg.includes("=")

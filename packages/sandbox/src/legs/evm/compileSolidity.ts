@@ -1,15 +1,6 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, posix } from "node:path";
 import type { Abi, Hex } from "viem";
@@ -66,11 +57,12 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
     const cached = readArtifacts(file);
     if (cached) return cached;
     mkdirSync(getArtifactCacheDir(), { recursive: true });
-    // One compile per machine: other processes (parallel test workers) wait for the lock holder's file.
+    // One compile per machine: other processes (parallel test workers) wait for the lock holder's file. The lock
+    // holds the holder's pid, so a holder killed mid-compile (Ctrl-C, SIGKILL) does not make the next run wait.
     const lock = `${file}.lock`;
     for (;;) {
       try {
-        closeSync(openSync(lock, "wx"));
+        writeFileSync(lock, String(process.pid), { flag: "wx" });
         break;
       } catch {
         const done = readArtifacts(file);
@@ -107,13 +99,40 @@ function readArtifacts(file: string): Record<string, ContractArtifact> | undefin
   }
 }
 
-/** A compile lock older than two minutes belongs to a process that died mid-compile. */
+/**
+ * A compile lock whose holder no longer runs, or older than two minutes (a holder on another machine or in another
+ * pid namespace sharing the folder), belongs to a process that died mid-compile. Before, only the age counted: a
+ * demo killed while compiling made the next one wait two silent minutes.
+ */
 function lockIsStale(lock: string): boolean {
   try {
+    const pid = Number(readFileSync(lock, "utf8"));
+    if (Number.isSafeInteger(pid) && pid > 0 && !isRunning(pid)) return true;
     return Date.now() - statSync(lock).mtimeMs > 120_000;
   } catch {
     return false;
   }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // it runs, as another user
+  }
+}
+
+/** solc children running now: killed when this process exits, so none compiles on as an orphan. */
+const compilers = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killCompilersOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const child of compilers) child.kill("SIGKILL");
+  });
 }
 
 /**
@@ -186,9 +205,12 @@ async function runSolc(request: {
     settings: { ...job.settings, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
   };
   const raw = await new Promise<string>((resolve, reject) => {
+    killCompilersOnExit();
     const child = spawn(process.execPath, ["-e", CHILD_SCRIPT, request.solcPath], {
       stdio: ["pipe", "pipe", "pipe"],
     });
+    compilers.add(child);
+    child.once("exit", () => compilers.delete(child));
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (c: Buffer) => out.push(c));

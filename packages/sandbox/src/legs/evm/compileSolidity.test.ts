@@ -1,0 +1,84 @@
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect, test } from "vitest";
+import { compileSolidity } from "./compileSolidity.js";
+
+const previous = process.env.SWAPINTENT_CACHE_DIR;
+afterEach(() => {
+  if (previous === undefined) delete process.env.SWAPINTENT_CACHE_DIR;
+  else process.env.SWAPINTENT_CACHE_DIR = previous;
+});
+
+test("a compile lock left by a process killed mid-compile is taken over at once (before: two silent minutes of waiting)", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "swapintent-solc-"));
+  process.env.SWAPINTENT_CACHE_DIR = cache;
+  try {
+    const job = {
+      label: "lock-test",
+      sources: {
+        "A.sol":
+          "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract A { uint256 public x = 1; }\n",
+      },
+      settings: {},
+      contracts: ["A.sol:A"],
+    };
+    const first = await compileSolidity(job);
+    const [artifact] = readdirSync(cache).filter((name) => name.endsWith(".json"));
+    rmSync(join(cache, artifact!));
+    // What a demo SIGKILLed while compiling leaves: the lock, holding the pid of a process that no longer runs.
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    writeFileSync(join(cache, `${artifact}.lock`), String(dead));
+
+    const started = performance.now();
+    expect(await compileSolidity(job)).toEqual(first);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(existsSync(join(cache, `${artifact}.lock`))).toBe(false);
+    expect(existsSync(join(cache, artifact!))).toBe(true);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}, 60_000);
+
+/** Pids of the processes whose environment carries `mark`. */
+function processesMarked(mark: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/environ`, "latin1").includes(mark);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
+test("a process that exits while solc compiles takes the solc child with it (before: it compiled on as an orphan for seconds)", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "swapintent-solc-"));
+  const mark = `SWAPINTENT_TEST_RUN=${randomUUID()}`;
+  const loader = fileURLToPath(new URL("./loadPermit2Artifact.ts", import.meta.url));
+  try {
+    // Permit2 via-IR: a compile of many seconds; the process exits 1.5 s into it (as the demo does when interrupted).
+    const script = `import { loadPermit2Artifact } from ${JSON.stringify(loader)}; void loadPermit2Artifact(); setTimeout(() => process.exit(0), 1500);`;
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=swapintent-source", "--input-type=module", "-e", script],
+      {
+        env: { ...process.env, SWAPINTENT_CACHE_DIR: cache, [mark.split("=")[0]!]: mark.split("=")[1]! },
+        stdio: "ignore",
+      },
+    );
+    await new Promise((resolve) => child.once("exit", resolve));
+    const deadline = Date.now() + 5_000;
+    while (processesMarked(mark).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(processesMarked(mark)).toEqual([]);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}, 60_000);

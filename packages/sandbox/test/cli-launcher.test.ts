@@ -1,0 +1,114 @@
+/**
+ * `pnpm sandbox` as a partner or a CI step runs it, through the root script: killing the launcher (pnpm) must not
+ * leave the sandbox serving, holding its port, and its anvils running; a port in use says what to do.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect, test } from "vitest";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const started: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill("SIGKILL");
+});
+
+/** Pids of the processes whose environment carries `mark`. */
+function processesMarked(mark: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/environ`, "latin1").includes(mark);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
+function runPnpmSandbox(args: string[]) {
+  const id = randomUUID();
+  const child = spawn("pnpm", ["run", "--silent", "sandbox", ...args], {
+    cwd: root,
+    env: { ...process.env, SWAPINTENT_TEST_RUN: id },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(child);
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const waitFor = async (pattern: RegExp) => {
+    for (const deadline = Date.now() + 120_000; !pattern.test(output); ) {
+      if (Date.now() > deadline) throw new Error(`no ${pattern}; output:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { child, mark: `SWAPINTENT_TEST_RUN=${id}`, closed, waitFor, output: () => output };
+}
+
+test.each(["SIGKILL", "SIGTERM"] as const)(
+  "%s to `pnpm sandbox`: the sandbox closes and exits, and no anvil or watchdog is left",
+  async (signal) => {
+    const sandbox = runPnpmSandbox(["--port", "0", "--dev"]);
+    await sandbox.waitFor(/Sandbox ready at/);
+    expect(processesMarked(sandbox.mark).length).toBeGreaterThan(3);
+    sandbox.child.kill(signal);
+    await sandbox.closed; // every process holding the output pipes has exited: before, the sandbox served on
+    const deadline = Date.now() + 5_000;
+    while (processesMarked(sandbox.mark).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(processesMarked(sandbox.mark)).toEqual([]);
+    expect(sandbox.output()).toContain(
+      signal === "SIGKILL"
+        ? "sandbox: the command that started it has exited, closing"
+        : "sandbox: interrupted by SIGTERM, closing",
+    );
+  },
+);
+
+test("a port in use: exit 1 and one line naming the port and what to do, no stack", async () => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const sandbox = runPnpmSandbox(["--port", String(port)]);
+    const code = await new Promise<number | null>((resolve) => sandbox.child.once("exit", resolve));
+    await sandbox.closed;
+    expect(code).toBe(1);
+    expect(sandbox.output()).toContain(
+      `sandbox failed to start: port ${port} on 127.0.0.1 is already in use (another sandbox?): stop that process, or pass another --port (--port 0 picks a free one)`,
+    );
+    expect(sandbox.output()).not.toMatch(/^\s+at /m);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+  }
+});
+
+test("a --data-dir that cannot be created: exit 1 and one line naming it and what to do, no stack", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
+  try {
+    writeFileSync(join(folder, "a-file"), "");
+    const dataDir = join(folder, "a-file", "data"); // under a file: not creatable, even by root
+    const sandbox = runPnpmSandbox(["--port", "0", "--data-dir", dataDir]);
+    const code = await new Promise<number | null>((resolve) => sandbox.child.once("exit", resolve));
+    await sandbox.closed;
+    expect(code).toBe(1);
+    expect(sandbox.output()).toMatch(
+      new RegExp(
+        `^sandbox failed to start: cannot write ${dataDir}\\S* \\(ENOTDIR\\): pass a --data-dir you can write`,
+        "m",
+      ),
+    );
+    expect(sandbox.output()).not.toMatch(/^\s+at /m);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
