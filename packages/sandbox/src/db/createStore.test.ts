@@ -327,6 +327,30 @@ describe.each<Backend>(["PGlite", "PostgreSQL server"])("store on %s", (backend)
     });
   });
 
+  describe("quote pruning", () => {
+    test("deletes expired quotes no intent used, at most `limit` a call, oldest first; never a quote an intent uses", async () => {
+      const own = await openFresh(backend);
+      try {
+        const s = createStore({ db: own });
+        const at = (expiryMs: number) => ({ ...quote(), expiryMs });
+        const expired = [at(1_000), at(1_100), at(1_200), at(1_300), at(1_400)];
+        const fresh = [at(5_000), at(6_000)];
+        const used = at(900);
+        for (const q of [...expired, ...fresh, used]) await s.insertQuote(q);
+        expect(await s.insertIntentFromQuote(intentRow(used.id), { partnerId: PARTNER })).toBe(true);
+        expect(await s.pruneQuotes(2_000, 3)).toBe(3);
+        const left = async () =>
+          (await own.query<{ id: string }>("SELECT id FROM quotes ORDER BY expiry_ms")).rows.map((r) => r.id);
+        expect(await left()).toEqual([used.id, expired[3]!.id, expired[4]!.id, fresh[0]!.id, fresh[1]!.id]);
+        expect(await s.pruneQuotes(2_000, 10)).toBe(2);
+        expect(await s.pruneQuotes(2_000, 10)).toBe(0);
+        expect(await left()).toEqual([used.id, fresh[0]!.id, fresh[1]!.id]);
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
   describe("migration 3", () => {
     test("is idempotent: applying its SQL again changes nothing and fails nothing", async () => {
       const m3 = MIGRATIONS.find((m) => m.version === 3);

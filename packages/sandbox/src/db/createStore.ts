@@ -79,6 +79,11 @@ export interface Store {
    * `nowMs` becomes `Expired`. Returns how many did.
    */
   expireOverdue(nowMs: number): Promise<number>;
+  /**
+   * Delete at most `limit` quotes that no intent used and whose expiry is before `beforeMs` (the oldest first; one
+   * statement). A quote an intent references is never deleted. Returns how many were.
+   */
+  pruneQuotes(beforeMs: number, limit: number): Promise<number>;
   /** Move an intent the resolver could not advance behind the others in {@link Store.listWork}'s order. */
   deferIntent(id: string, nowMs: number): Promise<void>;
   listHistory(query: HistoryQuery): Promise<{ rows: StatusRow[]; total: number }>;

@@ -18,6 +18,14 @@ export interface Resolver {
 const BATCH = 200;
 const PARALLEL = 8;
 
+/** Expired quotes no intent used, deleted per pass at most (bounded work; the pass's budget for pruning). */
+export const QUOTE_PRUNE_BATCH = 500;
+/**
+ * How long an expired quote is kept, ms: a late intent from it is still told QUOTE_EXPIRED (422) for this long;
+ * after it, QUOTE_NOT_FOUND (404).
+ */
+export const QUOTE_KEEP_AFTER_EXPIRY_MS = 60_000;
+
 /** Statuses in which the resolver (not the user) has the next move. */
 const RESOLVER_STATUSES = new Set<IntentRow["status"]>([
   "ApprovalAdded",
@@ -112,7 +120,9 @@ async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boole
  * at once when the previous pass had a full batch and moved something) it runs one pass:
  *
  * 1. the expiry sweep, one UPDATE: `Initiated` and `ApprovalAdded` intents past their deadline become `Expired`,
- *    however many there are, so abandoned intents never reach the work list;
+ *    however many there are, so abandoned intents never reach the work list; then at most
+ *    {@link QUOTE_PRUNE_BATCH} quotes no intent used, expired {@link QUOTE_KEEP_AFTER_EXPIRY_MS} ago, are deleted
+ *    (a client asking for quotes in a loop no longer grows the database without bound);
  * 2. up to {@link BATCH} intents the resolver can move (approved or with a recorded step; never `Initiated`),
  *    those not tried for longest first, {@link PARALLEL} at a time, each followed through up to `stepsPerPass`
  *    ready steps. An intent that could not be advanced (a leg error, a refused retry) is moved behind the others,
@@ -146,6 +156,7 @@ export function startResolver({
   const pass = async (): Promise<boolean> => {
     const expired = await core.store.expireOverdue(core.clock.nowMs());
     if (expired > 0) core.log(`resolver: ${expired} intent(s) expired`);
+    await core.store.pruneQuotes(core.clock.nowMs() - QUOTE_KEEP_AFTER_EXPIRY_MS, QUOTE_PRUNE_BATCH);
     const rows = await core.store.listWork(BATCH);
     let next = 0;
     let moved = false;
