@@ -320,10 +320,13 @@ describe.each<Backend>(["PGlite", "PostgreSQL server"])("store on %s", (backend)
       const ids = async () => (await store.listWork(10)).map((r) => r.id);
       expect(await ids()).toEqual([inFlight.id, older.id, newer.id]);
       expect(await ids()).not.toContain(initiated.id);
-      await store.deferIntent(inFlight.id, 5_000);
-      await store.deferIntent(older.id, 4_000);
+      await store.deferIntents({ ids: [inFlight.id], nowMs: 5_000 });
+      await store.deferIntents({ ids: [older.id], nowMs: 4_000 });
       expect(await ids()).toEqual([newer.id, older.id, inFlight.id]);
       expect((await store.listWork(1)).map((r) => r.id)).toEqual([newer.id]);
+      // First time only: an intent deferred before keeps its place; one never deferred goes behind the others.
+      await store.deferIntents({ ids: [older.id, newer.id], nowMs: 6_000, firstTimeOnly: true });
+      expect(await ids()).toEqual([older.id, inFlight.id, newer.id]);
     });
   });
 

@@ -18,7 +18,7 @@ export function createWorkQueries(
   db: SqlDatabase,
   cache: StatusCache,
   mayResolve: () => boolean,
-): Pick<Store, "listWork" | "expireOverdue" | "deferIntent" | "pruneQuotes"> {
+): Pick<Store, "listWork" | "expireOverdue" | "deferIntents" | "pruneQuotes"> {
   let prunedSinceVacuum = 0;
   return {
     async listWork(limit) {
@@ -68,8 +68,12 @@ export function createWorkQueries(
       return r.affectedRows;
     },
 
-    async deferIntent(id, nowMs) {
-      await db.query("UPDATE intents SET next_attempt_ms = $2 WHERE id = $1", [id, nowMs]);
+    async deferIntents({ ids, nowMs, firstTimeOnly = false }) {
+      // A row the WHERE clause skips is not written at all (no new row version).
+      await db.query(
+        `UPDATE intents SET next_attempt_ms = $2 WHERE id = ANY($1::uuid[])${firstTimeOnly ? " AND next_attempt_ms = 0" : ""}`,
+        [ids, nowMs],
+      );
     },
   };
 }

@@ -71,11 +71,13 @@ const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSE
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Log an error that escaped {@link followIntent}; the intent counts as not moved. */
-const logFailure = (core: Core) => (error: unknown) => {
-  core.log(`resolver: ${describe(error)}`);
-  return false;
-};
+/** Log an error that escaped {@link followIntent}; the intent counts as not moved and stuck. */
+const logFailure =
+  (core: Core) =>
+  (error: unknown): Followed => {
+    core.log(`resolver: ${describe(error)}`);
+    return { moved: false, stuck: true };
+  };
 
 /** What following an intent needs from its resolver. */
 interface FollowContext {
@@ -85,11 +87,14 @@ interface FollowContext {
   nextSlice(): Promise<void>;
 }
 
-/**
- * Follow one intent through the steps that are ready; move it back in the queue when it is stuck. Resolves to
- * whether it took at least one step.
- */
-async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boolean> {
+/** What following an intent did: whether it took a step, and whether it still has work it could not do. */
+interface Followed {
+  moved: boolean;
+  stuck: boolean;
+}
+
+/** Follow one intent through the steps that are ready; says whether it moved and whether it is stuck. */
+async function followIntent(ctx: FollowContext, first: IntentRow): Promise<Followed> {
   const { core } = ctx;
   let row: IntentRow | undefined = first;
   let stuck = false;
@@ -111,8 +116,7 @@ async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boole
     stuck = true;
     core.log(`resolver: intent ${first.id}: ${describe(error)}`);
   }
-  if (stuck) await core.store.deferIntent(first.id, core.clock.nowMs());
-  return moved;
+  return { moved, stuck };
 }
 
 /**
@@ -125,8 +129,9 @@ async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boole
  *    (a client asking for quotes in a loop no longer grows the database without bound);
  * 2. up to {@link BATCH} intents the resolver can move (approved or with a recorded step; never `Initiated`),
  *    those not tried for longest first, {@link PARALLEL} at a time, each followed through up to `stepsPerPass`
- *    ready steps. An intent that could not be advanced (a leg error, a refused retry) is moved behind the others,
- *    so a failing intent never holds back the rest of the queue.
+ *    ready steps. When the work list did not fit in the pass, the intents that could not be advanced (a leg error,
+ *    a refused retry) are moved behind the others, so failing intents never hold back the rest of the queue; when
+ *    it fitted, only those stuck for the first time are (the next pass takes them all again).
  */
 export function startResolver({
   core,
@@ -160,14 +165,24 @@ export function startResolver({
     const rows = await core.store.listWork(BATCH);
     let next = 0;
     let moved = false;
+    const stuck: string[] = [];
     const worker = async () => {
       while (!stopped && next < rows.length) {
-        const row = rows[next++];
-        if (row && (await followIntent(follow, row).catch(logFailure(core)))) moved = true;
+        const row = rows[next++]!;
+        const followed = await followIntent(follow, row).catch(logFailure(core));
+        if (followed.moved) moved = true;
+        if (followed.stuck) stuck.push(row.id);
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
-    return rows.length === BATCH && moved;
+    const full = rows.length === BATCH;
+    // The stuck intents go behind the others. When the work list fitted in this pass, only those stuck for the first
+    // time are written (so they stay behind newer approvals once the list grows): the next pass takes them all again
+    // whatever their order, and rewriting every stuck row every pass (a dead row version and an index entry each on
+    // PGlite, which has no autovacuum) changed nothing.
+    if (stuck.length > 0)
+      await core.store.deferIntents({ ids: stuck, nowMs: core.clock.nowMs(), firstTimeOnly: !full });
+    return full && moved;
   };
 
   const runPass = () => {
