@@ -34,10 +34,27 @@ const failingDeposits: LegFactory = (ctx) => {
   return leg;
 };
 
-async function start(dataDir: string) {
-  const t = await startTestSandbox({ dataDir, legs: failingDeposits });
+/** A sandbox on `dataDir` whose deposits fail (see {@link failingDeposits}), in a fresh data dir unless given one. */
+async function start(dataDir?: string) {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "swapintent-writes-"));
+  if (!dataDir) dirs.push(dir);
+  const t = await startTestSandbox({ dataDir: dir, legs: failingDeposits });
   sandboxes.push(t);
-  return t;
+  return { t, dataDir: dir };
+}
+
+/** Create and approve `count` intents, 25 at a time; returns their ids. */
+async function approveMany(t: TestSandbox, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 25)
+    await Promise.all(
+      Array.from({ length: Math.min(25, count - i) }, async () => {
+        const { intent, wallet } = await t.createIntent({ amount: 5 });
+        await t.approve(intent, wallet);
+        ids.push(intent.intent_id);
+      }),
+    );
+  return ids;
 }
 
 /**
@@ -50,22 +67,15 @@ async function start(dataDir: string) {
 test("passes over stuck intents that all fit in one batch write nothing: the intents table does not grow", {
   timeout: 120_000,
 }, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "swapintent-writes-"));
-  dirs.push(dataDir);
-  let t = await start(dataDir);
-  const ids: string[] = [];
-  for (let i = 0; i < 50; i++) {
-    const { intent, wallet } = await t.createIntent({ amount: 5 });
-    await t.approve(intent, wallet);
-    ids.push(intent.intent_id);
-  }
+  let { t, dataDir } = await start();
+  const ids = await approveMany(t, 50);
   // Accepted, the deposit recorded and its error stored: from now on each pass only retries.
   await t.sandbox.runResolverOnce();
   await t.sandbox.runResolverOnce();
   await t.close();
   const before = await intentBytes(dataDir);
 
-  t = await start(dataDir);
+  ({ t } = await start(dataDir));
   for (let pass = 0; pass < 100; pass++) await t.sandbox.runResolverOnce();
   const one = (await t.request("GET", `/sandbox/intents/${ids[0]}`)).body;
   expect(one.status).toBe("Accepted");
@@ -84,21 +94,13 @@ test("passes over stuck intents that all fit in one batch write nothing: the int
 test("passes over more stuck intents than a batch: the intents table stops growing", {
   timeout: 180_000,
 }, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "swapintent-writes-"));
-  dirs.push(dataDir);
-  let t = await start(dataDir);
-  for (let i = 0; i < 250; i += 25)
-    await Promise.all(
-      Array.from({ length: 25 }, async () => {
-        const { intent, wallet } = await t.createIntent({ amount: 5 });
-        await t.approve(intent, wallet);
-      }),
-    );
+  let { t, dataDir } = await start();
+  await approveMany(t, 250);
   for (let pass = 0; pass < 3; pass++) await t.sandbox.runResolverOnce();
   await t.close();
   const bytes: number[] = [];
   for (let round = 0; round < 3; round++) {
-    t = await start(dataDir);
+    ({ t } = await start(dataDir));
     for (let pass = 0; pass < 30; pass++) await t.sandbox.runResolverOnce();
     await t.close();
     bytes.push(await intentBytes(dataDir));

@@ -354,6 +354,35 @@ describe.each<Backend>(["PGlite", "PostgreSQL server"])("store on %s", (backend)
     });
   });
 
+  describe("housekeeping VACUUMs (PGlite has no autovacuum)", () => {
+    test("pruning 1,000 quotes and deferring 2,000 times run a VACUUM that succeeds on this backend", async () => {
+      const own = await openFresh(backend);
+      const statements: string[] = [];
+      const spied: SqlDatabase = {
+        ...own,
+        exec: async (sql) => {
+          statements.push(sql);
+          await own.exec(sql);
+        },
+      };
+      try {
+        const s = createStore({ db: spied });
+        await Promise.all(Array.from({ length: 1_000 }, () => s.insertQuote(quote())));
+        expect(await s.pruneQuotes(2_000, 1_000)).toBe(1_000);
+        const q1 = quote();
+        const q2 = quote();
+        for (const q of [q1, q2]) await s.insertQuote(q);
+        const rows = [intentRow(q1.id), intentRow(q2.id)];
+        for (const row of rows) expect(await s.insertIntentFromQuote(row, { partnerId: PARTNER })).toBe(true);
+        for (let i = 1; i <= 1_000; i++) await s.deferIntents({ ids: rows.map((r) => r.id), nowMs: i });
+        expect(statements).toEqual(["VACUUM quotes", "VACUUM intents"]);
+        expect((await s.listWork(10)).length).toBe(0); // Initiated: still readable after the VACUUMs
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
   describe("migration 3", () => {
     test("is idempotent: applying its SQL again changes nothing and fails nothing", async () => {
       const m3 = MIGRATIONS.find((m) => m.version === 3);
