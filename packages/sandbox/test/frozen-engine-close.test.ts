@@ -51,6 +51,37 @@ test("close() of a sandbox whose anvil is frozen ends within 5 s", { timeout: 12
   expect(await timed(sandbox.close())).toBeLessThan(5_000);
 });
 
+/**
+ * The ~20 s case: a request in flight waits on the frozen engine (a faucet write; the resolver's steps go through the
+ * same queue). close() gives it the 5 s grace, then the leg's last save queued behind it waited for the write's 10 s
+ * RPC timeout and its own 10 s. Now: the grace, then at most 2 s for the save.
+ */
+test("close() while a request waits on a frozen anvil ends within the 5 s grace plus the 2 s save bound", {
+  timeout: 120_000,
+}, async () => {
+  const sandbox = await startSandbox({
+    port: 0,
+    dev: true,
+    dataDir: tempDir(),
+    networks: SANDBOX_NETWORKS.filter((n) => n.type === "EVM").slice(0, 1),
+    log: () => {},
+  });
+  freeze(sandbox.chains()[0]!.info.enginePid as number);
+  const faucet = fetch(`${sandbox.url}/sandbox/faucet`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      network_id: sandbox.chains()[0]!.network_id,
+      address: "0x000000000000000000000000000000000000dEaD",
+      token: "USDC",
+      amount: 1,
+    }),
+  }).catch((error: unknown) => error);
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the faucet write waits on the frozen engine
+  expect(await timed(sandbox.close())).toBeLessThan(8_000);
+  await faucet;
+});
+
 test("stop() of a durable EVM leg whose anvil froze under a write ends within 5 s; the write fails", {
   timeout: 120_000,
 }, async () => {
