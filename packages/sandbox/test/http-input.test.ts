@@ -230,6 +230,22 @@ describe("socket level: what node:http refuses is answered in the API's shape", 
     },
   );
 
+  // node:http answered an Expect header other than 100-continue itself: 417 with an empty chunked body, no code.
+  test.each(["200-ok", "x"])(
+    "Expect: %s gets 417 EXPECTATION_FAILED with a JSON body, and the sandbox keeps serving",
+    async (expectation) => {
+      const r = parseRawResponse(
+        await rawExchange(
+          `POST ${QUOTES} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: k\r\nExpect: ${expectation}\r\n` +
+            "content-type: application/json\r\ncontent-length: 2\r\nConnection: close\r\n\r\n{}",
+        ),
+      );
+      expectError(r, 417, "EXPECTATION_FAILED");
+      expect(r.head).toContain("connection: close");
+      expect((await t.request("GET", "/affiliate/v1/networks")).status).toBe(200);
+    },
+  );
+
   test("an HTTP/1.1 request without Host is answered as if sent to 127.0.0.1, not with an empty 400", async () => {
     const r = parseRawResponse(
       await rawExchange("GET /affiliate/v1/networks HTTP/1.1\r\nx-api-key: k\r\nConnection: close\r\n\r\n"),

@@ -180,3 +180,56 @@ test("a pass over engines that answer without I/O shares the event loop: at most
   expect(perTurn.reduce((a, b) => a + b, 0)).toBe(90);
   expect(Math.max(...perTurn)).toBeLessThanOrEqual(4);
 });
+
+/**
+ * A pass took its whole batch before it read the work list again: with 200+ stuck intents whose engine answers slowly
+ * (each failing deposit took 300 ms here, a leg timing out takes far longer), a pass lasted 200 × 300 ms / 8 = 7.5 s,
+ * and an approval that arrived during it waited for the rest of that pass before any resolver looked at it. A pass now
+ * starts no new intent after PASS_BUDGET_MS (1 s) and the next one takes newer approvals first: measured 7.5 s before,
+ * 0.9 to 1.3 s after.
+ */
+test("with 250 stuck intents on a slow engine, an approval made during a pass is Fulfilled within 3 s", {
+  timeout: 120_000,
+}, async () => {
+  const poisoned = new Set<string>();
+  let failures = 0;
+  let onFailure = () => {};
+  const base = createTestLegFactory({});
+  const legs: LegFactory = (ctx) => {
+    const leg = base(ctx);
+    const deposit = leg.deposit.bind(leg);
+    leg.deposit = async (intent, legData) => {
+      if (!poisoned.has(intent.intentId)) return deposit(intent, legData);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      failures++;
+      onFailure();
+      throw new Error("engine timed out (test)");
+    };
+    return leg;
+  };
+  const t = await startTestSandbox({ legs, resolverIntervalMs: 250 });
+  sandboxes.push(t);
+  for (let i = 0; i < 250; i += 25)
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        const { intent, wallet } = await t.createIntent({ amount: 5 });
+        poisoned.add(intent.intent_id);
+        await t.approve(intent, wallet);
+      }),
+    );
+  const fresh = await t.createIntent({ amount: 7 });
+  // Once every stuck intent failed at least once, approve in the middle of a pass (20 more failures into it).
+  const start = failures;
+  await new Promise<void>((resolve) => {
+    onFailure = () => {
+      if (failures >= Math.max(start, 250) + 20) resolve();
+    };
+  });
+  onFailure = () => {};
+  const approvedAt = performance.now();
+  expect((await t.approve(fresh.intent, fresh.wallet)).status).toBe(200);
+  while ((await t.status(fresh.intent.intent_id)).status !== "Fulfilled") {
+    expect(performance.now() - approvedAt).toBeLessThan(3_000);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+});

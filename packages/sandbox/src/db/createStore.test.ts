@@ -320,10 +320,66 @@ describe.each<Backend>(["PGlite", "PostgreSQL server"])("store on %s", (backend)
       const ids = async () => (await store.listWork(10)).map((r) => r.id);
       expect(await ids()).toEqual([inFlight.id, older.id, newer.id]);
       expect(await ids()).not.toContain(initiated.id);
-      await store.deferIntent(inFlight.id, 5_000);
-      await store.deferIntent(older.id, 4_000);
+      await store.deferIntents({ ids: [inFlight.id], nowMs: 5_000 });
+      await store.deferIntents({ ids: [older.id], nowMs: 4_000 });
       expect(await ids()).toEqual([newer.id, older.id, inFlight.id]);
       expect((await store.listWork(1)).map((r) => r.id)).toEqual([newer.id]);
+      // First time only: an intent deferred before keeps its place; one never deferred goes behind the others.
+      await store.deferIntents({ ids: [older.id, newer.id], nowMs: 6_000, firstTimeOnly: true });
+      expect(await ids()).toEqual([older.id, inFlight.id, newer.id]);
+    });
+  });
+
+  describe("quote pruning", () => {
+    test("deletes expired quotes no intent used, at most `limit` a call, oldest first; never a quote an intent uses", async () => {
+      const own = await openFresh(backend);
+      try {
+        const s = createStore({ db: own });
+        const at = (expiryMs: number) => ({ ...quote(), expiryMs });
+        const expired = [at(1_000), at(1_100), at(1_200), at(1_300), at(1_400)];
+        const fresh = [at(5_000), at(6_000)];
+        const used = at(900);
+        for (const q of [...expired, ...fresh, used]) await s.insertQuote(q);
+        expect(await s.insertIntentFromQuote(intentRow(used.id), { partnerId: PARTNER })).toBe(true);
+        expect(await s.pruneQuotes(2_000, 3)).toBe(3);
+        const left = async () =>
+          (await own.query<{ id: string }>("SELECT id FROM quotes ORDER BY expiry_ms")).rows.map((r) => r.id);
+        expect(await left()).toEqual([used.id, expired[3]!.id, expired[4]!.id, fresh[0]!.id, fresh[1]!.id]);
+        expect(await s.pruneQuotes(2_000, 10)).toBe(2);
+        expect(await s.pruneQuotes(2_000, 10)).toBe(0);
+        expect(await left()).toEqual([used.id, fresh[0]!.id, fresh[1]!.id]);
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
+  describe("housekeeping VACUUMs (PGlite has no autovacuum)", () => {
+    test("pruning 1,000 quotes and deferring 2,000 times run a VACUUM that succeeds on this backend", async () => {
+      const own = await openFresh(backend);
+      const statements: string[] = [];
+      const spied: SqlDatabase = {
+        ...own,
+        exec: async (sql) => {
+          statements.push(sql);
+          await own.exec(sql);
+        },
+      };
+      try {
+        const s = createStore({ db: spied });
+        await Promise.all(Array.from({ length: 1_000 }, () => s.insertQuote(quote())));
+        expect(await s.pruneQuotes(2_000, 1_000)).toBe(1_000);
+        const q1 = quote();
+        const q2 = quote();
+        for (const q of [q1, q2]) await s.insertQuote(q);
+        const rows = [intentRow(q1.id), intentRow(q2.id)];
+        for (const row of rows) expect(await s.insertIntentFromQuote(row, { partnerId: PARTNER })).toBe(true);
+        for (let i = 1; i <= 1_000; i++) await s.deferIntents({ ids: rows.map((r) => r.id), nowMs: i });
+        expect(statements).toEqual(["VACUUM quotes", "VACUUM intents"]);
+        expect((await s.listWork(10)).length).toBe(0); // Initiated: still readable after the VACUUMs
+      } finally {
+        await own.close();
+      }
     });
   });
 

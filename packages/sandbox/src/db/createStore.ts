@@ -70,7 +70,7 @@ export interface Store {
   /**
    * At most `limit` intents the resolver can move: a recorded pending step, or approved and not terminal
    * (`Initiated` intents wait for their user and are left to {@link Store.expireOverdue}). Those not tried
-   * for longest come first (see {@link Store.deferIntent}); among those, a recorded step (funds in flight, e.g.
+   * for longest come first (see {@link Store.deferIntents}); among those, a recorded step (funds in flight, e.g.
    * after a crash) before the rest; then the oldest.
    */
   listWork(limit: number): Promise<IntentRow[]>;
@@ -79,8 +79,16 @@ export interface Store {
    * `nowMs` becomes `Expired`. Returns how many did.
    */
   expireOverdue(nowMs: number): Promise<number>;
-  /** Move an intent the resolver could not advance behind the others in {@link Store.listWork}'s order. */
-  deferIntent(id: string, nowMs: number): Promise<void>;
+  /**
+   * Delete at most `limit` quotes that no intent used and whose expiry is before `beforeMs` (the oldest first; one
+   * statement). A quote an intent references is never deleted. Returns how many were.
+   */
+  pruneQuotes(beforeMs: number, limit: number): Promise<number>;
+  /**
+   * Move intents the resolver could not advance behind the others in {@link Store.listWork}'s order (one statement);
+   * with `firstTimeOnly`, only those never deferred before (the others are not written at all).
+   */
+  deferIntents(request: { ids: readonly string[]; nowMs: number; firstTimeOnly?: boolean }): Promise<void>;
   listHistory(query: HistoryQuery): Promise<{ rows: StatusRow[]; total: number }>;
   /**
    * True when no other process can write this database (PGlite in this process). False on a shared server: there the

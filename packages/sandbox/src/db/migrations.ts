@@ -99,4 +99,12 @@ CREATE INDEX IF NOT EXISTS intents_expiry ON intents (deadline_secs)
   WHERE status IN ('Initiated', 'ApprovalAdded') AND pending_step IS NULL;
 `,
   },
+  {
+    // Expired quotes no intent used are pruned by the resolver (see Store.pruneQuotes): the oldest first, by index.
+    version: 4,
+    name: "quote-pruning",
+    sql: `
+CREATE INDEX IF NOT EXISTS quotes_unused_expiry ON quotes (expiry_ms) WHERE used_by_intent IS NULL;
+`,
+  },
 ];

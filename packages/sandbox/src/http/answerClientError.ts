@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 
 /**
@@ -56,4 +56,26 @@ export function answerRequestError(): Response {
     }),
     { status: 400, headers: { "content-type": "application/json", "access-control-allow-origin": "*" } },
   );
+}
+
+/**
+ * Answer a request whose `Expect` header is not `100-continue` (the server's `checkExpectation` event): 417
+ * `EXPECTATION_FAILED` in the API's error shape, with `Connection: close` (its body is not read). node:http answered
+ * it itself, with an empty body and no code.
+ */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify({
+    code: 417,
+    message: "Only the Expect value 100-continue is supported.",
+    entity: "Other",
+    type: "EXPECTATION_FAILED",
+  });
+  response.shouldKeepAlive = false;
+  response.writeHead(417, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "access-control-allow-origin": "*",
+    connection: "close",
+  });
+  response.end(body);
 }

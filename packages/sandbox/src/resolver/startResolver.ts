@@ -17,6 +17,16 @@ export interface Resolver {
 /** Intents taken per pass (the pass's budget): the next pass starts at once when a batch was full. */
 const BATCH = 200;
 const PARALLEL = 8;
+/** A pass starts no new intent after this long, ms (see {@link runOnePass}). */
+export const PASS_BUDGET_MS = 1_000;
+
+/** Expired quotes no intent used, deleted per pass at most (bounded work; the pass's budget for pruning). */
+export const QUOTE_PRUNE_BATCH = 500;
+/**
+ * How long an expired quote is kept, ms: a late intent from it is still told QUOTE_EXPIRED (422) for this long;
+ * after it, QUOTE_NOT_FOUND (404).
+ */
+export const QUOTE_KEEP_AFTER_EXPIRY_MS = 60_000;
 
 /** Statuses in which the resolver (not the user) has the next move. */
 const RESOLVER_STATUSES = new Set<IntentRow["status"]>([
@@ -63,11 +73,13 @@ const hasWork = (row: IntentRow) => row.pendingStep !== null || RESOLVER_STATUSE
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Log an error that escaped {@link followIntent}; the intent counts as not moved. */
-const logFailure = (core: Core) => (error: unknown) => {
-  core.log(`resolver: ${describe(error)}`);
-  return false;
-};
+/** Log an error that escaped {@link followIntent}; the intent counts as not moved and stuck. */
+const logFailure =
+  (core: Core) =>
+  (error: unknown): Followed => {
+    core.log(`resolver: ${describe(error)}`);
+    return { moved: false, stuck: true };
+  };
 
 /** What following an intent needs from its resolver. */
 interface FollowContext {
@@ -77,11 +89,14 @@ interface FollowContext {
   nextSlice(): Promise<void>;
 }
 
-/**
- * Follow one intent through the steps that are ready; move it back in the queue when it is stuck. Resolves to
- * whether it took at least one step.
- */
-async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boolean> {
+/** What following an intent did: whether it took a step, and whether it still has work it could not do. */
+interface Followed {
+  moved: boolean;
+  stuck: boolean;
+}
+
+/** Follow one intent through the steps that are ready; says whether it moved and whether it is stuck. */
+async function followIntent(ctx: FollowContext, first: IntentRow): Promise<Followed> {
   const { core } = ctx;
   let row: IntentRow | undefined = first;
   let stuck = false;
@@ -103,20 +118,67 @@ async function followIntent(ctx: FollowContext, first: IntentRow): Promise<boole
     stuck = true;
     core.log(`resolver: intent ${first.id}: ${describe(error)}`);
   }
-  if (stuck) await core.store.deferIntent(first.id, core.clock.nowMs());
-  return moved;
+  return { moved, stuck };
+}
+
+/** What a pass did: `more` when the next should start at once. */
+interface PassOutcome {
+  more: boolean;
+}
+
+const IDLE: PassOutcome = { more: false };
+
+/**
+ * One pass. `more` when it moved something and its batch was full or it was cut short (more work may be waiting):
+ * a pass in which nothing moved (every intent stuck on an engine that stays down) waits the interval, as the next
+ * pass would only retry the same intents (running it at once made the resolver spin while the engine was down).
+ * No intent is started after `budgetMs` ({@link PASS_BUDGET_MS} in the background loop): the next pass reads the work
+ * list again, so an approval made meanwhile does not wait behind a whole batch of intents stuck on a slow engine.
+ */
+async function runOnePass(follow: FollowContext, budgetMs: number): Promise<PassOutcome> {
+  const { core, isStopped } = follow;
+  const expired = await core.store.expireOverdue(core.clock.nowMs());
+  if (expired > 0) core.log(`resolver: ${expired} intent(s) expired`);
+  await core.store.pruneQuotes(core.clock.nowMs() - QUOTE_KEEP_AFTER_EXPIRY_MS, QUOTE_PRUNE_BATCH);
+  const rows = await core.store.listWork(BATCH);
+  const started = performance.now();
+  let next = 0;
+  let moved = false;
+  const stuck: string[] = [];
+  const worker = async () => {
+    while (!isStopped() && next < rows.length && performance.now() - started < budgetMs) {
+      const row = rows[next++]!;
+      const followed = await followIntent(follow, row).catch(logFailure(core));
+      if (followed.moved) moved = true;
+      if (followed.stuck) stuck.push(row.id);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
+  const cut = !isStopped() && next < rows.length;
+  const full = rows.length === BATCH;
+  // The stuck intents go behind the others. When the whole work list was taken in this pass, only those stuck for the
+  // first time are written (so they stay behind newer approvals once the list grows): the next pass takes them all
+  // again whatever their order, and rewriting every stuck row every pass (a dead row version and an index entry each
+  // on PGlite, which has no autovacuum) changed nothing.
+  if (stuck.length > 0)
+    await core.store.deferIntents({ ids: stuck, nowMs: core.clock.nowMs(), firstTimeOnly: !full && !cut });
+  return { more: moved && (full || cut) };
 }
 
 /**
  * Start the background resolver: every `intervalMs` (after the previous pass ends, so passes never overlap;
- * at once when the previous pass had a full batch and moved something) it runs one pass:
+ * at once when the previous pass had a full batch and moved something, or was cut short by its time budget) it runs
+ * one pass ({@link runOnePass}):
  *
  * 1. the expiry sweep, one UPDATE: `Initiated` and `ApprovalAdded` intents past their deadline become `Expired`,
- *    however many there are, so abandoned intents never reach the work list;
+ *    however many there are, so abandoned intents never reach the work list; then at most
+ *    {@link QUOTE_PRUNE_BATCH} quotes no intent used, expired {@link QUOTE_KEEP_AFTER_EXPIRY_MS} ago, are deleted
+ *    (a client asking for quotes in a loop no longer grows the database without bound);
  * 2. up to {@link BATCH} intents the resolver can move (approved or with a recorded step; never `Initiated`),
  *    those not tried for longest first, {@link PARALLEL} at a time, each followed through up to `stepsPerPass`
- *    ready steps. An intent that could not be advanced (a leg error, a refused retry) is moved behind the others,
- *    so a failing intent never holds back the rest of the queue.
+ *    ready steps, starting none after {@link PASS_BUDGET_MS}. When the work list did not fit in the pass, the intents that could not be advanced (a leg error,
+ *    a refused retry) are moved behind the others, so failing intents never hold back the rest of the queue; when
+ *    it fitted, only those stuck for the first time are (the next pass takes them all again).
  */
 export function startResolver({
   core,
@@ -129,7 +191,7 @@ export function startResolver({
 }): Resolver {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<boolean> = Promise.resolve(false);
+  let running: Promise<PassOutcome> = Promise.resolve(IDLE);
 
   const follow: FollowContext = {
     core,
@@ -138,31 +200,11 @@ export function startResolver({
     nextSlice: createTimeSlicer(),
   };
 
-  /**
-   * One pass; true when its batch was full and moved something (more work may be waiting). A full batch in which
-   * nothing moved (every intent stuck on an engine that stays down) waits the interval: the next pass would only
-   * retry the same intents, so running it at once made the resolver spin for as long as the engine was down.
-   */
-  const pass = async (): Promise<boolean> => {
-    const expired = await core.store.expireOverdue(core.clock.nowMs());
-    if (expired > 0) core.log(`resolver: ${expired} intent(s) expired`);
-    const rows = await core.store.listWork(BATCH);
-    let next = 0;
-    let moved = false;
-    const worker = async () => {
-      while (!stopped && next < rows.length) {
-        const row = rows[next++];
-        if (row && (await followIntent(follow, row).catch(logFailure(core)))) moved = true;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
-    return rows.length === BATCH && moved;
-  };
-
-  const runPass = () => {
-    running = running.then(pass, pass).catch((error: unknown) => {
+  const runPass = (budgetMs: number) => {
+    const pass = () => runOnePass(follow, budgetMs);
+    running = running.then(pass, pass).catch((error: unknown): PassOutcome => {
       core.log(`resolver pass failed: ${describe(error)}`);
-      return false;
+      return IDLE;
     });
     return running;
   };
@@ -170,14 +212,15 @@ export function startResolver({
   const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      void runPass().then((full) => schedule(full ? 0 : intervalMs));
+      void runPass(PASS_BUDGET_MS).then((outcome) => schedule(outcome.more ? 0 : intervalMs));
     }, delayMs);
   };
   schedule(intervalMs);
 
   return {
     runOnce: async () => {
-      await runPass();
+      // Tests and tools that run one pass get its whole batch, as before the budget.
+      await runPass(Number.POSITIVE_INFINITY);
     },
     async stop() {
       stopped = true;

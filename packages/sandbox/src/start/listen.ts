@@ -1,7 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
-import { answerClientError, answerRequestError, MAX_HEADER_BYTES } from "../http/answerClientError.js";
+import {
+  answerClientError,
+  answerRequestError,
+  answerUnmetExpectation,
+  MAX_HEADER_BYTES,
+} from "../http/answerClientError.js";
 import { closeGracefully, trackRequestsInFlight } from "../http/closeGracefully.js";
 import { SLOW_CLIENT_TIMEOUTS } from "../http/slowClientTimeouts.js";
 
@@ -9,7 +14,7 @@ import { SLOW_CLIENT_TIMEOUTS } from "../http/slowClientTimeouts.js";
  * Serve `app` on 127.0.0.1:`port` (0 picks a free one); resolves once the server listens. A request the adapter
  * cannot turn into a URL (`OPTIONS *`, a Host header that is not a host) gets the API's JSON error too; a request
  * without Host (HTTP/1.0 style) is served as if sent to 127.0.0.1. Slow clients are cut off with a 408
- * `REQUEST_TIMEOUT` ({@link SLOW_CLIENT_TIMEOUTS}).
+ * `REQUEST_TIMEOUT` ({@link SLOW_CLIENT_TIMEOUTS}); an `Expect` other than 100-continue a 417 `EXPECTATION_FAILED`.
  */
 export async function listen(app: Hono, port: number): Promise<Server> {
   const listener = getRequestListener(app.fetch, {
@@ -28,6 +33,7 @@ export async function listen(app: Hono, port: number): Promise<Server> {
     trackRequestsInFlight(s);
     s.once("error", reject);
     s.on("clientError", answerClientError);
+    s.on("checkExpectation", answerUnmetExpectation);
     s.listen(port, "127.0.0.1", () => resolve(s));
   });
 }

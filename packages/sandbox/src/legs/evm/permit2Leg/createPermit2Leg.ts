@@ -85,18 +85,43 @@ function getPermit2LegSetup(options: Permit2LegOptions): Permit2LegSetup {
   };
 }
 
-/** Close the proxy (no user write after it), save the state one last time while anvil lives, then stop anvil. */
+/**
+ * How long a stopping leg waits for its proxy's calls in flight and its last save, ms. A frozen anvil (SIGSTOP, a
+ * frozen VM) never answers: the save waited for the RPC client's 10 s timeout, behind a write of the leg waiting as
+ * long, so close() took 10 to 20 s; now such an engine is stopped without its last save, as a crash would leave it.
+ */
+export const STOP_SAVE_TIMEOUT_MS = 2_000;
+
+/**
+ * Close the proxy (no user write after it), save the state one last time while anvil lives (both within
+ * {@link STOP_SAVE_TIMEOUT_MS}), then stop anvil.
+ */
 async function stopPermit2Engine(engine: Permit2Engine): Promise<void> {
   const { anvil, setup } = engine;
-  try {
+  const log = setup.options.ctx.log;
+  const saved = (async () => {
     await engine.proxy?.close();
     engine.proxy = undefined;
     await engine.serialize(async () => {
       if (anvil.isAlive()) await engine.persist();
     });
+    return true;
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), STOP_SAVE_TIMEOUT_MS);
+  });
+  try {
+    if (!(await Promise.race([saved, late])))
+      log(
+        `${setup.label}: the engine did not answer within ${STOP_SAVE_TIMEOUT_MS} ms; stopped without a last save`,
+      );
   } catch (error) {
-    setup.options.ctx.log(`${setup.label}: could not save state on stop (${(error as Error).message})`);
+    log(`${setup.label}: could not save state on stop (${(error as Error).message})`);
   } finally {
+    clearTimeout(timer);
+    // Once anvil is gone, a save still waiting fails (nothing is written): not an unhandled rejection.
+    saved.catch(() => {});
     await anvil.stop();
   }
 }
