@@ -112,3 +112,49 @@ test("a --data-dir that cannot be created: exit 1 and one line naming it and wha
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("started directly and left running by a shell that exits (a CI step's `node cli.js &`), it serves on until SIGTERM", async () => {
+  const id = randomUUID();
+  const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
+  const log = join(folder, "sandbox.log");
+  // no package manager's script around it: the test runner's own npm_* variables are not passed on
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, SWAPINTENT_TEST_RUN: id }).filter(([name]) => !name.startsWith("npm_")),
+  );
+  const shell = spawn(
+    "sh",
+    [
+      "-c",
+      // the shell stays until the sandbox is up (so it was the sandbox's launcher), then exits
+      `node --import tsx --conditions=swapintent-source packages/sandbox/src/cli.ts --port 0 > "${log}" 2>&1 & echo $!; until grep -q "Sandbox ready" "${log}"; do sleep 0.1; done`,
+    ],
+    { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let pid = "";
+  shell.stdout!.on("data", (chunk) => (pid += chunk));
+  await new Promise((resolve) => shell.once("close", resolve)); // the shell is gone: the sandbox is re-parented
+  const sandboxPid = Number(pid.trim());
+  try {
+    let url: string | undefined;
+    for (const deadline = Date.now() + 120_000; url === undefined; ) {
+      if (Date.now() > deadline) throw new Error(`not ready:\n${readFileSync(log, "utf8")}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      url = /Sandbox ready at (\S+) /.exec(readFileSync(log, "utf8"))?.[1];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // six launcher checks at 250 ms
+    // it answers (a coded refusal of the made-up key is an answer too): before, it had closed itself
+    const response = await fetch(`${url}/affiliate/v1/networks`, { headers: { "x-api-key": "any" } });
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(processesMarked(`SWAPINTENT_TEST_RUN=${id}`)).toContain(sandboxPid);
+    process.kill(sandboxPid, "SIGTERM");
+    const deadline = Date.now() + 10_000;
+    while (processesMarked(`SWAPINTENT_TEST_RUN=${id}`).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(processesMarked(`SWAPINTENT_TEST_RUN=${id}`)).toEqual([]);
+    expect(readFileSync(log, "utf8")).toContain("sandbox: interrupted by SIGTERM, closing");
+  } finally {
+    for (const leftover of processesMarked(`SWAPINTENT_TEST_RUN=${id}`)) process.kill(leftover, "SIGKILL");
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

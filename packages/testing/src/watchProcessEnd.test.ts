@@ -40,3 +40,30 @@ test.each([
     unwatch();
   }
 });
+
+test("a launcher that is gone ends the process, unless `watchLauncher: false` (a server left running on purpose)", () => {
+  vi.useFakeTimers();
+  const ppid = vi.spyOn(process, "ppid", "get").mockReturnValue(process.ppid);
+  const watched = vi.fn();
+  const left = vi.fn();
+  const unwatch = [
+    watchProcessEnd({ onEnd: watched }),
+    watchProcessEnd({ onEnd: left, watchLauncher: false }),
+  ];
+  try {
+    vi.advanceTimersByTime(1_000);
+    expect(watched).not.toHaveBeenCalled();
+    ppid.mockReturnValue(1); // re-parented: the launcher died without forwarding a signal
+    vi.advanceTimersByTime(300);
+    expect(watched).toHaveBeenCalledWith({
+      reason: "launcher-exited",
+      exitCode: 1,
+      message: "the command that started it has exited",
+    });
+    expect(left).not.toHaveBeenCalled();
+  } finally {
+    for (const stop of unwatch) stop();
+    ppid.mockRestore();
+    vi.useRealTimers();
+  }
+});

@@ -13,6 +13,11 @@ export interface WatchProcessEndParameters {
   }) => void;
   /** How often the launcher is checked, in milliseconds (default 250). */
   intervalMs?: number;
+  /**
+   * Whether the death of the launcher ends the process too (default `true`). A long-lived server started directly
+   * (`node cli.js &`, a service manager) is left running on purpose when its shell exits: pass `false` there.
+   */
+  watchLauncher?: boolean;
 }
 
 const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
@@ -24,7 +29,11 @@ const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
  * parent pid, and `onEnd` is called too. Without this a killed `pnpm demo` left the demo and its anvils running.
  * The timer is unref'd: it never keeps the process alive. Returns a function that stops watching.
  */
-export function watchProcessEnd({ onEnd, intervalMs = 250 }: WatchProcessEndParameters): () => void {
+export function watchProcessEnd({
+  onEnd,
+  intervalMs = 250,
+  watchLauncher = true,
+}: WatchProcessEndParameters): () => void {
   const launcher = process.ppid;
   let ended = false;
   const end = (reason: ProcessEndReason) => {
@@ -40,10 +49,11 @@ export function watchProcessEnd({ onEnd, intervalMs = 250 }: WatchProcessEndPara
     (signal) => [signal, () => end(signal)] as const,
   );
   for (const [signal, handler] of handlers) process.on(signal, handler);
-  const timer = setInterval(() => {
-    if (process.ppid !== launcher) end("launcher-exited");
-  }, intervalMs);
-  timer.unref();
+  const timer = watchLauncher
+    ? setInterval(() => {
+        if (process.ppid !== launcher) end("launcher-exited");
+      }, intervalMs).unref()
+    : undefined;
   return () => {
     clearInterval(timer);
     for (const [signal, handler] of handlers) process.off(signal, handler);

@@ -32,6 +32,10 @@ export async function runCli({
   let sandbox: Sandbox | undefined;
   // Watching from before the start: an interrupted start exits (the 'exit' hook stops any anvil already spawned).
   watchProcessEnd({
+    // Started by a package manager's script (`pnpm sandbox`), it ends with that launcher: a killed pnpm must not
+    // leave it serving. Started directly (`node …/cli.js &`, `swapintent-sandbox &` from a CI step, a service
+    // manager) it is a server left running on purpose, and outlives the shell that started it.
+    watchLauncher: process.env.npm_lifecycle_event !== undefined,
     onEnd: ({ reason, message }) => {
       process.stderr.write(`sandbox: ${message}, closing\n`);
       // A signal is the way to stop a server: a clean close exits 0.
