@@ -31,14 +31,15 @@ export function readRecord(name: string, value: unknown): Record<string, unknown
 
 /**
  * A copy of `value` when it is a `Uint8Array` or an array (at most 10,001 items: a deposit of more inputs outweighs
- * what nodes relay, so a longer list of input indexes is refused either way), else `value` itself.
+ * what nodes relay, so a longer list of input indexes is refused either way), else `value` itself. An array is
+ * copied item by item into a plain array: its own `slice` or its constructor's species could return anything.
  */
 export function readBytes(name: string, value: unknown): unknown {
   return readParameter(name, () =>
     value instanceof Uint8Array
       ? Uint8Array.from(value)
       : Array.isArray(value)
-        ? value.slice(0, 10_001)
+        ? Array.from({ length: Math.min(value.length, 10_001) }, (_, i) => value[i])
         : value,
   );
 }
