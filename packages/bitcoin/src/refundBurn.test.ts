@@ -74,6 +74,10 @@ describe("signHtlcRefund never pays a witness program no one can spend", () => {
     expect(await refund(onCurve)).toBe(50_000n);
   });
 
+  it("pay-to-anchor (OP_1 0x4e73): a standard output anyone can spend with an empty witness", async () => {
+    expect(await refund(Uint8Array.from([0x51, 0x02, 0x4e, 0x73]))).toBe("BTC_REFUND_INVALID");
+  });
+
   it("keeps the witness programs a soft fork may give meaning (v1 of other lengths, v2..v16)", async () => {
     expect(await refund(program(0x51, 2))).toBe(50_000n);
     expect(await refund(program(0x51, 33))).toBe(50_000n);

@@ -189,7 +189,8 @@ function readDestination(args: {
     );
   }
   // OP_RETURN burns the refund, and so do a witness v0 program of neither 20 nor 32 bytes (BIP-141) and a Taproot
-  // x off the curve (BIP-341); the HTLC's own script would hand it to whoever holds the secret and resolver key.
+  // x off the curve (BIP-341); pay-to-anchor hands it to anyone, the HTLC's own script to whoever holds the secret
+  // and resolver key.
   const htlcScript = args.deposit.txOutputs[0]?.script;
   const version = witnessVersionOf(destination);
   const length = destination.length;
@@ -197,6 +198,8 @@ function readDestination(args: {
     destination[0] === OP_RETURN ||
     (version === 0 && length !== 22 && length !== 34) ||
     (version === 1 && length === 34 && !args.ecc.isXOnlyPoint(destination.subarray(2))) ||
+    // pay-to-anchor, OP_1 0x4e73 (relayed since Bitcoin Core 28): anyone spends it with an empty witness
+    (version === 1 && length === 4 && destination[2] === 0x4e && destination[3] === 0x73) ||
     (htlcScript && equalBytes(destination, htlcScript))
   ) {
     throw createBitcoinError("BTC_REFUND_INVALID", "The refund would pay a script the user cannot spend.", {
