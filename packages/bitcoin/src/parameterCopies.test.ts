@@ -77,3 +77,41 @@ describe("params_to_sign.inputs is copied item by item before it is checked", ()
     }
   });
 });
+
+describe("what the copy keeps for callers' objects", () => {
+  const base = withInputs(deposit.intent.paramsToSign.inputs);
+  const parameterOf = (run: () => unknown) => {
+    try {
+      run();
+      return "verified";
+    } catch (error) {
+      return isBitcoinError(error) ? `${error.code} ${JSON.stringify(error.details)}` : error;
+    }
+  };
+
+  it("frozen, null-prototype and structuredClone'd objects, a Buffer key: read as they are", () => {
+    const nullPrototype = Object.assign(Object.create(null) as object, base, {
+      intent: Object.assign(Object.create(null) as object, structuredClone(deposit.intent)),
+    });
+    for (const parameters of [
+      Object.freeze({ ...base, intent: Object.freeze(structuredClone(deposit.intent)) }),
+      nullPrototype,
+      { ...base, userPublicKey: Buffer.from(userKey.publicKey) },
+    ]) {
+      expect(parameterOf(() => verifyHtlcPsbt(parameters as typeof base))).toBe("verified");
+    }
+  });
+
+  it("only own enumerable fields: an inherited field or a class getter is not read (README)", () => {
+    class Parameters {
+      get ecc() {
+        return ecc;
+      }
+    }
+    const { ecc: _, ...rest } = base;
+    const inherited = Object.assign(new Parameters(), rest);
+    for (const parameters of [Object.create(base) as typeof base, inherited as unknown as typeof base]) {
+      expect(parameterOf(() => verifyHtlcPsbt(parameters))).toBe('BTC_PARAMETER_INVALID {"parameter":"ecc"}');
+    }
+  });
+});
