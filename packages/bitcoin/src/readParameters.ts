@@ -14,19 +14,19 @@ export function readParameter<T>(parameter: string, read: () => T): T {
 }
 
 /**
- * `value` when it is no object (the checks that follow refuse it with their own codes); otherwise a plain copy of its
- * own enumerable fields, each read once and named `name.key` in errors (`name` `""`: the parameters themselves).
+ * `value` when it is no object (the checks that follow refuse it with their own codes); otherwise a copy of its own
+ * enumerable fields, each read once and named `name.key` in errors (`name` `""`: the parameters themselves). The
+ * copy has no prototype: a field the caller left out is absent, never read from a polluted `Object.prototype`.
  */
 export function readRecord(name: string, value: unknown): Record<string, unknown> {
   if (typeof value !== "object" || value === null) return value as Record<string, unknown>;
   const keys = readParameter(name || "parameters", () => Object.keys(value));
-  // fromEntries: an own `__proto__` field (JSON.parse makes one) stays a field, never the copy's prototype.
-  return Object.fromEntries(
-    keys.map((key) => [
-      key,
-      readParameter(name ? `${name}.${key}` : key, () => (value as Record<string, unknown>)[key]),
-    ]),
-  );
+  const copy: Record<string, unknown> = { __proto__: null };
+  // On an object without prototype an own `__proto__` field (JSON.parse makes one) stays a field.
+  for (const key of keys) {
+    copy[key] = readParameter(name ? `${name}.${key}` : key, () => (value as Record<string, unknown>)[key]);
+  }
+  return copy;
 }
 
 /**

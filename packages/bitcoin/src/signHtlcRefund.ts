@@ -81,10 +81,9 @@ export async function signHtlcRefund(
 ): Promise<SignHtlcRefundReturnType> {
   // Read once, before anything else (`readParameters.ts`): later steps never read the caller's objects again.
   const fields = readRecord("", parameters) ?? {};
-  const args = {
-    ...fields,
+  const args = Object.assign(fields, {
     destinationScript: readBytes("destinationScript", fields.destinationScript),
-  } as SignHtlcRefundParameters;
+  }) as unknown as SignHtlcRefundParameters;
   const ecc = readEcc(args.ecc);
   const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
   const signer = readSigner(args.signer) as KeySigner;
