@@ -14,31 +14,32 @@ export function readParameter<T>(parameter: string, read: () => T): T {
 }
 
 /**
- * `value` when it is no object (the checks that follow refuse it with their own codes); otherwise a plain copy of its
- * own enumerable fields, each read once and named `name.key` in errors (`name` `""`: the parameters themselves).
+ * `value` when it is no object (the checks that follow refuse it with their own codes); otherwise a copy of its own
+ * enumerable fields, each read once and named `name.key` in errors (`name` `""`: the parameters themselves). The
+ * copy has no prototype: a field the caller left out is absent, never read from a polluted `Object.prototype`.
  */
 export function readRecord(name: string, value: unknown): Record<string, unknown> {
   if (typeof value !== "object" || value === null) return value as Record<string, unknown>;
   const keys = readParameter(name || "parameters", () => Object.keys(value));
-  // fromEntries: an own `__proto__` field (JSON.parse makes one) stays a field, never the copy's prototype.
-  return Object.fromEntries(
-    keys.map((key) => [
-      key,
-      readParameter(name ? `${name}.${key}` : key, () => (value as Record<string, unknown>)[key]),
-    ]),
-  );
+  const copy: Record<string, unknown> = { __proto__: null };
+  // On an object without prototype an own `__proto__` field (JSON.parse makes one) stays a field.
+  for (const key of keys) {
+    copy[key] = readParameter(name ? `${name}.${key}` : key, () => (value as Record<string, unknown>)[key]);
+  }
+  return copy;
 }
 
 /**
  * A copy of `value` when it is a `Uint8Array` or an array (at most 10,001 items: a deposit of more inputs outweighs
- * what nodes relay, so a longer list of input indexes is refused either way), else `value` itself.
+ * what nodes relay, so a longer list of input indexes is refused either way), else `value` itself. An array is
+ * copied item by item into a plain array: its own `slice` or its constructor's species could return anything.
  */
 export function readBytes(name: string, value: unknown): unknown {
   return readParameter(name, () =>
     value instanceof Uint8Array
       ? Uint8Array.from(value)
       : Array.isArray(value)
-        ? value.slice(0, 10_001)
+        ? Array.from({ length: Math.min(value.length, 10_001) }, (_, i) => value[i])
         : value,
   );
 }

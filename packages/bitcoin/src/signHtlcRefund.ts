@@ -81,10 +81,9 @@ export async function signHtlcRefund(
 ): Promise<SignHtlcRefundReturnType> {
   // Read once, before anything else (`readParameters.ts`): later steps never read the caller's objects again.
   const fields = readRecord("", parameters) ?? {};
-  const args = {
-    ...fields,
+  const args = Object.assign(fields, {
     destinationScript: readBytes("destinationScript", fields.destinationScript),
-  } as SignHtlcRefundParameters;
+  }) as unknown as SignHtlcRefundParameters;
   const ecc = readEcc(args.ecc);
   const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
   const signer = readSigner(args.signer) as KeySigner;
@@ -100,7 +99,7 @@ export async function signHtlcRefund(
     );
   }
   const deposit = parseDeposit(args.depositPsbt);
-  const destination = readDestination({ parameters: args, user, deposit });
+  const destination = readDestination({ parameters: args, user, deposit, ecc });
   const htlc = readRefundLeaf({ deposit, user });
   const valueLots = htlc.output.value - args.feeLots;
   const vsize = refundVsize({ leaf: htlc.refundLeaf, controlBlock: htlc.controlBlock, destination });
@@ -168,6 +167,7 @@ function readDestination(args: {
   parameters: SignHtlcRefundParameters;
   user: { p2tr: Uint8Array; p2wpkh: Uint8Array };
   deposit: Psbt;
+  ecc: BitcoinEcc;
 }): Uint8Array {
   const { parameters, user } = args;
   const isUsers = (script: Uint8Array) => equalBytes(script, user.p2tr) || equalBytes(script, user.p2wpkh);
@@ -187,9 +187,20 @@ function readDestination(args: {
       { feeLots: typeof parameters.feeLots, destinationScript: typeof parameters.destinationScript },
     );
   }
-  // OP_RETURN burns the refund; the HTLC's own script would hand it to whoever holds the secret and resolver key.
+  // OP_RETURN burns the refund, and so do a witness v0 program of neither 20 nor 32 bytes (BIP-141) and a Taproot
+  // x off the curve (BIP-341); pay-to-anchor hands it to anyone, the HTLC's own script to whoever holds the secret
+  // and resolver key.
   const htlcScript = args.deposit.txOutputs[0]?.script;
-  if (destination[0] === OP_RETURN || (htlcScript && equalBytes(destination, htlcScript))) {
+  const version = witnessVersionOf(destination);
+  const length = destination.length;
+  if (
+    destination[0] === OP_RETURN ||
+    (version === 0 && length !== 22 && length !== 34) ||
+    (version === 1 && length === 34 && !args.ecc.isXOnlyPoint(destination.subarray(2))) ||
+    // pay-to-anchor, OP_1 0x4e73 (relayed since Bitcoin Core 28): anyone spends it with an empty witness
+    (version === 1 && length === 4 && destination[2] === 0x4e && destination[3] === 0x73) ||
+    (htlcScript && equalBytes(destination, htlcScript))
+  ) {
     throw createBitcoinError("BTC_REFUND_INVALID", "The refund would pay a script the user cannot spend.", {
       destinationScript: bytesToHex(destination),
     });
@@ -203,13 +214,19 @@ function readDestination(args: {
  * P2TR and P2WSH, 294 for P2WPKH, 546 for P2PKH, 540 for P2SH: nodes do not relay a refund below it.
  */
 function dustThresholdOf(script: Uint8Array): bigint {
-  const version = script[0]!;
-  const witnessProgram =
-    script.length >= 4 &&
+  const spend = witnessVersionOf(script) < 0 ? 148 : 67;
+  return BigInt((8 + compactSize(script.length).length + script.length + spend) * 3);
+}
+
+/** The witness version (0..16) of `script` when it is a witness program (Core's IsWitnessProgram), else -1. */
+function witnessVersionOf(script: Uint8Array): number {
+  const op = script[0]!;
+  return script.length >= 4 &&
     script.length <= 42 &&
-    (version === 0 || (version >= 0x51 && version <= 0x60)) &&
-    script[1]! + 2 === script.length;
-  return BigInt((8 + compactSize(script.length).length + script.length + (witnessProgram ? 67 : 148)) * 3);
+    script[1]! + 2 === script.length &&
+    (op === 0 || (op >= 0x51 && op <= 0x60))
+    ? op && op - 0x50
+    : -1;
 }
 
 /** The deposit PSBT, every input a native segwit spend (so its txid is final). */

@@ -353,7 +353,8 @@ const POLICY_FIELDS: Readonly<Record<keyof HtlcPolicy, true>> = {
  * have: a misspelled cap (`maxFeeRateSatPerVByte`) would otherwise leave the default in force unseen.
  */
 function resolvePolicy(given: unknown): HtlcPolicy {
-  const policy: HtlcPolicy = { ...DEFAULT_HTLC_POLICY };
+  // No prototype: a field left out is the default or absent, never read from a polluted Object.prototype.
+  const policy = { __proto__: null, ...DEFAULT_HTLC_POLICY } as HtlcPolicy;
   const entries = Object.entries(given ?? {});
   const unknown = entries.map(([key]) => key).filter((key) => !Object.hasOwn(POLICY_FIELDS, key));
   if (unknown.length > 0) {
