@@ -64,8 +64,9 @@ export async function verifyThenSign<TOwner extends string>(input: {
   // The wallet gets its own deep copy: one that writes into the typed data it is handed cannot change the
   // `verified` this returns (what the app shows and stores), only what it signs, which the recovery then refuses.
   throwIfAborted(signal, "beforeSigning");
+  const progress = { asked: false };
   const askWallet = <T>(step: WalletStep, run: () => Promise<T> | T) =>
-    askWalletUntilAborted(signal, step, run);
+    askWalletUntilAborted({ signal, step, run, progress });
   const signing = await askWallet("accounts", () => input.signing(structuredClone(verified)));
   const { owner } = signing;
   const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
@@ -103,16 +104,26 @@ export async function verifyThenSign<TOwner extends string>(input: {
 type WalletStep = "accounts" | "chainId" | "sign";
 
 /**
- * One step of talking to the wallet, raced against `signal` (`PERMIT2_SIGNING_ABORTED` with the step, the answer
- * after that never used); anything but an error this package raised becomes `PERMIT2_SIGNING_FAILED` with the step.
+ * One step of talking to the wallet, raced against `signal` (`PERMIT2_SIGNING_ABORTED`: stage `beforeSigning`, no
+ * step, while no wallet question of this signing was asked, as with a signal that cannot be listened to or aborts
+ * while it is; else `whileSigning` with the step; the answer after the abort never used); anything but an error this package raised becomes `PERMIT2_SIGNING_FAILED` with the step.
  */
-async function askWalletUntilAborted<T>(
-  signal: AbortSignal | undefined,
-  step: WalletStep,
-  run: () => Promise<T> | T,
-): Promise<T> {
+async function askWalletUntilAborted<T>(input: {
+  signal: AbortSignal | undefined;
+  step: WalletStep;
+  run: () => Promise<T> | T;
+  /** Whether any wallet question of this signing was asked yet (set here when `run` is called). */
+  progress: { asked: boolean };
+}): Promise<T> {
+  const { signal, step, run, progress } = input;
+  const ask = () => {
+    progress.asked = true;
+    return run();
+  };
   try {
-    return await raceAbort(signal, run, (reason) => abortedError("whileSigning", reason, step));
+    return await raceAbort(signal, ask, (reason) =>
+      progress.asked ? abortedError("whileSigning", reason, step) : abortedError("beforeSigning", reason),
+    );
   } catch (cause) {
     // Only an error of this package passes (its own checks inside the step, the abort); whatever the wallet threw,
     // even an object shaped like a permit2 error, is the wallet's refusal.
