@@ -1,7 +1,12 @@
-import type { Approval, Hex } from "@swapintent/client";
+import {
+  type Approval,
+  type Hex,
+  isAbortSignalLike,
+  raceAbortSignal,
+  readAbortSignal,
+} from "@swapintent/client";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
-import { isSignalLike, raceAbort, readAbort } from "./abort.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
 import { createPermit2Error, ownErrors } from "./fail.js";
@@ -51,7 +56,7 @@ export async function verifyThenSign<TOwner extends string>(input: {
   signal?: AbortSignal | undefined;
 }): Promise<SignedPermit2Approval<TOwner>> {
   const { parameters, family, signal } = input;
-  if (signal !== undefined && !isSignalLike(signal))
+  if (signal !== undefined && !isAbortSignalLike({ signal }))
     throw createPermit2Error("PERMIT2_EXPECTED_INVALID", "signal is not an AbortSignal.", {
       field: "signal",
     });
@@ -121,9 +126,12 @@ async function askWalletUntilAborted<T>(input: {
     return run();
   };
   try {
-    return await raceAbort(signal, ask, (reason) =>
-      progress.asked ? abortedError("whileSigning", reason, step) : abortedError("beforeSigning", reason),
-    );
+    return await raceAbortSignal({
+      signal,
+      run: ask,
+      abortError: ({ reason }) =>
+        progress.asked ? abortedError("whileSigning", reason, step) : abortedError("beforeSigning", reason),
+    });
   } catch (cause) {
     // Only an error of this package passes (its own checks inside the step, the abort); whatever the wallet threw,
     // even an object shaped like a permit2 error, is the wallet's refusal.
@@ -133,7 +141,7 @@ async function askWalletUntilAborted<T>(input: {
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, stage: "beforeSigning" | "whileSigning"): void {
-  const state = readAbort(signal);
+  const state = readAbortSignal({ signal });
   if (state.aborted) throw abortedError(stage, state.reason);
 }
 

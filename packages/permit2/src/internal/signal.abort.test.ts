@@ -619,6 +619,44 @@ describe("playing the attacker on the signal and the wallet", () => {
     expect(result.code).toBe("PERMIT2_SIGNING_ABORTED");
   });
 
+  it("a signal that reads as aborted without firing its event when the wallet refuses: the abort wins, at every step", async () => {
+    // It was PERMIT2_SIGNING_FAILED before (the refusal passed although the signal read as aborted); bitcoin already
+    // let the abort win, and the one race in @swapintent/client does for every package.
+    const steps = { eth_accounts: "accounts", eth_chainId: "chainId", eth_signTypedData_v4: "sign" } as const;
+    for (const [at, step] of Object.entries(steps)) {
+      for (const mode of ["rejects", "throws"] as const) {
+        let aborted = false;
+        class SilentSignal extends EventTarget {
+          get aborted() {
+            return aborted;
+          }
+          readonly reason = "silent";
+        }
+        const provider = {
+          request: ({ method }: { method: string }) => {
+            if (method === at) {
+              aborted = true;
+              if (mode === "throws") throw new Error("User rejected the request.");
+              return Promise.reject(new Error("User rejected the request."));
+            }
+            return Promise.resolve(
+              method === "eth_accounts" ? [USER_ADDRESS] : `0x${EVM.chainId.toString(16)}`,
+            );
+          },
+        };
+        const signal = new SilentSignal() as unknown as AbortSignal;
+        expect(
+          await refusal(signPermit2Approval({ ...parametersOf("evm"), provider, signal })),
+          `${at} ${mode}`,
+        ).toEqual({
+          code: "PERMIT2_SIGNING_ABORTED",
+          details: { stage: "whileSigning", step },
+          cause: "silent",
+        });
+      }
+    }
+  });
+
   it("an abort while the answer is checked (k ticks after the wallet answered) is caught by the last check", async () => {
     // k = 0..24 ticks after the signature answer: first the wallet question catches it, then the check after the
     // recovery (no step: the answer was in), then the approval was already returned. Never an approval before that.
