@@ -38,29 +38,19 @@ export type RaceAbortSignalErrorType = unknown;
  */
 export function raceAbortSignal<T>(parameters: RaceAbortSignalParameters<T>): RaceAbortSignalReturnType<T> {
   const { signal, run, abortError } = parameters;
-  if (signal === undefined) {
-    try {
-      return Promise.resolve(run());
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let asked = false;
-    const aborted = (reason: unknown) => () => reject(abortError({ reason, asked }));
-    /** The abort when the signal reads as aborted now, else `otherwise`. */
-    const unlessAborted = (otherwise: () => void) => () => {
+    /** Throws the abort error when the signal reads as aborted (`finish` turns the throw into the rejection). */
+    const check = () => {
       const state = readAbortSignal({ signal });
-      (state.aborted ? aborted(state.reason) : otherwise)();
+      if (state.aborted) throw abortError({ reason: state.reason, asked });
     };
-    // An abort event is an abort even when the signal does not read as aborted (its reason is then unknown).
-    const onAbort = () => finish(unlessAborted(aborted(undefined)));
-    function finish(settle: () => void) {
+    const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
       try {
-        signal!.removeEventListener("abort", onAbort);
+        signal?.removeEventListener("abort", onAbort);
       } catch {
         // A signal that cannot remove its listener keeps a settled no-op; nothing else to do.
       }
@@ -69,27 +59,42 @@ export function raceAbortSignal<T>(parameters: RaceAbortSignalParameters<T>): Ra
       } catch (error) {
         reject(error);
       }
-    }
+    };
+    // An abort event is an abort even when the signal does not read as aborted (its reason is then unknown).
+    const onAbort = () =>
+      finish(() => {
+        check();
+        reject(abortError({ reason: undefined, asked }));
+      });
     try {
-      signal.addEventListener("abort", onAbort);
+      // Without a signal there is nothing to listen to: `run` is simply called.
+      signal?.addEventListener("abort", onAbort);
     } catch (thrown) {
       // A signal that cannot be listened to cannot stop a hanging wallet: refused before the wallet is asked.
-      return finish(aborted(thrown));
+      return finish(() => reject(abortError({ reason: thrown, asked })));
     }
     // A signal may fire its listener while it is being added: then the wallet is never asked.
     if (settled) return;
-    const before = readAbortSignal({ signal });
-    if (before.aborted) return finish(aborted(before.reason));
+    try {
+      check();
+    } catch (error) {
+      return finish(() => reject(error));
+    }
     asked = true;
+    const settleUnlessAborted = (settle: () => void) =>
+      finish(() => {
+        check();
+        settle();
+      });
     let work: Promise<T>;
     try {
       work = Promise.resolve(run());
     } catch (error) {
-      return finish(unlessAborted(() => reject(error)));
+      return settleUnlessAborted(() => reject(error));
     }
     work.then(
-      (value) => finish(unlessAborted(() => resolve(value))),
-      (error: unknown) => finish(unlessAborted(() => reject(error))),
+      (value) => settleUnlessAborted(() => resolve(value)),
+      (error: unknown) => settleUnlessAborted(() => reject(error)),
     );
   });
 }

@@ -117,26 +117,26 @@ async function askWalletUntilAborted<T>(input: {
   signal: AbortSignal | undefined;
   step: WalletStep;
   run: () => Promise<T> | T;
-  /** Whether any wallet question of this signing was asked yet (set here when `run` is called). */
+  /** Whether a wallet question of this signing was asked before this one (set here once this one settles). */
   progress: { asked: boolean };
 }): Promise<T> {
   const { signal, step, run, progress } = input;
-  const ask = () => {
-    progress.asked = true;
-    return run();
-  };
   try {
     return await raceAbortSignal({
       signal,
-      run: ask,
-      abortError: ({ reason }) =>
-        progress.asked ? abortedError("whileSigning", reason, step) : abortedError("beforeSigning", reason),
+      run,
+      abortError: ({ reason, asked }) =>
+        asked || progress.asked
+          ? abortedError("whileSigning", reason, step)
+          : abortedError("beforeSigning", reason),
     });
   } catch (cause) {
     // Only an error of this package passes (its own checks inside the step, the abort); whatever the wallet threw,
     // even an object shaped like a permit2 error, is the wallet's refusal.
     if (ownErrors.has(cause as object)) throw cause;
     throw createPermit2Error("PERMIT2_SIGNING_FAILED", stepMessage[step], { step }, cause);
+  } finally {
+    progress.asked = true;
   }
 }
 
