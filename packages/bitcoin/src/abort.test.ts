@@ -245,3 +245,60 @@ describe("a hostile or broken signal is a coded refusal before any key or wallet
     expect(listeners.removed).toBe(listeners.added);
   });
 });
+
+describe("a signal that cannot stop a hang, seen before the signer is asked: stage beforeSigning", () => {
+  const thrown = new Error("no listeners here");
+  const deaf: [string, () => ReturnType<typeof fakeSignal>, unknown][] = [
+    [
+      "its addEventListener throws",
+      () =>
+        fakeSignal({
+          addEventListener: {
+            value: () => {
+              throw thrown;
+            },
+          },
+        }),
+      thrown,
+    ],
+    [
+      "it fires abort while the listener is added (still reading as not aborted)",
+      () => {
+        const made = fakeSignal({});
+        const add = made.signal.addEventListener as (type: string, listener: EventListener) => void;
+        made.signal.addEventListener = (type: string, listener: EventListener) => {
+          add(type, listener);
+          (made.signal.fire as () => void)();
+        };
+        return made;
+      },
+      undefined,
+    ],
+    [
+      "it reads as aborted once it is listened to (no event)",
+      () => {
+        let listened = false;
+        const made = fakeSignal({ aborted: { get: () => listened }, reason: { value: "late" } });
+        const add = made.signal.addEventListener as (type: string, listener: EventListener) => void;
+        made.signal.addEventListener = (type: string, listener: EventListener) => {
+          add(type, listener);
+          listened = true;
+        };
+        return made;
+      },
+      "late",
+    ],
+  ];
+  for (const [name, make] of Object.entries(signers)) {
+    for (const [what, signal, cause] of deaf) {
+      it(`${name}: ${what}: the signer never asked`, async () => {
+        const { signer, uses } = make();
+        const { signal: hostile } = signal();
+        const result = await signWith(signer, hostile);
+        expect(result).toEqual({ code: "BTC_SIGNING_ABORTED", details: { stage: "beforeSigning" }, cause });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(uses.count).toBe(0);
+      });
+    }
+  }
+});

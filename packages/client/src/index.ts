@@ -1,4 +1,22 @@
 export {
+  type IsAbortSignalLikeErrorType,
+  type IsAbortSignalLikeParameters,
+  type IsAbortSignalLikeReturnType,
+  isAbortSignalLike,
+} from "./abort/isAbortSignalLike.js";
+export {
+  type RaceAbortSignalErrorType,
+  type RaceAbortSignalParameters,
+  type RaceAbortSignalReturnType,
+  raceAbortSignal,
+} from "./abort/raceAbortSignal.js";
+export {
+  type ReadAbortSignalErrorType,
+  type ReadAbortSignalParameters,
+  type ReadAbortSignalReturnType,
+  readAbortSignal,
+} from "./abort/readAbortSignal.js";
+export {
   type CreateIntentErrorType,
   type CreateIntentParameters,
   type CreateIntentReturnType,

@@ -123,8 +123,8 @@ export interface Permit2ErrorDetails {
   PERMIT2_SIGNING_FAILED: { step: "accounts" | "chainId" | "sign" | "privateKey" };
   /**
    * The caller's `signal` aborted (its `reason` is the `cause`; a signal whose `aborted` getter throws counts as
-   * aborted, the thrown value the `cause`). `stage` `beforeSigning`: before any wallet or key was asked anything;
-   * `whileSigning`: while the wallet was asked `step` (a wallet that never answers; on Tron with a private key,
+   * aborted, the thrown value the `cause`). `stage` `beforeSigning` (no `step`): before any wallet or key was asked
+   * anything, also when the signal cannot be listened to or aborts while it is listened to; `whileSigning`: while the wallet was asked `step` (a wallet that never answers; on Tron with a private key,
    * `accounts` also covers importing tronweb), or after it answered and before the approval was returned. No approval is returned after an abort; a late wallet answer is ignored.
    */
   PERMIT2_SIGNING_ABORTED: {

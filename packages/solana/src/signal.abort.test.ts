@@ -578,6 +578,33 @@ describe("the wallet's own refusal (the user clicks reject, the wallet throws) i
     });
   }
 
+  it("a signal that reads as aborted without firing its event when the wallet refuses: the abort wins, not the refusal", async () => {
+    // It was SOL_SIGNING_FAILED before (the refusal passed although the signal read as aborted); bitcoin already
+    // let the abort win, and the one race in @swapintent/client does for every package.
+    for (const route of routes.filter((r) => r.waits)) {
+      for (const mode of ["rejects", "throws"] as const) {
+        let aborted = false;
+        class SilentSignal extends EventTarget {
+          get aborted() {
+            return aborted;
+          }
+          readonly reason = "silent";
+        }
+        const wallet = standIn();
+        wallet.onAsk(() => {
+          aborted = true;
+          if (mode === "throws") throw new Error("User rejected the request.");
+          queueMicrotask(() => wallet.failLate(new Error("User rejected the request.")));
+        });
+        expect(await refusal(route.sign(wallet, new SilentSignal())), `${route.name} ${mode}`).toEqual({
+          code: "SOL_SIGNING_ABORTED",
+          details: { stage: "whileSigning" },
+          cause: "silent",
+        });
+      }
+    }
+  });
+
   it("an abort still wins over a refusal that comes after it (late, or the wallet aborting then throwing at once)", async () => {
     for (const route of routes.filter((r) => r.waits)) {
       for (const how of ["late", "re-entrant"] as const) {

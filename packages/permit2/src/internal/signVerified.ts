@@ -1,7 +1,12 @@
-import type { Approval, Hex } from "@swapintent/client";
+import {
+  type Approval,
+  type Hex,
+  isAbortSignalLike,
+  raceAbortSignal,
+  readAbortSignal,
+} from "@swapintent/client";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
-import { isSignalLike, raceAbort, readAbort } from "./abort.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
 import { createPermit2Error, ownErrors } from "./fail.js";
@@ -51,7 +56,7 @@ export async function verifyThenSign<TOwner extends string>(input: {
   signal?: AbortSignal | undefined;
 }): Promise<SignedPermit2Approval<TOwner>> {
   const { parameters, family, signal } = input;
-  if (signal !== undefined && !isSignalLike(signal))
+  if (signal !== undefined && !isAbortSignalLike({ signal }))
     throw createPermit2Error("PERMIT2_EXPECTED_INVALID", "signal is not an AbortSignal.", {
       field: "signal",
     });
@@ -64,8 +69,9 @@ export async function verifyThenSign<TOwner extends string>(input: {
   // The wallet gets its own deep copy: one that writes into the typed data it is handed cannot change the
   // `verified` this returns (what the app shows and stores), only what it signs, which the recovery then refuses.
   throwIfAborted(signal, "beforeSigning");
+  const progress = { asked: false };
   const askWallet = <T>(step: WalletStep, run: () => Promise<T> | T) =>
-    askWalletUntilAborted(signal, step, run);
+    askWalletUntilAborted({ signal, step, run, progress });
   const signing = await askWallet("accounts", () => input.signing(structuredClone(verified)));
   const { owner } = signing;
   const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
@@ -103,26 +109,39 @@ export async function verifyThenSign<TOwner extends string>(input: {
 type WalletStep = "accounts" | "chainId" | "sign";
 
 /**
- * One step of talking to the wallet, raced against `signal` (`PERMIT2_SIGNING_ABORTED` with the step, the answer
- * after that never used); anything but an error this package raised becomes `PERMIT2_SIGNING_FAILED` with the step.
+ * One step of talking to the wallet, raced against `signal` (`PERMIT2_SIGNING_ABORTED`: stage `beforeSigning`, no
+ * step, while no wallet question of this signing was asked, as with a signal that cannot be listened to or aborts
+ * while it is; else `whileSigning` with the step; the answer after the abort never used); anything but an error this package raised becomes `PERMIT2_SIGNING_FAILED` with the step.
  */
-async function askWalletUntilAborted<T>(
-  signal: AbortSignal | undefined,
-  step: WalletStep,
-  run: () => Promise<T> | T,
-): Promise<T> {
+async function askWalletUntilAborted<T>(input: {
+  signal: AbortSignal | undefined;
+  step: WalletStep;
+  run: () => Promise<T> | T;
+  /** Whether a wallet question of this signing was asked before this one (set here once this one settles). */
+  progress: { asked: boolean };
+}): Promise<T> {
+  const { signal, step, run, progress } = input;
   try {
-    return await raceAbort(signal, run, (reason) => abortedError("whileSigning", reason, step));
+    return await raceAbortSignal({
+      signal,
+      run,
+      abortError: ({ reason, asked }) =>
+        asked || progress.asked
+          ? abortedError("whileSigning", reason, step)
+          : abortedError("beforeSigning", reason),
+    });
   } catch (cause) {
     // Only an error of this package passes (its own checks inside the step, the abort); whatever the wallet threw,
     // even an object shaped like a permit2 error, is the wallet's refusal.
     if (ownErrors.has(cause as object)) throw cause;
     throw createPermit2Error("PERMIT2_SIGNING_FAILED", stepMessage[step], { step }, cause);
+  } finally {
+    progress.asked = true;
   }
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, stage: "beforeSigning" | "whileSigning"): void {
-  const state = readAbort(signal);
+  const state = readAbortSignal({ signal });
   if (state.aborted) throw abortedError(stage, state.reason);
 }
 

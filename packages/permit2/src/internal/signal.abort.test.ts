@@ -302,6 +302,118 @@ describe.each(routes)("$name: a wallet that never answers", (route) => {
   });
 });
 
+/**
+ * Signals that cannot stop a hanging wallet, each built so that the race sees it before the wallet is asked: its
+ * `addEventListener` throws, it fires `abort` while the listener is added (still reading as not aborted), or it
+ * reads as aborted once it is listened to (no event). `cause` is what the refusal must carry.
+ */
+const deafThrown = new Error("no listeners here");
+const deafSignals: { kind: string; make: () => AbortSignal; cause: unknown }[] = [
+  {
+    kind: "addEventListener throws",
+    make: () => {
+      class DeafSignal extends EventTarget {
+        readonly aborted = false;
+        override addEventListener() {
+          throw deafThrown;
+        }
+      }
+      return new DeafSignal() as unknown as AbortSignal;
+    },
+    cause: deafThrown,
+  },
+  {
+    kind: "fires abort while the listener is added",
+    make: () => {
+      class EagerSignal extends EventTarget {
+        readonly aborted = false;
+        override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null) {
+          super.addEventListener(type, listener);
+          this.dispatchEvent(new Event("abort"));
+        }
+      }
+      return new EagerSignal() as unknown as AbortSignal;
+    },
+    cause: undefined,
+  },
+  {
+    kind: "reads as aborted once listened to",
+    make: () => {
+      class LateSignal extends EventTarget {
+        listened = false;
+        get aborted() {
+          return this.listened;
+        }
+        readonly reason = "late";
+        override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null) {
+          super.addEventListener(type, listener);
+          this.listened = true;
+        }
+      }
+      return new LateSignal() as unknown as AbortSignal;
+    },
+    cause: "late",
+  },
+];
+
+describe.each(routes)("$name: a signal that cannot stop a hang, seen before the wallet is asked", (route) => {
+  it.each(deafSignals)("$kind: stage beforeSigning (no step), the wallet never asked", async (deaf) => {
+    const wallet = standIn(route.chain, route.hangAt);
+    const result = await refusal(route.sign(wallet, deaf.make()));
+    // It was labelled whileSigning (step accounts) before, though no wallet question had been asked.
+    expect(result).toEqual({
+      code: "PERMIT2_SIGNING_ABORTED",
+      details: { stage: "beforeSigning" },
+      cause: deaf.cause,
+    });
+    expect(wallet.asked).toEqual([]);
+  });
+});
+
+describe("a signal that turns deaf after the wallet answered a first question", () => {
+  it("is whileSigning at the next question (the wallet was asked accounts), and that question is never asked", async () => {
+    const thrown = new Error("deaf from now on");
+    for (const kind of ["throws", "eager", "late"] as const) {
+      let listens = 0;
+      class TurningSignal extends EventTarget {
+        listened = false;
+        get aborted() {
+          return kind === "late" && this.listened;
+        }
+        readonly reason = "late";
+        override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null) {
+          listens++;
+          if (listens < 2) return super.addEventListener(type, listener);
+          if (kind === "throws") throw thrown;
+          super.addEventListener(type, listener);
+          if (kind === "eager") this.dispatchEvent(new Event("abort"));
+          else this.listened = true;
+        }
+      }
+      const methods: string[] = [];
+      const provider = {
+        request: async ({ method }: { method: string }) => {
+          methods.push(method);
+          return method === "eth_accounts" ? [USER_ADDRESS] : `0x${EVM.chainId.toString(16)}`;
+        },
+      };
+      const result = await refusal(
+        signPermit2Approval({
+          ...parametersOf("evm"),
+          provider,
+          signal: new TurningSignal() as unknown as AbortSignal,
+        }),
+      );
+      expect(result, kind).toEqual({
+        code: "PERMIT2_SIGNING_ABORTED",
+        details: { stage: "whileSigning", step: "chainId" },
+        cause: kind === "throws" ? thrown : kind === "late" ? "late" : undefined,
+      });
+      expect(methods, kind).toEqual(["eth_accounts"]);
+    }
+  });
+});
+
 describe("one long-lived signal over many signings", () => {
   it("many calls waiting at once on one signal: one abort ends them all, and leaves no listener", async () => {
     const controller = new AbortController();
@@ -400,30 +512,6 @@ describe("playing the attacker on the signal and the wallet", () => {
       cause: thrown,
     });
     expect(methods).toEqual(["eth_accounts", "eth_chainId", "eth_signTypedData_v4"]);
-  });
-
-  it("a signal that cannot be listened to is refused before the wallet is asked (it could never stop a hang)", async () => {
-    const thrown = new Error("no listeners here");
-    class DeafSignal extends EventTarget {
-      readonly aborted = false;
-      override addEventListener() {
-        throw thrown;
-      }
-    }
-    const { provider, methods } = evmProvider();
-    const result = await refusal(
-      signPermit2Approval({
-        ...parametersOf("evm"),
-        provider,
-        signal: new DeafSignal() as unknown as AbortSignal,
-      }),
-    );
-    expect(result).toEqual({
-      code: "PERMIT2_SIGNING_ABORTED",
-      details: { stage: "whileSigning", step: "accounts" },
-      cause: thrown,
-    });
-    expect(methods).toEqual([]);
   });
 
   it("a signal that fires abort the moment it is listened to (aborted still false): the wallet is never asked", async () => {
@@ -529,6 +617,44 @@ describe("playing the attacker on the signal and the wallet", () => {
       }),
     );
     expect(result.code).toBe("PERMIT2_SIGNING_ABORTED");
+  });
+
+  it("a signal that reads as aborted without firing its event when the wallet refuses: the abort wins, at every step", async () => {
+    // It was PERMIT2_SIGNING_FAILED before (the refusal passed although the signal read as aborted); bitcoin already
+    // let the abort win, and the one race in @swapintent/client does for every package.
+    const steps = { eth_accounts: "accounts", eth_chainId: "chainId", eth_signTypedData_v4: "sign" } as const;
+    for (const [at, step] of Object.entries(steps)) {
+      for (const mode of ["rejects", "throws"] as const) {
+        let aborted = false;
+        class SilentSignal extends EventTarget {
+          get aborted() {
+            return aborted;
+          }
+          readonly reason = "silent";
+        }
+        const provider = {
+          request: ({ method }: { method: string }) => {
+            if (method === at) {
+              aborted = true;
+              if (mode === "throws") throw new Error("User rejected the request.");
+              return Promise.reject(new Error("User rejected the request."));
+            }
+            return Promise.resolve(
+              method === "eth_accounts" ? [USER_ADDRESS] : `0x${EVM.chainId.toString(16)}`,
+            );
+          },
+        };
+        const signal = new SilentSignal() as unknown as AbortSignal;
+        expect(
+          await refusal(signPermit2Approval({ ...parametersOf("evm"), provider, signal })),
+          `${at} ${mode}`,
+        ).toEqual({
+          code: "PERMIT2_SIGNING_ABORTED",
+          details: { stage: "whileSigning", step },
+          cause: "silent",
+        });
+      }
+    }
   });
 
   it("an abort while the answer is checked (k ticks after the wallet answered) is caught by the last check", async () => {
