@@ -15,7 +15,7 @@ export type IsAbortSignalLikeErrorType = never;
  * `removeEventListener` functions (duck-typed, so a signal of another realm passes; a getter that throws fails).
  *
  * @example
- * if (signal !== undefined && !isAbortSignalLike({ signal })) throw createMyError("MY_INVALID_PARAMETERS", …);
+ * if (signal !== undefined && !isAbortSignalLike({ signal })) throw new TypeError("`signal` must be an AbortSignal");
  */
 export function isAbortSignalLike({ signal }: IsAbortSignalLikeParameters): IsAbortSignalLikeReturnType {
   try {
