@@ -136,11 +136,12 @@ function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): string {
     throw invalidOption("baseUrl", "must be an http(s) URL without credentials, query or fragment");
   // after the parser, any loopback IPv4 reads `127.x.x.x` (a host of digits and dots parses only as an IPv4
   // address) and `[::1]` is the only IPv6 loopback; IPv4-mapped `[::ffff:7f00:1]` is refused (fails closed: it
-  // reaches loopback only through a dual-stack socket)
+  // reaches loopback only through a dual-stack socket). Of names only `localhost` itself: Node's resolver asks
+  // DNS for `localhost.` and `*.localhost` (not in the hosts file), so the network would pick where the key goes
   if (
     allowInsecureHttp !== true &&
     url.protocol === "http:" &&
-    !/^(127\.[\d.]+|\[::1\]|(.+\.)?localhost\.?)$/.test(url.hostname)
+    !/^(127\.[\d.]+|\[::1\]|localhost)$/.test(url.hostname)
   )
     throw invalidOption("baseUrl", "must be https, or loopback, or set `allowInsecureHttp: true`");
   return url.href;
