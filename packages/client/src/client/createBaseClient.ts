@@ -21,6 +21,15 @@ const credentialHeaders = new Set([
 ]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
+/**
+ * What a server may echo of a credential header's value: the value (any length), and each part of 8 characters
+ * or more between spaces, `;`, `,` and `=` (the token without `Bearer`, `Basic`'s base64, a cookie's value without
+ * its name). A shorter part (`dark`, `Bearer`) is no secret.
+ */
+function secretParts(value: string): string[] {
+  return [value, ...value.split(/[\s;,=]+/).filter((part) => part.length > 7)];
+}
+
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
 const invalidOption = (field: string, reason: string) =>
   invalidInput(field, reason, undefined, "INVALID_OPTIONS");
@@ -237,7 +246,7 @@ async function sendAttempt<T>(
     const sent = checkHeaders(headers);
     const secrets = Object.entries(sent)
       .filter(([key]) => credentialHeaders.has(key))
-      .map(([, value]) => value);
+      .flatMap(([, value]) => secretParts(value));
     callHook(transport.hooks.onRequest, {
       method,
       url,
