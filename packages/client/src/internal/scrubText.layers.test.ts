@@ -176,6 +176,22 @@ describe("scrubText: base64 wherever its quads start, however its lines are brok
     }
   });
 
+  // an HTML error page (Go's html/template writes `+` as `&#43;`; OWASP-style encoders `/` as `&#x2F;`): before,
+  // a signature or base64 with those characters reached error text whole
+  it("HTML numeric character references, decimal or hex, are decoded as a layer", () => {
+    const decimal = (s: string) => s.replace(/[+/=:]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const hex = (s: string) =>
+      s.replace(/[+/=:_]/g, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`);
+    for (const secret of secrets)
+      for (const echoed of [
+        decimal(secret),
+        hex(secret),
+        decimal(base64(`user:${secret}`)),
+        hex(url(secret)),
+      ])
+        expectRedacted(`<p>${echoed}</p>`, echoed);
+  });
+
   it("text without a secret is kept: paths, long base64 and line-broken base64", () => {
     const text = `GET /api/v1/echo/${base64("hello there, nothing")} ${padded("nothing here", 5000)}\r\n${base64("x".repeat(300)).replace(/(.{76})/g, "$1\r\n")} %u0041`;
     expect(scrubText(text, secrets)).toBe(text);
@@ -193,6 +209,7 @@ describe("scrubText cost on 8 MiB a hostile or broken server may send", () => {
     ["one run of 8 million letters", fill("a")],
     ["MIME lines (one token across CRLF)", fill(`${btoa("\u00fe\u00ff".repeat(28))}\r\n`)],
     ["%u escapes", fill("%u0041")],
+    ["HTML character references", fill("&#x41;&#66;")],
     ["paths glued to base64", fill("/a/QUJDREVGR0hJSktMTU5PUVJTVFVWV1hZWg ")],
     ["tokens as long as the key", fill(`${"abcdefghijklmnopqrstuvwxyz".repeat(2).slice(0, apiKey.length)} `)],
   ];

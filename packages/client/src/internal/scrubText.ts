@@ -63,24 +63,25 @@ export function scrubText(
     clean = unescapeNeedless(clean)
       .replace(new RegExp(source, "gi"), redacted)
       .replace(/[^\s"'<>]+(?:\r?\n[^\s"'<>]+)*/g, (token) =>
-        /[%\\]|[\w+/-]{8}/.test(token) && hides(token, 3) ? redacted : token,
+        /[%\\&]|[\w+/-]{8}/.test(token) && hides(token, 3) ? redacted : token,
       );
   }
   return cutText(clean, maxLength);
 }
 
 /**
- * One more layer of what a token may be: its `%XX`, `%uXXXX`, `\uXXXX` and `\x` escapes decoded (when it has
- * any), and each base64 or base64url run of 8 characters or more in it decoded (invalid base64 is skipped) from
- * each of the 4 places its quads may start, as a path or name may be glued before it (`/echo/…`: `/` is a base64
- * letter), with line breaks (and JSON's `\n`, `\r`, `\t`) dropped first: MIME and PEM break base64 into lines.
+ * One more layer of what a token may be: its `%XX`, `%uXXXX`, `\uXXXX`, `\x` escapes and HTML's `&#43;` and
+ * `&#x2F;` decoded (when it has any), and each base64 or base64url run of 8 characters or more in it decoded
+ * (invalid base64 is skipped) from each of the 4 places its quads may start, as a path or name may be glued before
+ * it (`/echo/…`: `/` is a base64 letter), with line breaks (and JSON's `\n`, `\r`, `\t`) dropped first: MIME and
+ * PEM break base64 into lines.
  * Each layer is no longer than the token, and a token gets at most 3, so the work stays linear in the text.
  */
 function decodeLayer(token: string): string[] {
   const unescaped = token.replace(
-    /[%\\]u([\da-f]{4})|%([\da-f]{2})|\\(.)/gi,
-    (_, unit?: string, byte?: string, char?: string) =>
-      char ?? String.fromCharCode(Number.parseInt((unit ?? byte) as string, 16)),
+    /[%\\]u([\da-f]{4})|%([\da-f]{2})|&#(x[\da-f]{1,4}|\d{1,5});|\\(.)/gi,
+    (_, unit?: string, byte?: string, entity?: string, char?: string) =>
+      char ?? String.fromCharCode(entity ? +`0${entity}` : Number.parseInt((unit ?? byte) as string, 16)),
   );
   const layers = unescaped === token ? [] : [unescaped];
   // a lookahead, not `{8,}`: V8 overflows its stack on that repeat over a run of millions
