@@ -23,11 +23,18 @@ const retryableStatuses = new Set([429, 502, 503, 504]);
 
 /**
  * What a server may echo of a credential header's value: the value (any length), and each part of 8 characters
- * or more between spaces, `;`, `,` and `=` (the token without `Bearer`, `Basic`'s base64, a cookie's value without
- * its name). A shorter part (`dark`, `Bearer`) is no secret.
+ * or more after the scheme, between spaces, `;` and `,`, without a `name=` before it or quotes around it (the token
+ * of `Bearer …`, `Basic`'s base64, a cookie's value). A scheme (`Signature`), a name or a short part is no secret.
  */
 function secretParts(value: string): string[] {
-  return [value, ...value.split(/[\s;,=]+/).filter((part) => part.length > 7)];
+  return [
+    value,
+    ...value
+      .replace(/^[\w-]+ /, "")
+      .split(/[\s;,]+/)
+      .map((part) => part.replace(/^[\w-]+=(?=[^=])|"/g, ""))
+      .filter((part) => part.length > 7),
+  ];
 }
 
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */

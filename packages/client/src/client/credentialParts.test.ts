@@ -43,6 +43,29 @@ describe("a credential header's secret part, echoed without its scheme or cookie
     }
   });
 
+  it("a parameter's name is no secret: `Signature keyId=…,signature=…` and `Digest username=…` keep those words", async () => {
+    const server = await startTestServer();
+    try {
+      const sig = "c2lnbmF0dXJlX3ZhbHVlXzAxMjM0NTY3ODk=";
+      server.handle(() => ({
+        status: 401,
+        headers: { "content-type": "text/plain" },
+        body: `invalid signature for username partner-key-01; got ${sig}`,
+      }));
+      for (const value of [
+        `Signature keyId="partner-key-01",algorithm="rsa-sha256",signature="${sig}"`,
+        `Digest username="bob", realm="api", nonce="${sig}"`,
+      ]) {
+        const client = testClient(server, { headers: { authorization: value }, retry: false });
+        const text = JSON.stringify((await rejection(client.getNetworks())).details);
+        expect(text).toContain("invalid signature for username");
+        expect(text).not.toContain(sig);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a short cookie value or scheme word is no secret of its own: text holding it is kept", async () => {
     const server = await startTestServer();
     try {
