@@ -332,3 +332,121 @@ describe("readAbortSignal and isAbortSignalLike", () => {
     for (const signal of notSignals) expect(isAbortSignalLike({ signal }), String(signal)).toBe(false);
   });
 });
+
+describe("raceAbortSignal against hostile wallets and callbacks (second pass)", () => {
+  const thrown = new Error("hostile");
+
+  it("a thenable that calls back twice, or both ways, settles once with its first answer; no listener left", async () => {
+    const controller = new AbortController();
+    const twice = {
+      // biome-ignore lint/suspicious/noThenProperty: the hostile thenable under test
+      then(resolve: (value: string) => void, reject: (error: unknown) => void) {
+        resolve("first");
+        resolve("second");
+        reject(thrown);
+      },
+    };
+    const race = raceAbortSignal({
+      signal: controller.signal,
+      run: () => twice as unknown as Promise<string>,
+      abortError,
+    });
+    expect(await outcome(race)).toEqual({ value: "first" });
+    const late = {
+      // biome-ignore lint/suspicious/noThenProperty: the hostile thenable under test
+      then(_: unknown, reject: (error: unknown) => void) {
+        reject(thrown);
+        setTimeout(() => reject(new Error("late")), 0);
+      },
+    };
+    expect(
+      await outcome(raceAbortSignal({ signal: controller.signal, run: () => late as never, abortError })),
+    ).toEqual({ thrown });
+    await tick();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    expect(unhandled).toEqual([]);
+  });
+
+  it("a thenable whose then getter or then call throws is the wallet's failure, not a hang or an escape", async () => {
+    const controller = new AbortController();
+    // biome-ignore lint/suspicious/noThenProperty: the hostile thenable under test
+    const getter = Object.defineProperty({}, "then", {
+      get() {
+        throw thrown;
+      },
+    });
+    const call = {
+      // biome-ignore lint/suspicious/noThenProperty: the hostile thenable under test
+      then() {
+        throw thrown;
+      },
+    };
+    for (const answer of [getter, call])
+      expect(
+        await outcome(raceAbortSignal({ signal: controller.signal, run: () => answer as never, abortError })),
+      ).toEqual({
+        thrown,
+      });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a wallet that throws synchronously with a live signal: its throw, and the listener removed", async () => {
+    const controller = new AbortController();
+    const race = raceAbortSignal({
+      signal: controller.signal,
+      run: () => {
+        throw thrown;
+      },
+      abortError,
+    });
+    expect(await outcome(race)).toEqual({ thrown });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a wallet that aborts synchronously and then throws: the abort (asked), the throw absorbed", async () => {
+    const controller = new AbortController();
+    const race = raceAbortSignal({
+      signal: controller.signal,
+      run: () => {
+        controller.abort("mid-question");
+        throw thrown;
+      },
+      abortError,
+    });
+    expect(await outcome(race)).toEqual({ aborted: { reason: "mid-question", asked: true } });
+    await tick();
+    expect(unhandled).toEqual([]);
+  });
+
+  it("an abortError that throws on an already aborted signal or one that cannot be listened to: its throw, run never asked", async () => {
+    let asked = 0;
+    const run = () => {
+      asked++;
+      return "signed";
+    };
+    const throwing = () => {
+      throw thrown;
+    };
+    const unlistenable = { aborted: false, addEventListener: throwing } as unknown as AbortSignal;
+    for (const signal of [AbortSignal.abort("gone"), unlistenable])
+      expect(await outcome(raceAbortSignal({ signal, run, abortError: throwing }))).toEqual({ thrown });
+    expect(asked).toBe(0);
+  });
+
+  it("a reason getter that throws when the event fires: the abort, that throw as its reason", async () => {
+    const target = new EventTarget();
+    let aborted = false;
+    const signal = Object.defineProperties(target, {
+      aborted: { get: () => aborted },
+      reason: {
+        get() {
+          throw thrown;
+        },
+      },
+    }) as unknown as AbortSignal;
+    const race = raceAbortSignal({ signal, run: hangingWallet<string>().run, abortError });
+    aborted = true;
+    target.dispatchEvent(new Event("abort"));
+    expect(await outcome(race)).toEqual({ aborted: { reason: thrown, asked: true } });
+  });
+});

@@ -83,6 +83,16 @@ describe("cosign: a v0 transaction whose signature count matches its header", ()
     ["two bytes", "01ab"],
     ["a PSBT as hex", "70736274ff01007102000000"],
     ["a count of 128 or more (a two-byte compact-u16: more than a transaction holds)", `80${tx.slice(2)}`],
+    // the layout matches (count, that many signatures, 0x80, the same count), yet no transaction is over 1232
+    // bytes: before, these were accepted (the count was never bounded by the size)
+    ...[0x13, 0x80, 0xff].map((count): [string, string] => {
+      const hex = count.toString(16).padStart(2, "0");
+      return [
+        `${count} signatures and a v0 header saying so`,
+        `${hex}${"ab".repeat(64 * count)}80${hex}${tx.slice(2 + 128 + 4)}`,
+      ];
+    }),
+    ["a signed v0 transaction padded past 1232 bytes", `${tx}${"00".repeat(1233 - tx.length / 2)}`],
   ])("%s is refused", async (_name, transaction) => {
     await refused(
       { type: "cosign", signedData: { transaction, userAddress: solanaAddress } },

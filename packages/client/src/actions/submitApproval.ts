@@ -57,12 +57,12 @@ export async function submitApproval(
       const txField = `${field}.transaction`;
       const txReason = "must be a signed v0 transaction as hex";
       assertPattern(transaction, /^([\da-fA-F]{2})+$/, txField, txReason);
-      // its signature count (a compact-u16: one byte below 128; a count above fails here as no transaction of
-      // 1232 bytes holds 128 signatures), the signatures, the v0 prefix 0x80, then the header's count of required
-      // signatures, which equals the signature count
+      // at most 1232 bytes (a packet); its signature count (a compact-u16: one byte below 128; a count above
+      // fails here as no transaction of 1232 bytes holds 128 signatures), the signatures, the v0 prefix 0x80, then
+      // the header's count of required signatures, which equals the signature count
       const count = transaction.slice(0, 2);
       const end = 2 + 128 * +`0x${count}`;
-      if (end < 3 || transaction.slice(end, end + 4) !== `80${count}`)
+      if (end < 3 || transaction.length > 2464 || transaction.slice(end, end + 4) !== `80${count}`)
         throw invalidInput(txField, txReason, transaction);
       assertNonEmptyString(userAddress, `${field}.userAddress`);
       signedData = { transaction, user_address: userAddress };

@@ -21,6 +21,22 @@ const credentialHeaders = new Set([
 ]);
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
+/**
+ * What a server may echo of a credential header's value: the value (any length), and each part of 8 characters
+ * or more after the scheme, between spaces, `;` and `,`, without a `name=` before it or quotes around it (the token
+ * of `Bearer …`, `Basic`'s base64, a cookie's value). A scheme (`Signature`), a name or a short part is no secret.
+ */
+function secretParts(value: string): string[] {
+  return [
+    value,
+    ...value
+      .replace(/^[\w-]+ /, "")
+      .split(/[\s;,]+/)
+      .map((part) => part.replace(/^[\w-]+=(?=[^=])|"/g, ""))
+      .filter((part) => part.length > 7),
+  ];
+}
+
 /** The `INVALID_OPTIONS` error for one client option; never quotes the value (it may be a key). */
 const invalidOption = (field: string, reason: string) =>
   invalidInput(field, reason, undefined, "INVALID_OPTIONS");
@@ -136,11 +152,12 @@ function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): string {
     throw invalidOption("baseUrl", "must be an http(s) URL without credentials, query or fragment");
   // after the parser, any loopback IPv4 reads `127.x.x.x` (a host of digits and dots parses only as an IPv4
   // address) and `[::1]` is the only IPv6 loopback; IPv4-mapped `[::ffff:7f00:1]` is refused (fails closed: it
-  // reaches loopback only through a dual-stack socket)
+  // reaches loopback only through a dual-stack socket). Of names only `localhost` itself: Node's resolver asks
+  // DNS for `localhost.` and `*.localhost` (not in the hosts file), so the network would pick where the key goes
   if (
     allowInsecureHttp !== true &&
     url.protocol === "http:" &&
-    !/^(127\.[\d.]+|\[::1\]|(.+\.)?localhost\.?)$/.test(url.hostname)
+    !/^(127\.[\d.]+|\[::1\]|localhost)$/.test(url.hostname)
   )
     throw invalidOption("baseUrl", "must be https, or loopback, or set `allowInsecureHttp: true`");
   return url.href;
@@ -236,7 +253,7 @@ async function sendAttempt<T>(
     const sent = checkHeaders(headers);
     const secrets = Object.entries(sent)
       .filter(([key]) => credentialHeaders.has(key))
-      .map(([, value]) => value);
+      .flatMap(([, value]) => secretParts(value));
     callHook(transport.hooks.onRequest, {
       method,
       url,

@@ -28,9 +28,16 @@ export function scrubText(
 ): string {
   let clean = text;
   const forms: string[] = [];
+  // no layer is longer than what it was decoded from: a token shorter than every form cannot hide one
+  let shortest = Number.POSITIVE_INFINITY;
+  // every form of an ASCII secret, and every encoding decoded here, is ASCII: a layer without a long enough run
+  // of it cannot hide one (a misread of base64 is mostly bytes past ASCII); any character for another secret
+  let room = "\\s!-~";
   for (const secret of secrets) {
     if (!secret) continue;
-    const base64 = /^[ -~]+$/.test(secret) ? btoa(secret).replace(/=+$/, "") : secret;
+    const ascii = /^[ -~]+$/.test(secret);
+    if (!ascii) room = "^";
+    const base64 = ascii ? btoa(secret).replace(/=+$/, "") : secret;
     // each form goes through the same unescaping as the text, so a secret that itself holds `%41` still matches
     for (const form of [
       secret,
@@ -38,46 +45,57 @@ export function scrubText(
       JSON.stringify(secret).slice(1, -1),
       base64,
       base64.replace(/\+/g, "-").replace(/\//g, "_"),
-    ])
-      forms.push(unescapeNeedless(form).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    ]) {
+      const plain = unescapeNeedless(form);
+      shortest = Math.min(shortest, plain.length);
+      forms.push(plain.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    }
   }
   if (forms.length > 0) {
     // longest first, so a longer form is replaced whole
     const source = forms.sort((a, b) => b.length - a.length).join("|");
     const found = new RegExp(source, "i");
+    const roomy = new RegExp(`[${room}]{${shortest}}`);
     // a token still hiding a secret under up to `layers` more encodings is redacted whole
     const hides = (token: string, layers: number): boolean =>
-      found.test(token) || (layers > 0 && decodeLayer(token).some((layer) => hides(layer, layers - 1)));
+      roomy.test(token) &&
+      (found.test(token) || (layers > 0 && decodeLayer(token).some((layer) => hides(layer, layers - 1))));
     clean = unescapeNeedless(clean)
       .replace(new RegExp(source, "gi"), redacted)
-      .replace(/[^\s"'<>]+/g, (token) =>
-        /[%\\]|[\w+/-]{8}/.test(token) && hides(token, 3) ? redacted : token,
+      .replace(/[^\s"'<>]+(?:\r?\n[^\s"'<>]+)*/g, (token) =>
+        /[%\\&]|[\w+/-]{8}/.test(token) && hides(token, 3) ? redacted : token,
       );
   }
   return cutText(clean, maxLength);
 }
 
 /**
- * One more layer of what a token may be: its `%XX`, `\uXXXX` and `\x` escapes decoded (when it has any), and each
- * base64 or base64url run of 8 characters or more in it decoded (invalid base64 is skipped). Each layer is no
- * longer than the token, and a token gets at most 3, so the work stays linear in the text.
+ * One more layer of what a token may be: its `%XX`, `%uXXXX`, `\uXXXX`, `\x` escapes and HTML's `&#43;` and
+ * `&#x2F;` decoded (when it has any), and each base64 or base64url run of 8 characters or more in it decoded
+ * (invalid base64 is skipped) from each of the 4 places its quads may start, as a path or name may be glued before
+ * it (`/echo/…`: `/` is a base64 letter), with line breaks (and JSON's `\n`, `\r`, `\t`) dropped first: MIME and
+ * PEM break base64 into lines.
+ * Each layer is no longer than the token, and a token gets at most 3, so the work stays linear in the text.
  */
 function decodeLayer(token: string): string[] {
   const unescaped = token.replace(
-    /%([\da-f]{2})|\\u([\da-f]{4})|\\(.)/gi,
-    (_, byte?: string, unit?: string, char?: string) =>
-      char ?? String.fromCharCode(Number.parseInt((byte ?? unit) as string, 16)),
+    /[%\\]u([\da-f]{4})|%([\da-f]{2})|&#(x[\da-f]{1,4}|\d{1,5});|\\(.)/gi,
+    (_, unit?: string, byte?: string, entity?: string, char?: string) =>
+      char ?? String.fromCharCode(entity ? +`0${entity}` : Number.parseInt((unit ?? byte) as string, 16)),
   );
   const layers = unescaped === token ? [] : [unescaped];
-  // runs of at most 4096 (whole quads, so a longer run is read in aligned pieces): V8 overflows its stack on an
-  // unbounded greedy run of millions
-  for (const run of token.match(/[\w+/-]{8,4096}/g) ?? []) {
-    try {
-      layers.push(atob(run.replace(/-/g, "+").replace(/_/g, "/")));
-    } catch {
-      // not base64
-    }
-  }
+  // a lookahead, not `{8,}`: V8 overflows its stack on that repeat over a run of millions
+  for (const run of token
+    .replace(/\s|\\[nrt]/g, "")
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .match(/(?=[\w+/]{8})[\w+/]+/g) ?? [])
+    for (let start = 0; start < 4; start++)
+      try {
+        layers.push(atob(run.slice(start, (run.length - start) % 4 === 1 ? -1 : undefined)));
+      } catch {
+        // not base64
+      }
   return layers;
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   array,
   boolean,
+  fail,
   integer,
   json,
   map,
@@ -387,5 +388,141 @@ describe("generative: valid values round-trip, every single-field corruption is 
         expect(issueOf(() => pageSchema({ ...wire, total_count: -1 })).path).toBe("total_count");
       }),
     );
+  });
+});
+
+describe("object's for-in fast path against a key-by-key reading, under hostile bodies and a polluted prototype", () => {
+  // wire keys of every kind for-in orders differently: integer-like keys (listed first, ascending), a `__proto__`
+  // key (an own data key in JSON.parse's output), snake_case names, and one key the schema does not know
+  const entries = {
+    item_id: string,
+    "7": optional(integer()),
+    amount: optional(string),
+    nested: optional(object({ inner_a: string, inner_b: optional(array(integer())) })),
+    "0": optional(string),
+    last_key: optional(nullable(string)),
+  };
+  const schema = object(entries);
+  const names = Object.keys(entries);
+
+  /** The reading before the fast path: each key looked up and checked to be own, in the schema's order. */
+  function keyByKey(input: unknown): unknown {
+    if (typeof input !== "object" || input === null || Array.isArray(input))
+      return issueOf(() => fail("expected Object"));
+    const out: Record<string, unknown> = {};
+    for (const key of names) {
+      const field = entries[key as keyof typeof entries] as Schema<unknown>;
+      const value = Object.hasOwn(input, key) ? (input as Record<string, unknown>)[key] : undefined;
+      if (value === undefined && !field.optional) return { path: key, message: "missing" };
+      let result: unknown;
+      try {
+        result = field(value);
+      } catch (error) {
+        const issue = issueOf(() => {
+          throw error;
+        });
+        return { path: issue.path ? `${key}.${issue.path}` : key, message: issue.message };
+      }
+      if (result !== undefined) out[key.replace(/_(.)/g, (_, c: string) => c.toUpperCase())] = result;
+    }
+    return out;
+  }
+  const outcome = (input: unknown) => {
+    try {
+      return schema(input);
+    } catch (error) {
+      return issueOf(() => {
+        throw error;
+      });
+    }
+  };
+
+  const keyPool = [...names, "__proto__", "1", "10", "extra", "constructor", "toString", "Last_key"];
+  const value = fc.oneof(
+    fc.constantFrom(
+      "s",
+      3,
+      -1,
+      1.5,
+      null,
+      true,
+      [1, 2],
+      { inner_a: "a" },
+      { inner_a: "a", inner_b: [1] },
+      {},
+    ),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
+  // JSON text, so duplicate keys (the last value wins, at the first key's place) and `__proto__` reach JSON.parse
+  const text = fc
+    .array(fc.tuple(fc.constantFrom(...keyPool), value), { maxLength: 10 })
+    .map((pairs) => `{${pairs.map(([key, v]) => `${JSON.stringify(key)}:${JSON.stringify(v)}`).join(",")}}`);
+  /** A way other code may have changed Object.prototype, undone after the run. */
+  const pollution = fc.record({
+    key: fc.constantFrom(...names, "extra"),
+    value: fc.constantFrom("from the prototype", 5, null, { inner_a: "p" }),
+    // data properties, as a merge bug writes them (an accessor needs code already running in the page)
+    how: fc.constantFrom("assign", "enumerable", "hidden", "none"),
+  });
+  function polluted<T>({ key, value, how }: { key: string; value: unknown; how: string }, run: () => T): T {
+    const proto = Object.prototype as Record<string, unknown>;
+    if (how === "assign") proto[key] = value;
+    if (how === "enumerable" || how === "hidden")
+      Object.defineProperty(proto, key, {
+        value,
+        enumerable: how === "enumerable",
+        configurable: true,
+        writable: true,
+      });
+    try {
+      return run();
+    } finally {
+      delete proto[key];
+    }
+  }
+
+  it("gives the key-by-key result or issue for any JSON body and any prototype pollution", () => {
+    fc.assert(
+      fc.property(text, pollution, (body, pollute) => {
+        const input = JSON.parse(body) as unknown;
+        const [fast, reference] = polluted(pollute, () => [outcome(input), keyByKey(input)]);
+        expect(fast).toEqual(reference);
+        // never a value the body did not send
+        if (!("path" in (fast as object)) && pollute.how !== "none")
+          expect(JSON.stringify(fast)).not.toContain(JSON.stringify(pollute.value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a polluted Symbol.iterator, or a key added to the prototype mid-read, changes nothing", () => {
+    const body = JSON.parse('{"item_id":"i","7":1,"amount":"2","last_key":"z"}') as unknown;
+    const expected = { itemId: "i", "7": 1, amount: "2", lastKey: "z" };
+    const proto = Object.prototype as Record<PropertyKey, unknown>;
+    proto[Symbol.iterator] = () => {
+      throw new Error("iterated");
+    };
+    let result: unknown;
+    try {
+      result = schema(body);
+    } finally {
+      delete proto[Symbol.iterator];
+    }
+    // compared once the prototype is clean again (the matcher itself iterates)
+    expect(result).toEqual(expected);
+    // a schema whose check adds the later keys to the prototype while the body is read
+    const sneaky = object({
+      a: map(string, (v) => {
+        (Object.prototype as Record<string, unknown>).b = "sneaked";
+        return v;
+      }),
+      b: optional(string),
+      c: string,
+    });
+    try {
+      expect(sneaky(JSON.parse('{"a":"x","c":"y"}'))).toEqual({ a: "x", c: "y" });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).b;
+    }
   });
 });
