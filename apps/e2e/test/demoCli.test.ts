@@ -5,11 +5,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processesMarked } from "@swapintent/testing/processesMarked";
 import { afterEach, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -20,20 +21,6 @@ afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-
-/** Pids of the processes whose environment carries `mark` (the demo, its anvils and their watchdogs, any worker). */
-function processesMarked(mark: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(mark)) pids.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return pids;
-}
 
 /** Run `pnpm demo <args>` from the repository root as a partner would, with a mark in the environment. */
 function runPnpmDemo(args: string[], env: Record<string, string> = {}) {

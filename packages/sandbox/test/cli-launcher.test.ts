@@ -4,11 +4,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processesMarked } from "@swapintent/testing/processesMarked";
 import { afterEach, expect, test } from "vitest";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -17,20 +18,6 @@ const started: ChildProcess[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
 });
-
-/** Pids of the processes whose environment carries `mark`. */
-function processesMarked(mark: string): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        return readFileSync(`/proc/${entry}/environ`, "latin1").includes(mark);
-      } catch {
-        return false; // gone, or not ours to read
-      }
-    })
-    .map(Number);
-}
 
 function runPnpmSandbox(args: string[]) {
   const id = randomUUID();

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processesMarked } from "@swapintent/testing/processesMarked";
 import { afterEach, expect, test } from "vitest";
 import { compileSolidity } from "./compileSolidity.js";
 
@@ -42,20 +43,6 @@ test("a compile lock left by a process killed mid-compile is taken over at once 
     rmSync(cache, { recursive: true, force: true });
   }
 }, 60_000);
-
-/** Pids of the processes whose environment carries `mark`. */
-function processesMarked(mark: string): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        return readFileSync(`/proc/${entry}/environ`, "latin1").includes(mark);
-      } catch {
-        return false; // gone, or not ours to read
-      }
-    })
-    .map(Number);
-}
 
 test("a process that exits while solc compiles takes the solc child with it (before: it compiled on as an orphan for seconds)", async () => {
   const cache = mkdtempSync(join(tmpdir(), "swapintent-solc-"));
