@@ -487,8 +487,13 @@ describe("object's for-in fast path against a key-by-key reading, under hostile 
         const input = JSON.parse(body) as unknown;
         const [fast, reference] = polluted(pollute, () => [outcome(input), keyByKey(input)]);
         expect(fast).toEqual(reference);
-        // never a value the body did not send
-        if (!("path" in (fast as object)) && pollute.how !== "none")
+        // never a value the body did not send (checkable only when the body does not send that same value itself:
+        // `{"last_key":null}` under a prototype polluted with null is a legitimate null)
+        if (
+          !("path" in (fast as object)) &&
+          pollute.how !== "none" &&
+          !body.includes(JSON.stringify(pollute.value))
+        )
           expect(JSON.stringify(fast)).not.toContain(JSON.stringify(pollute.value));
       }),
       { numRuns: 2000 },
