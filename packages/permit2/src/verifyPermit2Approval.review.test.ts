@@ -14,7 +14,7 @@ import {
 } from "../test/fixtures/buildPermit2Fixture.js";
 import { signWithSpies } from "../test/signWithSpies.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 /** The destination as the wallet's own registry has it: BTC on network 4, 8 decimals, at least 3900 lots. */
 const DESTINATION: Permit2DestinationExpectation = {

@@ -5,9 +5,9 @@ import {
   raceAbortSignal,
   readAbortSignal,
 } from "@swapintent/client";
+import { anyAddressTo20, detectChainKind } from "../address/addresses.js";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
-import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
-import { anyAddressTo20, detectChainKind } from "./addresses.js";
+import { verifyPermit2Approval } from "../verify/verifyPermit2Approval.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
 import { createPermit2Error, ownErrors } from "./fail.js";
 

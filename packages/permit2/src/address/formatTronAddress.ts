@@ -1,8 +1,8 @@
 import * as Base58 from "ox/Base58";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
-import type { Permit2Error } from "./errors.js";
-import { createPermit2Error } from "./internal/fail.js";
+import type { Permit2Error } from "../errors.js";
+import { createPermit2Error } from "../internal/fail.js";
 
 /** Parameters of {@link formatTronAddress}. */
 export interface FormatTronAddressParameters {

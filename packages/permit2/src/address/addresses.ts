@@ -1,7 +1,7 @@
 import type { Hex } from "@swapintent/client";
 import * as Address from "ox/Address";
-import { parseTronAddress } from "../parseTronAddress.js";
-import { createPermit2Error } from "./fail.js";
+import { createPermit2Error } from "../internal/fail.js";
+import { parseTronAddress } from "./parseTronAddress.js";
 
 /** The address family of a permit: EVM hex or Tron base58check. */
 export type ChainKind = "evm" | "tron";

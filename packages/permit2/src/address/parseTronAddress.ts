@@ -3,8 +3,8 @@ import * as Base58 from "ox/Base58";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
 import * as OxHex from "ox/Hex";
-import type { Permit2Error } from "./errors.js";
-import { createPermit2Error } from "./internal/fail.js";
+import type { Permit2Error } from "../errors.js";
+import { createPermit2Error } from "../internal/fail.js";
 
 /** Parameters of {@link parseTronAddress}. */
 export interface ParseTronAddressParameters {

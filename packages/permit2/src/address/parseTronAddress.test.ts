@@ -1,7 +1,7 @@
 import { encodeBase58, getBytes, sha256 } from "ethers";
 import { TronWeb } from "tronweb";
 import { describe, expect, it } from "vitest";
-import { codeOf } from "../test/codeOf.js";
+import { codeOf } from "../../test/codeOf.js";
 import { formatTronAddress } from "./formatTronAddress.js";
 import { parseTronAddress } from "./parseTronAddress.js";
 
