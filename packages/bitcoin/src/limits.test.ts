@@ -9,7 +9,7 @@ import { buildDeposit, type Deposit, hex, p2trOf, userKey } from "../test/fixtur
 import { DEFAULT_HTLC_POLICY } from "./constants.js";
 import { isBitcoinError } from "./errors.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
 const NOW_MS = 1_790_000_000_000;

@@ -20,7 +20,7 @@ import { isBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import type { HtlcPolicyParameters, KeySigner } from "./types.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 // bitcore-lib is the testing package's dependency: its Transaction.verify() runs consensus's CheckTransaction.
 const bitcore = createRequire(new URL("../node_modules/@swapintent/testing/package.json", import.meta.url))(

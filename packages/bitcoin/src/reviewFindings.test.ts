@@ -20,7 +20,7 @@ import {
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import { signHtlcRefund } from "./signHtlcRefund.js";
 import type { KeySigner, PsbtWalletSigner } from "./types.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
 const tapTweak = crypto.taggedHash("TapTweak", userKey.publicKey.slice(1));

@@ -1,5 +1,5 @@
 import { initEccLib } from "bitcoinjs-lib";
-import type { BitcoinEcc } from "./types.js";
+import type { BitcoinEcc } from "../types.js";
 
 let current: BitcoinEcc | undefined;
 

@@ -2,10 +2,10 @@
 // wallet gets the verified PSBT; what it hands back must differ from it only by the user's signatures on the
 // listed inputs, each in a shape the chain accepts, with the verified sighash type.
 import { Psbt, script, Transaction } from "bitcoinjs-lib";
+import { createBitcoinError, signingFailed } from "../errors.js";
+import type { PsbtWalletSigner, SignPsbtInput } from "../types.js";
+import type { VerifyHtlcPsbtReturnType } from "../verifyHtlcPsbt/verifyHtlcPsbt.js";
 import { decodeWitnessStack, equalBytes, hexToBytes } from "./bytes.js";
-import { createBitcoinError, signingFailed } from "./errors.js";
-import type { PsbtWalletSigner, SignPsbtInput } from "./types.js";
-import type { VerifyHtlcPsbtReturnType } from "./verifyHtlcPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;

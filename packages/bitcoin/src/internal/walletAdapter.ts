@@ -1,10 +1,10 @@
 // Internal: what the wallet adapters of `@swapintent/bitcoin/wallets` share: the user's key, addresses, PSBT
 // encodings, and the one way a wallet's refusal becomes a coded error.
 import { address, Psbt } from "bitcoinjs-lib";
+import { type BitcoinErrorDetails, createBitcoinError } from "../errors.js";
+import type { SignPsbtInput } from "../types.js";
 import { hexToBytes } from "./bytes.js";
 import { escapeForDisplay } from "./displaySafe.js";
-import { type BitcoinErrorDetails, createBitcoinError } from "./errors.js";
-import type { SignPsbtInput } from "./types.js";
 import { parseWalletPsbt } from "./walletPsbt.js";
 
 /** The adapter a wallet error came from. */

@@ -1,5 +1,4 @@
-import type { BitcoinError } from "./errors.js";
-import type { PsbtWalletSigner } from "./types.js";
+import type { BitcoinError } from "../errors.js";
 import {
   addressOf,
   callWallet,
@@ -8,7 +7,8 @@ import {
   readPublicKey,
   readWalletAnswer,
   walletRejected,
-} from "./walletAdapter.js";
+} from "../internal/walletAdapter.js";
+import type { PsbtWalletSigner } from "../types.js";
 
 /** The bech32 prefixes of Bitcoin's networks: mainnet, testnet and signet, regtest. */
 const BECH32_PREFIXES = new Set<unknown>(["bc", "tb", "bcrt"]);

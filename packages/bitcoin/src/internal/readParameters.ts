@@ -1,8 +1,8 @@
 // Internal: the caller's parameters, read once before anything else. A member may be a getter that throws, an object a
 // revoked proxy, the ecc backend one whose function throws: each is `BTC_PARAMETER_INVALID` naming the parameter
 // (the throw its cause), never an uncoded error. Later steps use only the copies made here.
-import { createBitcoinError } from "./errors.js";
-import type { BitcoinEcc } from "./types.js";
+import { createBitcoinError } from "../errors.js";
+import type { BitcoinEcc } from "../types.js";
 
 /** What `read()` returns; a throw is `BTC_PARAMETER_INVALID` for `parameter`. */
 export function readParameter<T>(parameter: string, read: () => T): T {

@@ -1,5 +1,4 @@
-import type { BitcoinError } from "./errors.js";
-import type { PsbtWalletSigner } from "./types.js";
+import type { BitcoinError } from "../errors.js";
 import {
   callWallet,
   isFunction,
@@ -9,7 +8,8 @@ import {
   readWalletAnswer,
   walletHexToBase64,
   walletRejected,
-} from "./walletAdapter.js";
+} from "../internal/walletAdapter.js";
+import type { PsbtWalletSigner } from "../types.js";
 
 /** The parameters of Leather's `signPsbt` RPC (documented shape). */
 export interface LeatherSignPsbtParams {

@@ -1,8 +1,8 @@
 // Internal: the caller's signer, read once. Its members may be getters (answering differently on each read, or
 // throwing) or the signer a revoked proxy: every later step uses this copy, and a read that throws is
 // `BTC_SIGNING_FAILED` (step `signer`), never an uncoded error.
-import { signingFailed } from "./errors.js";
-import type { KeySigner, PsbtWalletSigner } from "./types.js";
+import { signingFailed } from "../errors.js";
+import type { KeySigner, PsbtWalletSigner } from "../types.js";
 
 /** A copy of `signer`: its public key (bytes copied) and its methods, each called on the signer itself. */
 export function readSigner(signer: KeySigner | PsbtWalletSigner): KeySigner | PsbtWalletSigner {

@@ -1,6 +1,5 @@
-import { bytesToHex } from "./bytes.js";
-import type { BitcoinError } from "./errors.js";
-import type { PsbtWalletSigner } from "./types.js";
+import type { BitcoinError } from "../errors.js";
+import { bytesToHex } from "../internal/bytes.js";
 import {
   callWallet,
   isFunction,
@@ -8,7 +7,8 @@ import {
   readOption,
   readPublicKey,
   walletHexToBase64,
-} from "./walletAdapter.js";
+} from "../internal/walletAdapter.js";
+import type { PsbtWalletSigner } from "../types.js";
 
 /** One entry of Unisat's `toSignInputs`: the input, the key (or address) to sign with, and the sighash types. */
 export interface UnisatToSignInput {
