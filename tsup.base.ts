@@ -12,6 +12,10 @@ export const baseOptions: Options = {
   sourcemap: true,
   target: "es2022",
   platform: "neutral",
+  // One copy of each module per package, in ESM and CommonJS alike: shared code (the package's error class above
+  // all) goes to chunks that every entry imports. Without this, each CommonJS entry inlines its own copy, and an
+  // error thrown by one entry's class fails the other entry's `instanceof` and guard.
+  splitting: true,
   // CommonJS output: a lazily loaded module (permit2/tron's tronweb) is `require()`d in a promise, not `import()`ed.
   // A CommonJS runtime without a dynamic-import hook (Jest without --experimental-vm-modules compiles each file
   // with node:vm) rejects every `import()`, and a CommonJS app gets the peer's CommonJS build, the copy it has.

@@ -24,6 +24,7 @@ import {
   TYPESCRIPT_NEWEST,
   TYPESCRIPT_OLDEST,
 } from "./project.js";
+import { collectRefusals } from "./refusals.js";
 import { docExamples, readmeSnippets } from "./snippets.js";
 import { type TscError, type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
 
@@ -549,6 +550,41 @@ console.log(JSON.stringify({ resolved, results: result.results }));
         ["Solana -> Tron", "cosign", "Fulfilled", true],
       ]);
     });
+  });
+});
+
+describe("one error code whatever the module system", () => {
+  it("refuses the same way through every entry under import and require: the same code, and every guard of the package (any entry's) and the client's says yes", async () => {
+    setUp();
+    const { buildDeposit, userKey, hex } = await import("../../../packages/bitcoin/test/fixtures.js");
+    const deposit = buildDeposit();
+    const walletCase = {
+      intent: deposit.intent,
+      sourceAmountLots: deposit.quote.sourceAmountLots.toString(),
+      userPublicKey: hex(userKey.publicKey),
+    };
+    const specifiers = exportedSpecifiers(packed);
+    const [esm, cjs] = await Promise.all([
+      collectRefusals(runDir, "import", specifiers, walletCase),
+      collectRefusals(runDir, "require", specifiers, walletCase),
+    ]);
+    expect(cjs).toEqual(esm);
+    // every entry refuses something with a code of its own package
+    for (const specifier of specifiers) {
+      const coded = Object.entries(esm).filter(([k, r]) => k.startsWith(`${specifier}#`) && r.code);
+      expect(coded.length, `${specifier} refused nothing with a code`).toBeGreaterThan(0);
+    }
+    for (const [call, r] of Object.entries(esm)) {
+      if (!r.guards) continue;
+      expect(Object.keys(r.guards).length, call).toBeGreaterThan(1);
+      expect(
+        Object.entries(r.guards).filter(([, yes]) => !yes),
+        `${call}: ${r.code}`,
+      ).toEqual([]);
+    }
+    // a wallet's cancel, made by /wallets and asked by the root and by /node, is the code the README documents
+    const cancels = Object.entries(esm).filter(([k]) => k.endsWith("cancelled"));
+    expect(cancels.map(([, r]) => r.code)).toEqual(["BTC_WALLET_REJECTED", "BTC_WALLET_REJECTED"]);
   });
 });
 
