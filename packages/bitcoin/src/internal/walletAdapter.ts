@@ -95,14 +95,42 @@ export async function callWallet<T>(wallet: WalletName, call: () => Promise<T>):
   }
 }
 
+/** `BTC_WALLET_BROADCAST`: the wallet answered with a txid although `broadcast: false` was asked. */
+export function walletBroadcast(wallet: WalletName, txid: unknown) {
+  return createBitcoinError(
+    "BTC_WALLET_BROADCAST",
+    "The wallet broadcast the transaction on its own although it was asked not to.",
+    { wallet, txid: typeof txid === "string" ? escapeForDisplay(txid) : `(${typeof txid})` },
+  );
+}
+
 /**
- * Read a value out of the wallet's answer once (each member read once: a getter may answer differently each time);
- * a read that throws (a getter, a revoked proxy) becomes `BTC_WALLET_REJECTED`, never an uncoded error.
+ * A copy of one object of a wallet's answer, read strictly against its documented members: `value` must be an
+ * object (not an array), every own member must be one of `allowed` (a member whose value is `undefined` counts as
+ * absent, as SDK-typed objects carry them), and each allowed member is read exactly once. Anything else, and a read
+ * that throws (a getter, a revoked proxy), is `BTC_WALLET_REJECTED` with no code or message: an answer outside the
+ * documented shape.
  */
-export function readWalletAnswer<T>(wallet: WalletName, read: () => T): T {
+export function readWalletRecord<K extends string>(
+  wallet: WalletName,
+  value: unknown,
+  allowed: readonly K[],
+): Partial<Record<K, unknown>> {
+  const copy: Partial<Record<K, unknown>> = {};
+  let inShape = false;
   try {
-    return read();
-  } catch (reason) {
-    throw walletRejected(wallet, {}, reason);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const record = value as Record<string | symbol, unknown>;
+      const read = new Map<string | symbol, unknown>();
+      for (const key of Reflect.ownKeys(record)) read.set(key, record[key]);
+      inShape = [...read].every(
+        ([key, member]) => member === undefined || (allowed as readonly (string | symbol)[]).includes(key),
+      );
+      for (const key of allowed) if (read.get(key) !== undefined) copy[key] = read.get(key);
+    }
+  } catch (thrown) {
+    throw walletRejected(wallet, {}, thrown);
   }
+  if (!inShape) throw walletRejected(wallet, {}, value);
+  return copy;
 }

@@ -15,6 +15,8 @@ const INPUT_WITHOUT_WITNESS_WU = 164n;
  * service put in the PSBT: a fake 12 kB witness on its own input would otherwise make any fee look cheap. The
  * per-vbyte cap also holds for the user's share (the fee less what unlisted inputs bring) over the user's part of
  * the size: the service's own coins (its dust) would otherwise raise the cap by their size while adding nothing.
+ * The share cap (`maxFeeBps` of the quoted amount) bounds what the user pays: the fee less what the service's own
+ * coins bring (their amounts are committed, `assertAmountsCommitted`), which is what leaves the user's change.
  */
 export function checkFee(args: {
   psbt: Psbt;
@@ -73,7 +75,7 @@ export function checkFee(args: {
     feeLots > policy.maxFeeLots ||
     feeLots > policy.maxFeeRateSatPerVbyte * estimatedVsize ||
     feeLots - serviceLots > policy.maxFeeRateSatPerVbyte * ((weight - serviceWeight + 3n) / 4n) ||
-    feeLots * 10_000n > args.amountLots * BigInt(policy.maxFeeBps)
+    (feeLots - serviceLots) * 10_000n > args.amountLots * BigInt(policy.maxFeeBps)
   ) {
     throw createBitcoinError("BTC_FEE_TOO_HIGH", "The fee is above the cap.", details);
   }

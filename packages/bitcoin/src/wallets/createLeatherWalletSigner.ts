@@ -5,7 +5,8 @@ import {
   psbtBase64ToHex,
   readOption,
   readPublicKey,
-  readWalletAnswer,
+  readWalletRecord,
+  walletBroadcast,
   walletHexToBase64,
   walletRejected,
 } from "../internal/walletAdapter.js";
@@ -63,8 +64,10 @@ export type CreateLeatherWalletSignerErrorType = BitcoinError;
 /**
  * A `PsbtWalletSigner` for Leather: `signHtlcPsbt` verifies the deposit first, then this sends
  * `request("signPsbt", { hex, signAtIndex, allowedSighash, broadcast: false })` for exactly the verified inputs and
- * sighash types, and `signHtlcPsbt` re-checks the answer before it finalizes. A rejected request (Leather's
- * JSON-RPC `error`) is `BTC_WALLET_REJECTED`.
+ * sighash types, and `signHtlcPsbt` re-checks the answer before it finalizes. A rejected request, or an answer
+ * carrying Leather's JSON-RPC `error` (even beside a `result`), is `BTC_WALLET_REJECTED`, and so is an answer outside
+ * the documented `{ jsonrpc?, id?, result: { hex } }`; a `result.txid` (the wallet broadcast although asked not to)
+ * is `BTC_WALLET_BROADCAST`.
  *
  * @example
  * ```ts
@@ -97,9 +100,24 @@ export function createLeatherWalletSigner(
       };
       if (network !== undefined) params.network = network;
       const response = await callWallet("leather", () => leather.request("signPsbt", params));
-      const hex = readWalletAnswer("leather", () => response?.result?.hex);
-      if (typeof hex !== "string") throw walletRejected("leather", response ?? {});
-      return walletHexToBase64(hex);
+      return walletHexToBase64(readLeatherAnswer(response));
     },
   };
+}
+
+/**
+ * The signed PSBT's hex out of Leather's JSON-RPC answer, read strictly: an `error` member is the user's or wallet's
+ * refusal whatever else the answer carries (a cancelled request never signs); `jsonrpc` is `"2.0"` and `id` a
+ * string or number when present; `result` holds `hex` and nothing else, since a `txid` means the wallet broadcast.
+ */
+function readLeatherAnswer(response: unknown): unknown {
+  const envelope = readWalletRecord("leather", response, ["jsonrpc", "id", "result", "error"]);
+  if (Object.hasOwn(envelope, "error")) throw walletRejected("leather", envelope);
+  const { jsonrpc, id } = envelope;
+  const idValid = id === undefined || typeof id === "string" || typeof id === "number";
+  if ((jsonrpc !== undefined && jsonrpc !== "2.0") || !idValid) throw walletRejected("leather", {});
+  const result = readWalletRecord("leather", envelope.result, ["hex", "txid"]);
+  if (Object.hasOwn(result, "txid")) throw walletBroadcast("leather", result.txid);
+  if (typeof result.hex !== "string") throw walletRejected("leather", {});
+  return result.hex;
 }

@@ -5,7 +5,8 @@ import {
   isFunction,
   readOption,
   readPublicKey,
-  readWalletAnswer,
+  readWalletRecord,
+  walletBroadcast,
   walletRejected,
 } from "../internal/walletAdapter.js";
 import type { PsbtWalletSigner } from "../types.js";
@@ -69,7 +70,9 @@ export type CreateSatsConnectWalletSignerErrorType = BitcoinError;
  * A `PsbtWalletSigner` for sats-connect (Xverse and others): `signHtlcPsbt` verifies the deposit first, then this
  * sends `request("signPsbt", { psbt, signInputs: { [address]: [indexes] }, broadcast: false })` for exactly the
  * verified inputs (each under the user's address of its script type), and `signHtlcPsbt` re-checks the answer
- * before it finalizes. An `{ status: "error" }` answer, or a rejected request, is `BTC_WALLET_REJECTED`.
+ * before it finalizes. An `{ status: "error" }` answer, a `"success"` one that also carries an `error`, a rejected
+ * request, or an answer outside the documented `{ status: "success", result: { psbt } }` is `BTC_WALLET_REJECTED`; a
+ * `result.txid` (the wallet broadcast although asked not to) is `BTC_WALLET_BROADCAST`.
  *
  * @example
  * ```ts
@@ -105,13 +108,23 @@ export function createSatsConnectWalletSigner(
       const params: SatsConnectSignPsbtParams = { psbt, signInputs, broadcast: false };
       if (sighashTypes.size === 1) params.allowedSignHash = [...sighashTypes][0]!;
       const response = await callWallet("sats-connect", () => request("signPsbt", params));
-      const answer = readWalletAnswer("sats-connect", () => {
-        const status = response?.status;
-        const signed = status === "success" ? response.result?.psbt : undefined;
-        return { signed, refusal: status === "error" ? response : {} };
-      });
-      if (typeof answer.signed === "string") return answer.signed;
-      throw walletRejected("sats-connect", answer.refusal);
+      return readSatsConnectAnswer(response);
     },
   };
+}
+
+/**
+ * The signed PSBT (base64) out of sats-connect's answer, read strictly: `{ status: "success", result: { psbt } }`
+ * and nothing else. An `error` member is a refusal whatever the status says; a `txid` means the wallet broadcast.
+ */
+function readSatsConnectAnswer(response: unknown): string {
+  const envelope = readWalletRecord("sats-connect", response, ["status", "result", "error"]);
+  if (envelope.status === "error" || Object.hasOwn(envelope, "error")) {
+    throw walletRejected("sats-connect", envelope);
+  }
+  if (envelope.status !== "success") throw walletRejected("sats-connect", {});
+  const result = readWalletRecord("sats-connect", envelope.result, ["psbt", "txid"]);
+  if (Object.hasOwn(result, "txid")) throw walletBroadcast("sats-connect", result.txid);
+  if (typeof result.psbt !== "string") throw walletRejected("sats-connect", {});
+  return result.psbt;
 }
