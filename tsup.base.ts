@@ -1,13 +1,16 @@
 import { defineConfig, type Options } from "tsup";
 
 /**
- * What every published package's build shares: ESM and CJS with declarations and source maps, ES2022, no
- * Node-only globals assumed (`platform: "neutral"`). A package's `tsup.config.ts` passes its entries and
- * whatever it does differently.
+ * What every published package's build shares: ESM and CJS with source maps, ES2022, no Node-only globals assumed
+ * (`platform: "neutral"`). A package's `tsup.config.ts` passes its entries and whatever it does differently.
+ *
+ * Declarations are not tsup's: a published package's `build` runs `tsc -p tsconfig.build.json` after it, which
+ * writes one `.d.ts` and one `.d.ts.map` per source file in the source's own layout (the tarball ships `src`, so
+ * go-to-definition lands in the source), and `scripts/dcts-from-dts.mjs` writes their CommonJS twins (`.d.cts`).
  */
 export const baseOptions: Options = {
   format: ["esm", "cjs"],
-  dts: true,
+  dts: false,
   clean: true,
   sourcemap: true,
   target: "es2022",
