@@ -18,6 +18,15 @@ export interface Permit2ApproveTransaction {
 export type Permit2SignatureProblem = "not-a-string" | "length" | "v" | "range" | "high-s" | "unrecoverable";
 
 /**
+ * Why a contract owner's signature is refused (`details.reason` of `PERMIT2_CONTRACT_SIGNATURE_INVALID`): its
+ * ERC-1271 `isValidSignature` does not return the magic value for the permit's digest (`rejected`), it also
+ * returns it for an unrelated hash, so the signature does not commit to this permit (`accepts-any-hash`), the
+ * owner was said to be a contract but has no code and no ERC-6492 deployment (`no-code`), or the signature is not
+ * bounded, even-length hex (`malformed`).
+ */
+export type Permit2ContractSignatureProblem = "rejected" | "accepts-any-hash" | "no-code" | "malformed";
+
+/**
  * Every code a `@swapintent/permit2` error can carry, with the facts its `details` hold. Each check has its own code
  * so a wallet can say exactly what differs from what the user was quoted. Values the service sent are kept as sent
  * (typed `unknown`, with control, bidi and invisible characters escaped); nothing here ever holds a key.
@@ -119,6 +128,22 @@ export interface Permit2ErrorDetails {
    * the owner's hex form): the wallet signed with another account, or signed other data.
    */
   PERMIT2_SIGNER_MISMATCH: { expected: string; recovered: string };
+  /**
+   * The owner is a contract (a smart account) and the signature is not one Permit2 will accept from it, checked
+   * against the chain before submission: `reason` says why (see {@link Permit2ContractSignatureProblem}).
+   */
+  PERMIT2_CONTRACT_SIGNATURE_INVALID: {
+    owner: string;
+    reason: Permit2ContractSignatureProblem;
+    length?: number;
+  };
+  /**
+   * An ERC-6492 signature's factory call does not deploy the owner's address (it fails, or deploys something
+   * else): Permit2 would ask a contract that does not exist.
+   */
+  PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH: { owner: string; factory: string; factorySucceeded: boolean };
+  /** The chain could not be asked about the contract owner's signature (the read's error is the `cause`). */
+  PERMIT2_CONTRACT_CHECK_FAILED: { owner: string; method: "eth_chainId" | "eth_getCode" | "eth_call" };
   /** The wallet or signer refused or failed to sign (its error is the `cause`); `step` says which request failed. */
   PERMIT2_SIGNING_FAILED: { step: "accounts" | "chainId" | "sign" | "privateKey" };
   /**
@@ -200,6 +225,9 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_OWNER_MISMATCH: true,
   PERMIT2_SIGNATURE_INVALID: true,
   PERMIT2_SIGNER_MISMATCH: true,
+  PERMIT2_CONTRACT_SIGNATURE_INVALID: true,
+  PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH: true,
+  PERMIT2_CONTRACT_CHECK_FAILED: true,
   PERMIT2_SIGNING_FAILED: true,
   PERMIT2_SIGNING_ABORTED: true,
   PERMIT2_WALLET_RESPONSE_INVALID: true,
