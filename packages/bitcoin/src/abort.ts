@@ -2,7 +2,7 @@
 // break signing: a read that throws counts as aborted (the thrown value is the reason), a listener fired while it is
 // added means no key or wallet is asked, and the listener is removed once the question settles. The race and the
 // reads are `@swapintent/client`'s, shared by every signer package; this file keeps the Bitcoin codes.
-import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client";
+import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client/internal";
 import { createBitcoinError } from "./errors.js";
 
 type Stage = "beforeSigning" | "whileSigning";

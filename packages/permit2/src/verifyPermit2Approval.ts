@@ -1,4 +1,4 @@
-import type { Hex, TypedDataField } from "@swapintent/client";
+import type { HexString, TypedDataField } from "@swapintent/client";
 import * as AbiParameters from "ox/AbiParameters";
 import * as Address from "ox/Address";
 import * as Hash from "ox/Hash";
@@ -71,7 +71,7 @@ const PRIMARY_FIELDS_BEFORE_WITNESS = [
  * and returns the exact typed data to sign plus a summary for the confirmation screen. Pure: needs neither
  * viem nor tronweb, never mutates its inputs, makes no network call.
  *
- * Verified (each failure is a `BaseError` with its own code, see {@link Permit2ErrorCode}): mechanism; address
+ * Verified (each failure is a `SwapIntentError` with its own code, see {@link Permit2ErrorCode}): mechanism; address
  * forms (EVM checksum, Tron base58check); `types` (exactly Permit2's primary type, `TokenPermissions` and a
  * witness type with the fields intentId, secretHash, destChain, destToken, recipient, minDestAmount, maxDestAmount);
  * domain (only name `Permit2`, the wallet's chain id, `verifyingContract == permit2_contract_address`, canonical
@@ -274,7 +274,7 @@ function readOptions(parameters: VerifyPermit2ApprovalParameters) {
   if (typeof maxDeadlineSecs !== "number" || !Number.isFinite(maxDeadlineSecs) || maxDeadlineSecs < 0)
     throw invalid("maxDeadlineSecs", " is not a non-negative number.");
   if (!Array.isArray(allowedPermit2Addresses)) throw invalid("allowedPermit2Addresses", " is not an array.");
-  const allowed = new Set<Hex>();
+  const allowed = new Set<HexString>();
   for (const address of allowedPermit2Addresses as unknown[]) {
     const address20 = typeof address === "string" ? anyAddressTo20(address) : null;
     if (address20 === null)
@@ -338,9 +338,9 @@ function assertDomain(input: {
   domain: Record<string, unknown>;
   kind: ChainKind;
   expectedChainId: unknown;
-  permit2: Hex;
+  permit2: HexString;
   permit2ContractAddress: unknown;
-  allowed: ReadonlySet<Hex>;
+  allowed: ReadonlySet<HexString>;
 }): bigint {
   const { domain, kind, permit2, allowed } = input;
   const { expectedChainId: expectedChainIdInput, permit2ContractAddress } = input;
@@ -405,9 +405,9 @@ function assertDomain(input: {
 
 /** Spender = escrow (and the wallet's), token and amount = quote (and the wallet's), source decimals = wallet's. */
 function assertSourceSide(input: {
-  escrow: Hex;
-  permit2: Hex;
-  token: Hex;
+  escrow: HexString;
+  permit2: HexString;
+  token: HexString;
   expected: VerifyPermit2ApprovalParameters["expected"];
   quote: VerifyPermit2ApprovalParameters["quote"];
   escrowContractAddress: unknown;
@@ -509,26 +509,26 @@ function buildTypedData(input: {
   kind: ChainKind;
   chainId: number;
   /** Each address as [20 bytes, the form the service sent]. */
-  permit2: [Hex, unknown];
-  token: [Hex, unknown];
-  escrow: [Hex, unknown];
+  permit2: [HexString, unknown];
+  token: [HexString, unknown];
+  escrow: [HexString, unknown];
   amount: bigint;
   nonce: bigint;
   deadlineSecs: number;
   witness: Record<string, bigint | string>;
   types: Record<string, TypedDataField[]>;
   witnessTypeString: string;
-  witnessHash: Hex;
-}): { typedData: Permit2TypedData; hashedTypedData: Permit2TypedData; digest: Hex } {
+  witnessHash: HexString;
+}): { typedData: Permit2TypedData; hashedTypedData: Permit2TypedData; digest: HexString } {
   const { kind, chainId, amount, nonce, deadlineSecs, witness, types, witnessTypeString, witnessHash } =
     input;
   const [permit2, permit2AsSent] = input.permit2;
   const [token, tokenAsSent] = input.token;
   const [escrow, escrowAsSent] = input.escrow;
-  const display = (address20: Hex, original: unknown): string =>
+  const display = (address20: HexString, original: unknown): string =>
     kind === "evm" ? Address.checksum(address20) : (original as string);
   const build = (form: "display" | "hashed"): Permit2TypedData => {
-    const addr = (a20: Hex, original: unknown) =>
+    const addr = (a20: HexString, original: unknown) =>
       form === "hashed" ? Address.checksum(a20) : display(a20, original);
     const domainOut: Permit2Domain = {
       name: "Permit2",
@@ -625,8 +625,8 @@ function assertWitnessContents(input: {
 function hashPermit2Digest(input: {
   typedData: Permit2TypedData;
   typeString: string;
-  witnessHash: Hex;
-}): Hex {
+  witnessHash: HexString;
+}): HexString {
   const { domain, types, message } = input.typedData;
   const permitted = TypedData.hashStruct({
     primaryType: "TokenPermissions",
@@ -646,7 +646,7 @@ function hashPermit2Digest(input: {
       [
         Hash.keccak256(OxHex.fromString(input.typeString)),
         permitted,
-        message.spender as Hex,
+        message.spender as HexString,
         message.nonce,
         message.deadline,
         input.witnessHash,
@@ -654,7 +654,7 @@ function hashPermit2Digest(input: {
     ),
   );
   const domainSeparator = TypedData.hashDomain({
-    domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
+    domain: { ...domain, verifyingContract: domain.verifyingContract as HexString },
   });
   return Hash.keccak256(OxHex.concat("0x1901", domainSeparator, permitHash));
 }
@@ -801,13 +801,13 @@ function hashWitness(
   witnessTypeName: string,
   types: Record<string, TypedDataField[]>,
   witness: Record<string, bigint | string>,
-): Hex {
+): HexString {
   try {
     return TypedData.hashStruct({
       primaryType: witnessTypeName,
       types: types as unknown as TypedData.TypedData,
       data: witness,
-    }).toLowerCase() as Hex;
+    }).toLowerCase() as HexString;
   } catch (cause) {
     throw createPermit2Error(
       "PERMIT2_WITNESS_INVALID",
@@ -824,7 +824,7 @@ function hashWitness(
 function assertSentMessage(
   additional: Record<string, unknown>,
   kind: ChainKind,
-  built: { token: Hex; amount: bigint; escrow: Hex; nonce: bigint; deadline: bigint },
+  built: { token: HexString; amount: bigint; escrow: HexString; nonce: bigint; deadline: bigint },
 ): void {
   const sent = additional.message;
   if (sent === undefined) return;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BaseError, isSwapIntentError } from "@swapintent/client";
+import { isSwapIntentError, SwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { SOLANA_ERROR_CODES } from "../test/codes.js";
 import { type SolanaErrorCode, solanaError } from "./errors.js";
@@ -34,8 +34,8 @@ describe("the SolanaErrorCode union", () => {
     expect(raised.sort()).toEqual(UNION);
   });
 
-  it("every error goes through the typed factory (no bare BaseError in src)", () => {
-    for (const text of code) expect(text).not.toMatch(/new BaseError\b/);
+  it("every error goes through the typed factory (no bare SwapIntentError in src)", () => {
+    for (const text of code) expect(text).not.toMatch(/new SwapIntentError\b/);
     const thrown = code.join("\n").match(/solanaError\(/g) ?? [];
     expect(thrown.length).toBeGreaterThan(25);
   });
@@ -92,7 +92,7 @@ describe("isSolanaError", () => {
       "SOL_MEMO_MISMATCH\n",
       "SOL_MEMO MISMATCH",
     ]) {
-      const error = new BaseError(other, "x");
+      const error = new SwapIntentError(other, "x");
       expect(isSwapIntentError(error)).toBe(true);
       expect(isSolanaError(error), other).toBe(false);
     }
@@ -104,12 +104,12 @@ describe("isSolanaError", () => {
       "SOL_AMOUNT_MISMATCH",
     ])
       expect(isSolanaError(value)).toBe(false);
-    expect(isSolanaError(new BaseError("toString", "x"))).toBe(false);
-    expect(isSolanaError(new BaseError("__proto__", "x"))).toBe(false);
+    expect(isSolanaError(new SwapIntentError("toString", "x"))).toBe(false);
+    expect(isSolanaError(new SwapIntentError("__proto__", "x"))).toBe(false);
   });
 
   it("goes by the exact list, not the SOL_ prefix: a code this copy does not know is not a Solana error", () => {
-    const newer = new BaseError("SOL_A_CODE_ADDED_LATER", "x");
+    const newer = new SwapIntentError("SOL_A_CODE_ADDED_LATER", "x");
     expect(isSwapIntentError(newer)).toBe(true);
     expect(isSolanaError(newer)).toBe(false);
     expect(isSolanaError(newer, "SOL_MEMO_MISMATCH")).toBe(false);
@@ -119,7 +119,7 @@ describe("isSolanaError", () => {
   it("the factory keeps code, message, details and cause, and the details reach the message", () => {
     const cause = new Error("inner");
     const error = solanaError("SOL_AMOUNT_MISMATCH", "Amount differs.", { expected: 5n, actual: 6n }, cause);
-    expect(error).toBeInstanceOf(BaseError);
+    expect(error).toBeInstanceOf(SwapIntentError);
     expect(error.code).toBe("SOL_AMOUNT_MISMATCH");
     expect(error.details).toEqual({ expected: 5n, actual: 6n });
     expect(error.cause).toBe(cause);

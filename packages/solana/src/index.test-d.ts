@@ -4,7 +4,7 @@
  * accepting `undefined`.
  */
 import type { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
-import type { BaseError, Intent } from "@swapintent/client";
+import type { Intent, SwapIntentError } from "@swapintent/client";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type CosignSigner,
@@ -142,7 +142,7 @@ describe("error codes", () => {
     expectTypeOf<"SOL_TX_DECODE_FAILED">().toExtend<SolanaErrorCode>();
     expectTypeOf<"SOL_NOT_A_CODE">().not.toExtend<SolanaErrorCode>();
     expectTypeOf<"PERMIT2_SPENDER_MISMATCH">().not.toExtend<SolanaErrorCode>();
-    expectTypeOf<BaseError<SolanaErrorCode>["code"]>().toEqualTypeOf<SolanaErrorCode>();
+    expectTypeOf<SwapIntentError<SolanaErrorCode>["code"]>().toEqualTypeOf<SolanaErrorCode>();
   });
 });
 
@@ -154,9 +154,9 @@ describe("the viem convention: Parameters, ReturnType and ErrorType per function
     expectTypeOf<VerifyCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
     expectTypeOf<SignCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
     expectTypeOf<GetAssociatedTokenAddressErrorType>().toEqualTypeOf<SolanaError>();
-    expectTypeOf<SolanaError>().toExtend<BaseError<SolanaErrorCode>>();
+    expectTypeOf<SolanaError>().toExtend<SwapIntentError<SolanaErrorCode>>();
     expectTypeOf<SolanaError<"SOL_AMOUNT_MISMATCH">>().toEqualTypeOf<
-      BaseError<"SOL_AMOUNT_MISMATCH", SolanaErrorDetails["SOL_AMOUNT_MISMATCH"]>
+      SwapIntentError<"SOL_AMOUNT_MISMATCH", SolanaErrorDetails["SOL_AMOUNT_MISMATCH"]>
     >();
   });
 });
@@ -170,7 +170,7 @@ describe("isSolanaError narrows", () => {
     }
     if (isSolanaError(error)) {
       expectTypeOf(error.code).toEqualTypeOf<SolanaErrorCode>();
-      expectTypeOf(error).toExtend<BaseError<SolanaErrorCode>>();
+      expectTypeOf(error).toExtend<SwapIntentError<SolanaErrorCode>>();
     }
     if (isSolanaError(error, "SOL_MECHANISM_MISMATCH")) {
       expectTypeOf(error.code).toEqualTypeOf<"SOL_MECHANISM_MISMATCH">();

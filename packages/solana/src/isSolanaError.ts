@@ -1,4 +1,4 @@
-import { hasErrorCode } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 import { SOLANA_ERROR_CODES, type SolanaError, type SolanaErrorCode } from "./errors.js";
 
 /**

@@ -63,7 +63,7 @@ export interface SignCosignTransactionWithKitParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithKitReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithKit} rejects with: a `BaseError` whose code is a `SolanaErrorCode`. */
+/** The error {@link signCosignTransactionWithKit} rejects with: a `SwapIntentError` whose code is a `SolanaErrorCode`. */
 export type SignCosignTransactionWithKitErrorType = SolanaError;
 
 const SOURCE = "kit signer";

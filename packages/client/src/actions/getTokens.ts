@@ -4,7 +4,7 @@ import { appendPageQuery } from "../internal/appendPageQuery.js";
 import { assertInteger } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseTokensPage } from "../internal/wire.js";
-import type { NetworkId, Page, Token } from "../types.js";
+import type { NetworkId, Page, TokenInfo } from "../types.js";
 
 /** Filters of the token listing. */
 export interface TokenFilter {
@@ -23,7 +23,7 @@ export interface GetTokensParameters extends TokenFilter, CallOptions {
 }
 
 /** What {@link getTokens} returns (awaited). */
-export type GetTokensReturnType = Page<Token>;
+export type GetTokensReturnType = Page<TokenInfo>;
 
 /** The errors {@link getTokens} can throw. */
 export type GetTokensErrorType = ClientError;

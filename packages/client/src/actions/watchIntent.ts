@@ -1,6 +1,6 @@
 import type { BaseClient } from "../client/types.js";
-import { isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, clientError } from "../errors/codes.js";
+import { isSwapIntentError } from "../errors/swapIntentError.js";
 import { assertInteger, assertUuid, maxTimerMs } from "../internal/assertInput.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";

@@ -1,10 +1,5 @@
-import {
-  type Approval,
-  type Hex,
-  isAbortSignalLike,
-  raceAbortSignal,
-  readAbortSignal,
-} from "@swapintent/client";
+import type { Approval, HexString } from "@swapintent/client";
+import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client/internal";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
 import { anyAddressTo20, detectChainKind } from "./addresses.js";
@@ -14,7 +9,7 @@ import { createPermit2Error, ownErrors } from "./fail.js";
 /** What every signer of the package returns (the Tron one with a base58 owner). */
 export interface SignedPermit2Approval<TOwner extends string> {
   /** 65-byte `r ‖ s ‖ v` signature, v = 27/28, low `s`. */
-  signature: Hex;
+  signature: HexString;
   /** The body to submit with the client's approval call. */
   approval: Extract<Approval, { type: "permit2" }>;
   /** The address that signed (the Permit2 `owner`), in the chain's own form. */

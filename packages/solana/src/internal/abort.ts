@@ -5,7 +5,7 @@
  * used (its late rejection is handled, never unhandled). The race and the reads are `@swapintent/client`'s, shared by
  * every signer package; this file keeps the Solana codes.
  */
-import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client";
+import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client/internal";
 import { solanaError } from "../errors.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { BaseError } from "@swapintent/client";
+import type { SwapIntentError } from "@swapintent/client";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
   COMPUTE_BUDGET_PROGRAM_ADDRESS,
@@ -125,7 +125,7 @@ function applyEffect(
 function refusal(
   effect: Exclude<InstructionEffect, { kind: "none" | "memo" | "nativeOutflow" | "tokenTransfer" }>,
   index: number,
-): BaseError {
+): SwapIntentError {
   switch (effect.kind) {
     case "unknown":
       return solanaError(
