@@ -46,6 +46,7 @@ it("exports exactly the public API", async () => {
 it("exports exactly the plumbing of `@swapintent/client/internal`", async () => {
   expect(Object.keys(await import("./internal.js")).sort()).toMatchInlineSnapshot(`
     [
+      "createAbortGuards",
       "hasErrorCode",
       "isAbortSignalLike",
       "raceAbortSignal",

@@ -1,6 +1,7 @@
 /**
  * `@swapintent/client/internal`: plumbing shared by the swapintent packages (`@swapintent/permit2`,
- * `@swapintent/bitcoin`, `@swapintent/solana`): the abort race and reads every signer uses, the canonical JSON of
+ * `@swapintent/bitcoin`, `@swapintent/solana`): the abort race and reads every signer uses (and `createAbortGuards`, which builds a package's
+ * signal checks from its own coded errors), the canonical JSON of
  * request signing, and the rule behind each package's error guard.
  *
  * Not for applications: nothing here carries a semver promise, and any of it may change or go in a patch release.
@@ -8,6 +9,14 @@
  *
  * @packageDocumentation
  */
+export {
+  type AbortGuards,
+  type AbortStage,
+  type CreateAbortGuardsErrorType,
+  type CreateAbortGuardsParameters,
+  type CreateAbortGuardsReturnType,
+  createAbortGuards,
+} from "./abort/createAbortGuards.js";
 export {
   type IsAbortSignalLikeErrorType,
   type IsAbortSignalLikeParameters,
