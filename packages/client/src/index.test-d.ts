@@ -52,6 +52,7 @@ import {
   parseLots,
   type QueryParameters,
   type Quote,
+  type RequestError,
   type RequestSigner,
   type RequestSigningOptions,
   type ResponseIssue,
@@ -298,7 +299,7 @@ describe("viem's naming: Parameters, ReturnType, ErrorType", () => {
   });
 
   it("ErrorType names the codes a function can throw", () => {
-    expectTypeOf<GetBestQuoteErrorType>().toEqualTypeOf<ClientError>();
+    expectTypeOf<GetBestQuoteErrorType>().toEqualTypeOf<RequestError>();
     expectTypeOf<ParseLotsErrorType>().toEqualTypeOf<ClientError<"INVALID_INPUT">>();
     expectTypeOf<CreateSwapIntentClientErrorType>().toEqualTypeOf<ClientError<"INVALID_OPTIONS">>();
     expectTypeOf<CreateRequestSignerErrorType["code"]>().toEqualTypeOf<

@@ -121,6 +121,8 @@ export {
   type HttpErrorDetails,
   isClientError,
   type RequestDetails,
+  type RequestError,
+  type RequestErrorCode,
   type ResponseIssue,
 } from "./errors/codes.js";
 export type { CodedError } from "./errors/swapIntentError.js";

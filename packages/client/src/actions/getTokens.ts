@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { appendPageQuery } from "../internal/appendPageQuery.js";
 import { assertInteger } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
@@ -26,7 +26,7 @@ export interface GetTokensParameters extends TokenFilter, CallOptions {
 export type GetTokensReturnType = Page<TokenInfo>;
 
 /** The errors {@link getTokens} can throw. */
-export type GetTokensErrorType = ClientError;
+export type GetTokensErrorType = RequestError;
 
 /**
  * Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages.

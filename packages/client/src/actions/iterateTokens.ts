@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { iteratePages } from "../internal/iteratePages.js";
 import type { TokenInfo } from "../types.js";
 import { getTokens, type TokenFilter } from "./getTokens.js";
@@ -14,7 +14,7 @@ export interface IterateTokensParameters extends TokenFilter, CallOptions {
 export type IterateTokensReturnType = AsyncGenerator<TokenInfo>;
 
 /** The errors {@link iterateTokens} can throw. */
-export type IterateTokensErrorType = ClientError;
+export type IterateTokensErrorType = RequestError;
 
 /**
  * Yields every token of the listing, page after page, until `total` is reached or a page comes back empty.

@@ -116,6 +116,35 @@ export type ClientErrorCode = keyof ClientErrorDetails;
 /** An error of `@swapintent/client`: one `SwapIntentError` per code, so narrowing `code` narrows `details`. */
 export type ClientError<C extends ClientErrorCode = ClientErrorCode> = CodedError<ClientErrorDetails, C>;
 
+/**
+ * The codes any call through the transport can end with: a per-call option or request body refused before sending
+ * (`INVALID_INPUT`), a header a request signer returned that HTTP cannot carry (`INVALID_OPTIONS`), the signer's
+ * own failure (`SIGNING_FAILED`), a stop (`TIMEOUT`, `ABORTED`), no response (`NETWORK_ERROR`), a refused or
+ * unreadable response, and each HTTP error status. Actions add their own codes to these (`QUOTE_EXPIRED`,
+ * `WAIT_TIMEOUT`).
+ */
+export type RequestErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_OPTIONS"
+  | "SIGNING_FAILED"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "NETWORK_ERROR"
+  | "REDIRECT_REFUSED"
+  | "RESPONSE_TOO_LARGE"
+  | "RESPONSE_INVALID"
+  | "HTTP_ERROR"
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "UNPROCESSABLE"
+  | "RATE_LIMITED"
+  | "SERVER_ERROR";
+
+/** The errors of one call through the transport (see {@link RequestErrorCode}), narrowed by `code`. */
+export type RequestError = ClientError<RequestErrorCode>;
+
 /** The exact runtime list of client codes; the compiler keeps it equal to {@link ClientErrorCode}. */
 const clientErrorCodes: Record<ClientErrorCode, true> = {
   INVALID_INPUT: true,
