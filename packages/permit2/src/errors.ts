@@ -1,12 +1,13 @@
-import { type CodedError, type Hex, hasErrorCode } from "@swapintent/client";
+import type { CodedError, HexString } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 
 /**
  * An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`.
  * (`Hex` is `` `0x${string}` ``, the same type as viem's `Address`; declared here so no viem type is needed.)
  */
 export interface Permit2ApproveTransaction {
-  to: Hex;
-  data: Hex;
+  to: HexString;
+  data: HexString;
   value: 0n;
 }
 
@@ -179,7 +180,7 @@ export interface Permit2ErrorDetails {
 export type Permit2ErrorCode = keyof Permit2ErrorDetails;
 
 /**
- * The error every function of `@swapintent/permit2` throws: a swapintent `BaseError` with a permit2 code, one per
+ * The error every function of `@swapintent/permit2` throws: a swapintent `SwapIntentError` with a permit2 code, one per
  * code, so narrowing `code` (a `switch`, or {@link isPermit2Error} with a code) narrows `details` to that code's facts.
  */
 export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = CodedError<
@@ -239,7 +240,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
 
 /**
  * True when `error` is a `@swapintent/permit2` error (its code is one of this package's exact list, see
- * `hasErrorCode` in `@swapintent/client`), optionally with the given code; narrows `error` to that code's error, so
+ * `hasErrorCode` in `@swapintent/client/internal`), optionally with the given code; narrows `error` to that code's error, so
  * `details` has that code's facts. An error of another package (a client or bitcoin code), or a code this copy of
  * the package does not know, is not a permit2 error.
  *

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rejection } from "../../test/helpers.js";
 import { getIntentStatus } from "../actions/getIntentStatus.js";
 import { createBaseClient } from "../client/createBaseClient.js";
-import { BaseError } from "./baseError.js";
+import { SwapIntentError } from "./swapIntentError.js";
 
 describe("an error's message is one line per detail, whoever wrote the text", () => {
   it("a caller's value quoted by INVALID_INPUT cannot add a line (an intent id from a link)", async () => {
@@ -17,7 +17,7 @@ describe("an error's message is one line per detail, whoever wrote the text", ()
 
   it("string, nested object and array details and the short message: controls, bidi and separators escaped", () => {
     const text = "a\u2028b\u202ec\u0085d\ud800e\tf";
-    const error = new BaseError("X", `short ${text}`, {
+    const error = new SwapIntentError("X", `short ${text}`, {
       details: { text, nested: { text }, list: [text] },
     });
     expect(error.message.split("\n")).toHaveLength(4);
@@ -28,7 +28,7 @@ describe("an error's message is one line per detail, whoever wrote the text", ()
   });
 
   it("ordinary text, emoji and accents are left as they are", () => {
-    const error = new BaseError("X", "Prix dépassé 😀", { details: { token: "Ünïcödé 🚀" } });
+    const error = new SwapIntentError("X", "Prix dépassé 😀", { details: { token: "Ünïcödé 🚀" } });
     expect(error.message).toBe("[X] Prix dépassé 😀\n  token: Ünïcödé 🚀");
   });
 });

@@ -79,25 +79,27 @@ export interface SwapIntentClient extends BaseClient {
   watchIntent(parameters: WatchIntentParameters): WatchIntentReturnType;
 }
 
-/** Parameters of {@link createClient}: the client options. */
-export type CreateClientParameters = ClientOptions;
+/** Parameters of {@link createSwapIntentClient}: the client options. */
+export type CreateSwapIntentClientParameters = ClientOptions;
 
-/** What {@link createClient} returns. */
-export type CreateClientReturnType = SwapIntentClient;
+/** What {@link createSwapIntentClient} returns. */
+export type CreateSwapIntentClientReturnType = SwapIntentClient;
 
-/** The errors {@link createClient} can throw. */
-export type CreateClientErrorType = ClientError<"INVALID_OPTIONS">;
+/** The errors {@link createSwapIntentClient} can throw. */
+export type CreateSwapIntentClientErrorType = ClientError<"INVALID_OPTIONS">;
 
 /**
  * Creates a client for the swap intent service with every endpoint as a method. To ship less code, use
  * `createBaseClient` with the standalone actions instead.
  *
  * @example
- * const client = createClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAPINTENT_API_KEY });
+ * const client = createSwapIntentClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAPINTENT_API_KEY });
  * const quote = await client.getBestQuote({ sourceChain: 1, sourceToken, destChain: 5, destToken, amount: "1.5", slippageBps: 50 });
  * @throws `INVALID_OPTIONS` for unusable options (see `createBaseClient`).
  */
-export function createClient(parameters: CreateClientParameters): CreateClientReturnType {
+export function createSwapIntentClient(
+  parameters: CreateSwapIntentClientParameters,
+): CreateSwapIntentClientReturnType {
   const base = createBaseClient(parameters);
   return {
     ...base,
@@ -114,3 +116,17 @@ export function createClient(parameters: CreateClientParameters): CreateClientRe
     watchIntent: (parameters) => watchIntent(base, parameters),
   };
 }
+
+/** @deprecated Use CreateSwapIntentClientParameters. */
+export type CreateClientParameters = CreateSwapIntentClientParameters;
+/** @deprecated Use CreateSwapIntentClientReturnType. */
+export type CreateClientReturnType = CreateSwapIntentClientReturnType;
+/** @deprecated Use CreateSwapIntentClientErrorType. */
+export type CreateClientErrorType = CreateSwapIntentClientErrorType;
+/**
+ * @deprecated Use createSwapIntentClient (same function; this name collides with viem's `createClient`).
+ *
+ * @example
+ * const client = createClient({ baseUrl: "http://127.0.0.1:8787" }); // prefer createSwapIntentClient
+ */
+export const createClient: typeof createSwapIntentClient = createSwapIntentClient;

@@ -15,14 +15,14 @@ const escapeUnsafe = (text: string) =>
   text.replace(/[\p{C}\u2028\u2029]/gu, (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`);
 
 /**
- * The one error class of swapintent. Every failure of every package is a `BaseError` (or a subclass)
+ * The one error class of swapintent. Every failure of every package is a `SwapIntentError` (or a subclass)
  * with a stable string `code` that callers switch on; `shortMessage` is one human sentence and
  * `details` adds facts (never a private key, seed, preimage or API key).
  *
  * @example
- * throw new BaseError("QUOTE_EXPIRED", "The quote has expired.", { details: { quoteId, expiryMs } });
+ * throw new SwapIntentError("QUOTE_EXPIRED", "The quote has expired.", { details: { quoteId, expiryMs } });
  */
-export class BaseError<
+export class SwapIntentError<
   TCode extends string = string,
   TDetails extends Readonly<Record<string, unknown>> = Readonly<Record<string, unknown>>,
 > extends Error {
@@ -56,7 +56,7 @@ export class BaseError<
    * The `cause` is left out.
    *
    * @example
-   * JSON.stringify(new BaseError("INVALID_INPUT", "Bad amount.", { details: { value: 5n } }));
+   * JSON.stringify(new SwapIntentError("INVALID_INPUT", "Bad amount.", { details: { value: 5n } }));
    * // {"name":"SwapIntentError","code":"INVALID_INPUT",…,"details":{"value":"5n"}}
    */
   toJSON(): Record<string, unknown> {
@@ -75,6 +75,20 @@ export class BaseError<
     };
   }
 }
+
+/**
+ * @deprecated Use SwapIntentError (the same class: `instanceof`, `extends` and `isSwapIntentError` agree across both
+ * names; this one collides with viem's `BaseError`).
+ *
+ * @example
+ * if (error instanceof BaseError) console.log(error.code); // prefer SwapIntentError
+ */
+export const BaseError: typeof SwapIntentError = SwapIntentError;
+/** @deprecated Use SwapIntentError. */
+export type BaseError<
+  TCode extends string = string,
+  TDetails extends Readonly<Record<string, unknown>> = Readonly<Record<string, unknown>>,
+> = SwapIntentError<TCode, TDetails>;
 
 function bigintAsText(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? `${value}n` : value;
@@ -113,7 +127,7 @@ function formatDetail(value: unknown): string {
 export function isSwapIntentError<TCode extends string = string>(
   error: unknown,
   code?: TCode,
-): error is BaseError<TCode> {
+): error is SwapIntentError<TCode> {
   if (typeof error !== "object" || error === null) return false;
   const candidate = error as {
     [errorBrand]?: unknown;
@@ -122,7 +136,7 @@ export function isSwapIntentError<TCode extends string = string>(
     shortMessage?: unknown;
   };
   const isOurs =
-    error instanceof BaseError ||
+    error instanceof SwapIntentError ||
     candidate[errorBrand] === true ||
     (candidate.name === "SwapIntentError" &&
       typeof candidate.code === "string" &&
@@ -131,7 +145,7 @@ export function isSwapIntentError<TCode extends string = string>(
 }
 
 /**
- * The error type of one package, built from its map of code to details: a union with one `BaseError` per code, so
+ * The error type of one package, built from its map of code to details: a union with one `SwapIntentError` per code, so
  * narrowing `code` (with a `switch` or a guard) narrows `details` to that code's facts.
  *
  * @example
@@ -148,24 +162,4 @@ export function isSwapIntentError<TCode extends string = string>(
 export type CodedError<
   TDetailsByCode extends { [C in keyof TDetailsByCode]: Readonly<Record<string, unknown>> },
   TCode extends keyof TDetailsByCode & string = keyof TDetailsByCode & string,
-> = { [C in TCode]: BaseError<C, TDetailsByCode[C]> }[TCode];
-
-/**
- * The one rule every package's error guard follows (`isPermit2Error`, `isBitcoinError`, `isSolanaError`): `error`
- * is a swapintent error (see `isSwapIntentError`) whose code is one of `codes`, the package's exact list, and, when
- * `code` is given, that very code. An exact list, not a prefix: a guard that narrows to the package's union only
- * says so when the code really is in it (a code that a newer copy of the package added is a swapintent error, but
- * not one of this copy's codes).
- *
- * @example
- * ```ts
- * const myErrorCodes = { MY_AMOUNT_MISMATCH: true, MY_INPUT_INVALID: true } as const;
- * export function isMyError<C extends keyof MyErrorDetails>(error: unknown, code?: C): error is CodedError<MyErrorDetails, C> {
- *   return hasErrorCode(error, myErrorCodes, code);
- * }
- * ```
- */
-export function hasErrorCode(error: unknown, codes: Readonly<Record<string, true>>, code?: string): boolean {
-  if (!isSwapIntentError(error) || !Object.hasOwn(codes, error.code)) return false;
-  return code === undefined || error.code === code;
-}
+> = { [C in TCode]: SwapIntentError<C, TDetailsByCode[C]> }[TCode];

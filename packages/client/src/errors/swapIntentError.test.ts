@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BaseError, hasErrorCode, isSwapIntentError } from "./baseError.js";
+import { hasErrorCode } from "./hasErrorCode.js";
+import { isSwapIntentError, SwapIntentError } from "./swapIntentError.js";
 
-describe("BaseError", () => {
+describe("SwapIntentError", () => {
   it("carries code, shortMessage, details and cause, and lists details in the message", () => {
     const cause = new Error("root");
-    const error = new BaseError("QUOTE_EXPIRED", "The quote has expired.", {
+    const error = new SwapIntentError("QUOTE_EXPIRED", "The quote has expired.", {
       details: { expiryMs: 5, lots: 7n },
       cause,
     });
@@ -18,7 +19,7 @@ describe("BaseError", () => {
 
   it("shortens long detail values in the message but keeps them whole in details", () => {
     const body = "x".repeat(5000);
-    const error = new BaseError("RESPONSE_INVALID", "Bad body.", { details: { body } });
+    const error = new SwapIntentError("RESPONSE_INVALID", "Bad body.", { details: { body } });
     expect(error.details.body).toBe(body);
     expect(error.message.length).toBeLessThan(500);
     expect(error.message).toContain("(5000 chars)");
@@ -27,7 +28,7 @@ describe("BaseError", () => {
   it("never cuts a surrogate pair when it shortens a detail (found by permit2's generative test)", () => {
     for (const offset of [0, 1]) {
       const body = `${"x".repeat(299 - offset)}${"\u{1F600}".repeat(10)}`;
-      const error = new BaseError("RESPONSE_INVALID", "Bad body.", { details: { body } });
+      const error = new SwapIntentError("RESPONSE_INVALID", "Bad body.", { details: { body } });
       expect(error.message).not.toMatch(
         /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
       );
@@ -38,7 +39,7 @@ describe("BaseError", () => {
 
 describe("isSwapIntentError", () => {
   it("recognizes our errors, optionally by code", () => {
-    const error = new BaseError("NOT_FOUND", "gone");
+    const error = new SwapIntentError("NOT_FOUND", "gone");
     expect(isSwapIntentError(error)).toBe(true);
     expect(isSwapIntentError(error, "NOT_FOUND")).toBe(true);
     expect(isSwapIntentError(error, "TIMEOUT")).toBe(false);
@@ -52,13 +53,13 @@ describe("isSwapIntentError", () => {
 
   it("recognizes an error from a duplicated copy of the module", async () => {
     // a query suffix makes vite load a second, independent instance of the module
-    const copySpecifier: string = "./baseError.js?copy";
-    const copy = (await import(/* @vite-ignore */ copySpecifier)) as typeof import("./baseError.js");
-    expect(copy.BaseError).not.toBe(BaseError);
-    const foreign = new copy.BaseError("TIMEOUT", "slow");
-    expect(foreign instanceof BaseError).toBe(false);
+    const copySpecifier: string = "./swapIntentError.js?copy";
+    const copy = (await import(/* @vite-ignore */ copySpecifier)) as typeof import("./swapIntentError.js");
+    expect(copy.SwapIntentError).not.toBe(SwapIntentError);
+    const foreign = new copy.SwapIntentError("TIMEOUT", "slow");
+    expect(foreign instanceof SwapIntentError).toBe(false);
     expect(isSwapIntentError(foreign, "TIMEOUT")).toBe(true);
-    expect(copy.isSwapIntentError(new BaseError("ABORTED", "stop"), "ABORTED")).toBe(true);
+    expect(copy.isSwapIntentError(new SwapIntentError("ABORTED", "stop"), "ABORTED")).toBe(true);
   });
 
   it("recognizes the error shape when the brand is lost (structured clone, serialization)", () => {
@@ -74,7 +75,7 @@ describe("isSwapIntentError", () => {
 
 describe("JSON.stringify(error)", () => {
   it("writes bigint details as text instead of throwing, and leaves the cause out", () => {
-    const error = new BaseError("INVALID_INPUT", "Bad amount.", {
+    const error = new SwapIntentError("INVALID_INPUT", "Bad amount.", {
       details: { value: 5n, nested: { lots: [1n, 2n] } },
       cause: new Error("inner secret"),
     });
@@ -93,7 +94,7 @@ describe("JSON.stringify(error)", () => {
   it("a detail with a cycle: written without details, not thrown", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const json = JSON.parse(JSON.stringify(new BaseError("X", "Cycle.", { details: { cyclic } })));
+    const json = JSON.parse(JSON.stringify(new SwapIntentError("X", "Cycle.", { details: { cyclic } })));
     expect(json.code).toBe("X");
     expect(json.details).toEqual({});
   });
@@ -103,16 +104,16 @@ describe("hasErrorCode (the one guard rule of every package)", () => {
   const codes = { MY_AMOUNT_MISMATCH: true, MY_INPUT_INVALID: true } as const;
 
   it("accepts a swapintent error whose code is in the exact list, optionally that very code", () => {
-    const error = new BaseError("MY_AMOUNT_MISMATCH", "Amount differs.");
+    const error = new SwapIntentError("MY_AMOUNT_MISMATCH", "Amount differs.");
     expect(hasErrorCode(error, codes)).toBe(true);
     expect(hasErrorCode(error, codes, "MY_AMOUNT_MISMATCH")).toBe(true);
     expect(hasErrorCode(error, codes, "MY_INPUT_INVALID")).toBe(false);
   });
 
   it("refuses a code outside the list, even with the same prefix, and anything not a swapintent error", () => {
-    expect(hasErrorCode(new BaseError("MY_NEWER_CODE", "From a newer copy."), codes)).toBe(false);
-    expect(hasErrorCode(new BaseError("toString", "Inherited name."), codes)).toBe(false);
-    expect(hasErrorCode(new BaseError("__proto__", "Inherited name."), codes)).toBe(false);
+    expect(hasErrorCode(new SwapIntentError("MY_NEWER_CODE", "From a newer copy."), codes)).toBe(false);
+    expect(hasErrorCode(new SwapIntentError("toString", "Inherited name."), codes)).toBe(false);
+    expect(hasErrorCode(new SwapIntentError("__proto__", "Inherited name."), codes)).toBe(false);
     for (const value of [new Error("MY_AMOUNT_MISMATCH"), { code: "MY_AMOUNT_MISMATCH" }, null, "x"]) {
       expect(hasErrorCode(value, codes)).toBe(false);
     }
