@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { anyAddressTo20, type ChainKind, toAddress20 } from "../address/addresses.js";
 import { createPermit2Error } from "../internal/fail.js";
 import { isObject, parseUint } from "./values.js";
@@ -7,7 +7,7 @@ import { isObject, parseUint } from "./values.js";
 export function assertSentMessage(
   additional: Record<string, unknown>,
   kind: ChainKind,
-  built: { token: Hex; amount: bigint; escrow: Hex; nonce: bigint; deadline: bigint },
+  built: { token: HexString; amount: bigint; escrow: HexString; nonce: bigint; deadline: bigint },
 ): void {
   const sent = additional.message;
   if (sent === undefined) return;

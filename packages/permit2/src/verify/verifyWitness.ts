@@ -1,4 +1,4 @@
-import type { Hex, TypedDataField } from "@swapintent/client";
+import type { HexString, TypedDataField } from "@swapintent/client";
 import * as TypedData from "ox/TypedData";
 import { getPermit2WitnessTypeString } from "../getPermit2WitnessTypeString.js";
 import { assertDisplayText } from "../internal/assertDisplayText.js";
@@ -83,13 +83,13 @@ function hashWitness(
   witnessTypeName: string,
   types: Record<string, TypedDataField[]>,
   witness: Record<string, bigint | string>,
-): Hex {
+): HexString {
   try {
     return TypedData.hashStruct({
       primaryType: witnessTypeName,
       types: types as unknown as TypedData.TypedData,
       data: witness,
-    }).toLowerCase() as Hex;
+    }).toLowerCase() as HexString;
   } catch (cause) {
     throw createPermit2Error(
       "PERMIT2_WITNESS_INVALID",
