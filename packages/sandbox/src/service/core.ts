@@ -26,6 +26,12 @@ export interface Core {
     maxQuoteUsd: bigint;
   };
   faults: Faults;
+  /**
+   * The engines this sandbox runs (see `readEnginesId`): new intents record it, and an intent recorded under other
+   * engines is neither approved nor resolved here (its funds are not on these engines).
+   */
+  enginesId: string;
+
   log: (message: string) => void;
 }
 

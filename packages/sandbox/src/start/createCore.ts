@@ -32,6 +32,7 @@ export function createCore({
   networks,
   legs,
   options,
+  enginesId,
   log,
 }: {
   store: Store;
@@ -39,6 +40,7 @@ export function createCore({
   networks: readonly NetworkConfig[];
   legs: ReadonlyMap<number, ChainLeg>;
   options: SandboxOptions;
+  enginesId: string;
   log: (message: string) => void;
 }): Core {
   const tokens = listTokens(networks, legs);
@@ -61,6 +63,7 @@ export function createCore({
       maxQuoteUsd: options.maxQuoteUsd ?? 10_000_000n,
     },
     faults,
+    enginesId,
     log,
   };
 }
