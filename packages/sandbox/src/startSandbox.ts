@@ -61,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       legs: legs.legs,
       options,
       enginesId,
+      masterSeed,
       log,
     });
     return await serve({ core, options, clock, legs, database });

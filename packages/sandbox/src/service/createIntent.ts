@@ -22,6 +22,11 @@ export interface IntentRequest {
 /** The partner's quote, unused and unexpired; 404 `QUOTE_NOT_FOUND` or 422 otherwise. */
 async function findUsableQuote(core: Core, request: IntentRequest): Promise<QuoteRecord> {
   const quote = await core.store.getQuote(request.quoteId, request.partnerId);
+  // A quote of this partner's that expired long enough ago to be pruned: its id still says when it expired.
+  const expiredAt = quote
+    ? undefined
+    : core.quoteIds.readExpiry({ id: request.quoteId, partnerId: request.partnerId });
+  if (expiredAt !== undefined && expiredAt < core.clock.nowMs()) throw quoteExpired(expiredAt);
   if (!quote)
     throw createApiError({
       status: 404,
@@ -30,10 +35,16 @@ async function findUsableQuote(core: Core, request: IntentRequest): Promise<Quot
       entity: "Quote",
     });
   if (quote.usedByIntent !== null) throw quoteAlreadyUsed();
-  if (core.clock.nowMs() > quote.expiryMs)
-    throw createUnprocessableError("QUOTE_EXPIRED", "The quote has expired; ask for a new one.", "Quote");
+  if (core.clock.nowMs() > quote.expiryMs) throw quoteExpired(quote.expiryMs);
   return quote;
 }
+
+const quoteExpired = (expiryMs: number) =>
+  createUnprocessableError(
+    "QUOTE_EXPIRED",
+    `The quote expired at ${new Date(expiryMs).toISOString()}; ask for a new one.`,
+    "Quote",
+  );
 
 const quoteAlreadyUsed = () =>
   createUnprocessableError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");

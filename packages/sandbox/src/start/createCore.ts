@@ -2,6 +2,7 @@ import { DEFAULT_PRICES, DEFAULT_STABLECOINS } from "../config/prices.js";
 import type { Store } from "../db/createStore.js";
 import type { ChainLeg, Clock, NetworkConfig } from "../legs/types.js";
 import type { CatalogueToken, Core } from "../service/core.js";
+import { createQuoteIds } from "../service/createQuoteIds.js";
 import { toTokenKey } from "../service/toTokenKey.js";
 import type { Faults, SandboxOptions } from "../types.js";
 
@@ -33,6 +34,7 @@ export function createCore({
   legs,
   options,
   enginesId,
+  masterSeed,
   log,
 }: {
   store: Store;
@@ -41,6 +43,7 @@ export function createCore({
   legs: ReadonlyMap<number, ChainLeg>;
   options: SandboxOptions;
   enginesId: string;
+  masterSeed: Uint8Array;
   log: (message: string) => void;
 }): Core {
   const tokens = listTokens(networks, legs);
@@ -64,6 +67,7 @@ export function createCore({
     },
     faults,
     enginesId,
+    quoteIds: createQuoteIds({ masterSeed }),
     log,
   };
 }
