@@ -1,6 +1,6 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
-import { type SolanaError, solanaError } from "./errors.js";
+import { type SolanaCosignError, solanaError } from "./errors.js";
 import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseAddress, parseSignerAddress } from "./internal/address.js";
 import {
@@ -54,8 +54,8 @@ export interface SignCosignTransactionParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransaction} throws (rejects with): a `BaseError` whose code is a `SolanaErrorCode`. */
-export type SignCosignTransactionErrorType = SolanaError;
+/** The error {@link signCosignTransaction} throws (rejects with): a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
+export type SignCosignTransactionErrorType = SolanaCosignError;
 
 /**
  * Verify the intent's cosign transaction (see {@link verifyCosignTransaction}) and add the user's signature to the

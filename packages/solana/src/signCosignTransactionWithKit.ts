@@ -1,4 +1,4 @@
-import { type SolanaError, solanaError } from "./errors.js";
+import { type SolanaCosignError, type SolanaCosignErrorCode, solanaError } from "./errors.js";
 import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import {
@@ -63,8 +63,11 @@ export interface SignCosignTransactionWithKitParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithKitReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithKit} rejects with: a `BaseError` whose code is a `SolanaErrorCode`. */
-export type SignCosignTransactionWithKitErrorType = SolanaError;
+/** The error {@link signCosignTransactionWithKit} rejects with: a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
+export type SignCosignTransactionWithKitErrorType = SolanaCosignError<
+  // A Kit signer returns signatures, never a transaction: its message cannot change.
+  Exclude<SolanaCosignErrorCode, "SOL_WALLET_MESSAGE_CHANGED">
+>;
 
 const SOURCE = "kit signer";
 

@@ -1,4 +1,4 @@
-import { type SolanaError, solanaError } from "./errors.js";
+import { type SolanaCosignError, solanaError } from "./errors.js";
 import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import {
@@ -79,8 +79,8 @@ export interface SignCosignTransactionWithWalletStandardParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithWalletStandardReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithWalletStandard} rejects with: a `BaseError` whose code is a `SolanaErrorCode`. */
-export type SignCosignTransactionWithWalletStandardErrorType = SolanaError;
+/** The error {@link signCosignTransactionWithWalletStandard} rejects with: a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
+export type SignCosignTransactionWithWalletStandardErrorType = SolanaCosignError;
 
 const SOURCE = "wallet-standard wallet";
 

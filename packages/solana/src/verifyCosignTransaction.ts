@@ -2,12 +2,16 @@ import type { Intent, Quote } from "@swapintent/client";
 import {
   DEFAULT_ALLOWED_PROGRAMS,
   NATIVE_SOL_ADDRESS,
-  TOKEN_2022_PROGRAM_ADDRESS,
-  TOKEN_PROGRAM_ADDRESS,
+  SOLANA_PROGRAM_ADDRESSES,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
-import { type SolanaError, solanaError } from "./errors.js";
-import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
+import {
+  type SigningErrorCode,
+  type SolanaCosignError,
+  type SolanaCosignErrorCode,
+  solanaError,
+} from "./errors.js";
+import { getAssociatedTokenAccountAddress } from "./getAssociatedTokenAccountAddress.js";
 import { type AddressLike, normalizeAddress, parseAddress } from "./internal/address.js";
 import {
   type AddressTableLookup,
@@ -85,8 +89,13 @@ export interface VerifyCosignTransactionReturnType {
   messageBytes: Uint8Array;
 }
 
-/** The error {@link verifyCosignTransaction} throws: a `BaseError` whose code is a `SolanaErrorCode`. */
-export type VerifyCosignTransactionErrorType = SolanaError;
+/**
+ * The error {@link verifyCosignTransaction} throws: a `SolanaCosignError` of any code except those only a signing
+ * path throws (the signer, its answer, the abort of a wait).
+ */
+export type VerifyCosignTransactionErrorType = SolanaCosignError<
+  Exclude<SolanaCosignErrorCode, SigningErrorCode>
+>;
 
 /** Internal: the verification plus the decoded transaction, for the signer. */
 export interface VerifiedTransaction extends VerifyCosignTransactionReturnType {
@@ -94,7 +103,7 @@ export interface VerifiedTransaction extends VerifyCosignTransactionReturnType {
 }
 
 /**
- * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
+ * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `SwapIntentError`
  * code: an intent of another approval mechanism; bytes that are not the one canonical serialization; the user not a
  * required signer or the fee payer; an
  * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;
@@ -361,14 +370,18 @@ function checkMemo(intent: Intent, memos: readonly string[]): void {
 function checkOtherAuthority(tally: InstructionTally, user: string, expectedMint: string): void {
   if (tally.otherAuthority.length === 0) return;
   const userAccounts = new Set(tally.userSources);
-  for (const tokenProgram of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
-    userAccounts.add(getAssociatedTokenAddress({ owner: user, mint: expectedMint, tokenProgram }));
+  for (const tokenProgram of [SOLANA_PROGRAM_ADDRESSES.token, SOLANA_PROGRAM_ADDRESSES.token2022])
+    userAccounts.add(getAssociatedTokenAccountAddress({ owner: user, mint: expectedMint, tokenProgram }));
   for (const action of tally.otherAuthority) {
     const own =
       userAccounts.has(action.account) ||
       (action.mint !== null &&
         action.account ===
-          getAssociatedTokenAddress({ owner: user, mint: action.mint, tokenProgram: action.programAddress }));
+          getAssociatedTokenAccountAddress({
+            owner: user,
+            mint: action.mint,
+            tokenProgram: action.programAddress,
+          }));
     if (own) {
       throw solanaError(
         "SOL_OTHER_AUTHORITY",
@@ -404,8 +417,8 @@ function expectedEscrowResolver(
     if (owner !== undefined) {
       const escrowOwner = normalizeAddress(owner, "escrow.owner");
       return (program) =>
-        program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS
-          ? getAssociatedTokenAddress({ owner: escrowOwner, mint, tokenProgram: program })
+        program === SOLANA_PROGRAM_ADDRESSES.token || program === SOLANA_PROGRAM_ADDRESSES.token2022
+          ? getAssociatedTokenAccountAddress({ owner: escrowOwner, mint, tokenProgram: program })
           : "";
     }
   }

@@ -1,5 +1,5 @@
-import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, clientError, createClientError, type ResponseIssue } from "../errors/codes.js";
+import { isSwapIntentError, type SwapIntentError } from "../errors/swapIntentError.js";
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
@@ -75,7 +75,7 @@ export type CreateBaseClientErrorType = ClientError<"INVALID_OPTIONS">;
 /**
  * Creates the transport-only client: auth, timeouts, retries and hooks, without any action attached.
  * Pair it with the standalone actions (`getIntentStatus(client, { intentId })`) to ship only what you import;
- * `createClient` wraps this and binds every action.
+ * `createSwapIntentClient` wraps this and binds every action.
  *
  * Retries: only idempotent calls (GETs and `getBestQuote`), on a network error, a per-attempt timeout, 429
  * (waiting `Retry-After` when given) and 502/503/504, with exponential backoff and jitter.
@@ -207,7 +207,7 @@ async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): 
 }
 
 /** Milliseconds before the next attempt, or `undefined` when `error` must not be retried. */
-function retryDelay(error: BaseError, attempt: number, retry: ResolvedRetry): number | undefined {
+function retryDelay(error: SwapIntentError, attempt: number, retry: ResolvedRetry): number | undefined {
   const status = error.details.status;
   const retryable =
     error.code === "NETWORK_ERROR" ||

@@ -1,4 +1,4 @@
-import { SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import { disallowedSlot, type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
 
@@ -37,7 +37,10 @@ export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): 
   const tag = readUintLE(data, 0, 4);
   const known = tag === undefined ? undefined : SYSTEM_SLOTS[Number(tag)];
   if (known === undefined) {
-    return { kind: "unknown", reason: `system instruction ${tag ?? "(empty)"} on ${SYSTEM_PROGRAM_ADDRESS}` };
+    return {
+      kind: "unknown",
+      reason: `system instruction ${tag ?? "(empty)"} on ${SOLANA_PROGRAM_ADDRESSES.system}`,
+    };
   }
   const slot = disallowedSlot(accounts, user, known.user);
   if (slot !== undefined) return { kind: "userRole", instruction: known.name, role: `account ${slot}` };

@@ -1,13 +1,5 @@
-import type { BaseError } from "@swapintent/client";
-import {
-  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
-  COMPUTE_BUDGET_PROGRAM_ADDRESS,
-  MEMO_PROGRAM_ADDRESS,
-  MEMO_V1_PROGRAM_ADDRESS,
-  SYSTEM_PROGRAM_ADDRESS,
-  TOKEN_2022_PROGRAM_ADDRESS,
-  TOKEN_PROGRAM_ADDRESS,
-} from "../constants.js";
+import type { SwapIntentError } from "@swapintent/client";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import { solanaError } from "../errors.js";
 import {
   associatedTokenInvokedPrograms,
@@ -76,7 +68,7 @@ export function tallyInstruction(
   }
   // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
   // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
-  if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
+  if (ix.programAddress === SOLANA_PROGRAM_ADDRESSES.system && readUintLE(ix.data, 0, 4) === 4n) {
     throw solanaError(
       "SOL_DURABLE_NONCE",
       "The transaction uses a durable nonce: it would stay valid indefinitely.",
@@ -84,7 +76,8 @@ export function tallyInstruction(
     );
   }
   if (
-    (ix.programAddress === TOKEN_PROGRAM_ADDRESS || ix.programAddress === TOKEN_2022_PROGRAM_ADDRESS) &&
+    (ix.programAddress === SOLANA_PROGRAM_ADDRESSES.token ||
+      ix.programAddress === SOLANA_PROGRAM_ADDRESSES.token2022) &&
     !userAuthorizes(ix, context.user)
   ) {
     const target = tokenInstructionTarget(ix);
@@ -96,7 +89,9 @@ export function tallyInstruction(
 
 /** Programs an instruction invokes through its accounts (cross-program invocations the verifier can name). */
 function invokedPrograms(ix: ResolvedInstruction): string[] {
-  return ix.programAddress === ASSOCIATED_TOKEN_PROGRAM_ADDRESS ? associatedTokenInvokedPrograms(ix) : [];
+  return ix.programAddress === SOLANA_PROGRAM_ADDRESSES.associatedToken
+    ? associatedTokenInvokedPrograms(ix)
+    : [];
 }
 
 function applyEffect(
@@ -125,7 +120,7 @@ function applyEffect(
 function refusal(
   effect: Exclude<InstructionEffect, { kind: "none" | "memo" | "nativeOutflow" | "tokenTransfer" }>,
   index: number,
-): BaseError {
+): SwapIntentError {
   switch (effect.kind) {
     case "unknown":
       return solanaError(
@@ -208,7 +203,10 @@ function containsKey(data: Uint8Array, key: Uint8Array): boolean {
 
 function describeInstruction(ix: ResolvedInstruction, context: InstructionContext): InstructionEffect {
   const { user } = context;
-  if (ix.programAddress === MEMO_PROGRAM_ADDRESS || ix.programAddress === MEMO_V1_PROGRAM_ADDRESS) {
+  if (
+    ix.programAddress === SOLANA_PROGRAM_ADDRESSES.memo ||
+    ix.programAddress === SOLANA_PROGRAM_ADDRESSES.memoV1
+  ) {
     return describeMemo(ix.data);
   }
   // The user's key inside instruction data is a role the accounts do not show: a seed base, a nonce or mint
@@ -217,14 +215,14 @@ function describeInstruction(ix: ResolvedInstruction, context: InstructionContex
     return { kind: "userRole", instruction: "instruction data", role: "the user's key in the data" };
   }
   switch (ix.programAddress) {
-    case SYSTEM_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.system:
       return decodeSystemInstruction(ix, user);
-    case TOKEN_PROGRAM_ADDRESS:
-    case TOKEN_2022_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.token:
+    case SOLANA_PROGRAM_ADDRESSES.token2022:
       return decodeTokenInstruction(ix, user);
-    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.associatedToken:
       return decodeAssociatedTokenInstruction(ix, user);
-    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.computeBudget:
       return { kind: "none" };
     default:
       // A program the caller allowed: opaque. It may run only if it cannot reach the user's accounts.
