@@ -1,5 +1,5 @@
-// The tampered payloads of the independent review (issue 12), each refused before the user's key is used,
-// plus the other members of each finding's class.
+// Tampered deposit payloads, each refused before the user's key is used, plus the other members of each
+// payload's class.
 import { isSwapIntentError } from "@swapintent/client";
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { crypto, Psbt, payments, script, Transaction } from "bitcoinjs-lib";

@@ -1,5 +1,5 @@
 /**
- * The findings of the independent review (issue 12), each as the tampered input that got through before the fix,
+ * Tampered permits a malicious service could send (forged display text, swapped fields), each as the tampered input,
  * plus the other members of its class. Every refusal is checked to happen before any signing callback runs.
  */
 import { isSwapIntentError, type Quote } from "@swapintent/client";
@@ -180,7 +180,7 @@ const UNSAFE = [
 ] as const;
 
 describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAFE)", () => {
-  it("refuses the review's forged dest_token with a fake 'Valid until' line", () => {
+  it("refuses a forged dest_token with a fake 'Valid until' line", () => {
     const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
     const parameters = parametersOf({ witness: { destToken: forged } }, { destToken: forged }, null);
     expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_TEXT_UNSAFE");

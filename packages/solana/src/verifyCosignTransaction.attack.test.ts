@@ -1,5 +1,5 @@
 /**
- * A second review, attacking the verifier as a malicious service would after issue 12: Token-2022 instructions,
+ * The verifier attacked as a malicious service would: Token-2022 instructions,
  * compute budget, lookup tables, header flags, the user's key in odd places, wSOL, data-length tricks, amounts near
  * u64 max, decimals, and instructions that act on the user's token account without the user's key. Every payload
  * starts from the honest transaction the sandbox builds (@solana/kit, not this package).
@@ -661,7 +661,7 @@ describe("a user-paid Token-2022 associated account create counts at least the r
     if (result instanceof FailedTransactionMetadata) throw new Error(result.toString());
     const answer = result.meta().returnData().data();
     const size = BigInt(answer[0]! + answer[1]! * 256);
-    expect(size).toBeGreaterThan(256n); // the bound before this review assumed 256 bytes
+    expect(size).toBeGreaterThan(256n); // a bound of 256 bytes would be too small
     const rent = chain.svm.minimumBalanceForRentExemption(size);
 
     const owner = (await generateKeyPairSigner()).address;

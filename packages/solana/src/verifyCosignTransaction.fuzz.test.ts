@@ -1,5 +1,5 @@
 /**
- * Generative tamper test (issue 12, "make the class impossible"): start from the transaction, intent and quote the
+ * Generative tamper test ("make the class impossible"): start from the transaction, intent and quote the
  * sandbox builds (the approvals.md instructions, compiled by @solana/kit), mutate anything a malicious service
  * controls, and require that the result is either refused with a coded `SOL_*` error before the key is used, or
  * means for the user exactly what the honest transaction means: litesvm (signature verification on) executes the

@@ -1,7 +1,7 @@
 /**
- * A hostile server, second round (after issue 14), against real node:http servers: what a server can still push
+ * A hostile server, against real node:http servers: what a server can still push
  * into errors, hooks and results, and what it can make the client spend. Each describe names one class of
- * finding; the probes that found nothing stay as tests, so a regression shows.
+ * attack; the probes that are refused stay as tests, so a regression shows.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 /**
- * A hostile server and a careless caller, third round (session 7): what still got through the reshaped transport.
- * Each describe names one class of finding; the probes that held stay as tests, so a regression shows.
+ * A hostile server and a careless caller against the transport. Each describe names one class of attack; the probes
+ * that are refused stay as tests, so a regression shows.
  */
 import { createVerify, generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
