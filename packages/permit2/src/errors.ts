@@ -98,6 +98,12 @@ export interface Permit2ErrorDetails {
   PERMIT2_DEST_CHAIN_MISMATCH: { expected: unknown; actual: unknown };
   /** The witness destination token differs from the quote's, or the quote's from `expected.destination.token`. */
   PERMIT2_DEST_TOKEN_MISMATCH: { expected: unknown; actual: unknown };
+  /**
+   * `additional_data.message` (sent beside the typed data, never signed) is not the message that is signed: a
+   * member the permit does not declare, or a witness field that differs from the verified witness (`field` names
+   * it; `actual`: what was sent, or the undeclared member names).
+   */
+  PERMIT2_MESSAGE_MISMATCH: { field: string; expected?: unknown; actual: unknown };
   /** The quote's destination decimals differ from the decimals the wallet knows (`expected.destination.decimals`). */
   PERMIT2_DEST_DECIMALS_MISMATCH: { expected: number; actual: unknown };
   /** The signed minimum destination amount is below the least the user accepts (`expected.destination.minAmountLots`). */
@@ -194,6 +200,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_INTENT_ID_MISMATCH: true,
   PERMIT2_DEST_CHAIN_MISMATCH: true,
   PERMIT2_DEST_TOKEN_MISMATCH: true,
+  PERMIT2_MESSAGE_MISMATCH: true,
   PERMIT2_DEST_DECIMALS_MISMATCH: true,
   PERMIT2_MIN_AMOUNT_TOO_LOW: true,
   PERMIT2_TEXT_UNSAFE: true,

@@ -124,6 +124,13 @@ export interface VerifyPermit2ApprovalReturnType {
 export interface Permit2DestinationExpectation {
   /** The service's network id of the destination chain, as the wallet's own catalogue maps it. */
   network: number;
+  /**
+   * That network's `type` in the wallet's catalogue (`GET /networks`: `EVM`, `TRON`, `BITCOIN`, `SOLANA`). It
+   * decides how the recipient and the destination token compare: EVM hex by its bytes (case-insensitively, a
+   * mixed-case spelling with a valid checksum), a Bitcoin bech32 address in either case, and every other address
+   * (base58 on Solana, Tron and legacy Bitcoin) exactly. Without it every destination string compares exactly.
+   */
+  networkType?: string | undefined;
   /** The destination token as the wallet's registry spells it (contract address, mint, or `btc`). */
   token: string;
   /** The destination token's decimals from the wallet's registry; the quote's `destAmountDecimals` must match. */

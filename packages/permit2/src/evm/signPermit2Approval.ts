@@ -16,6 +16,7 @@ import type {
 } from "../types.js";
 import {
   assertProviderChain,
+  assertWalletChainId,
   type Permit2Eip1193Provider,
   readProviderAccount,
   requestTypedDataSignature,
@@ -55,9 +56,9 @@ export interface Permit2EvmSigner {
 export interface Permit2WalletClient {
   /** The account attached to the client, if any. */
   account?: { address: Hex } | undefined;
-  /** The client's EIP-1193 request function (only its presence is used: it tells a client from an account). */
+  /** The client's EIP-1193 request function: asked `eth_chainId` (the raw answer) before signing. */
   request(...parameters: never[]): Promise<unknown>;
-  /** The wallet's current chain, checked against the verified domain before it is asked to sign. */
+  /** Tells a client from an account (the chain itself is read with `request({ method: "eth_chainId" })`). */
   getChainId(): Promise<number>;
   /** The wallet's accounts: the first signs when neither `account` nor an attached account is given. */
   getAddresses(): Promise<readonly Hex[]>;
@@ -203,24 +204,15 @@ async function walletClientSigning(
   const typedData = verified.typedData;
   return {
     owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
-    beforeSigning: async () => {
-      const walletChainId: unknown = await walletClient.getChainId();
-      // viem's getChainId returns a number; a wallet that answers anything else is not trusted to compare.
-      if (typeof walletChainId !== "number" || !Number.isSafeInteger(walletChainId) || walletChainId < 0)
-        throw createPermit2Error(
-          "PERMIT2_WALLET_RESPONSE_INVALID",
-          "The wallet's chain id is not an integer.",
-          {
-            method: "eth_chainId",
-            value: walletChainId,
-          },
-        );
-      if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
-        throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
-          expected: typedData.domain.chainId,
-          actual: walletChainId,
-        });
-    },
+    // The raw eth_chainId answer, read by the same rule as a bare provider's (viem's getChainId would turn a
+    // decimal "1337001" into a number).
+    beforeSigning: async () =>
+      assertWalletChainId(
+        await (walletClient.request as (arguments_: { method: "eth_chainId" }) => Promise<unknown>)({
+          method: "eth_chainId",
+        }),
+        typedData.domain.chainId,
+      ),
     sign: () =>
       walletClient.signTypedData({
         // the client's own account object when one is attached (viem signs locally with a local one), else the
