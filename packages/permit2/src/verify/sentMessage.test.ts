@@ -67,7 +67,12 @@ describe("a sent message is the signed message, all of it", () => {
       "a witness recipient naming a stranger",
       (m: Record<string, unknown>) => void (witnessOf(m).recipient = STRANGER),
     ],
-    ["a witness minimum of 1", (m: Record<string, unknown>) => void (witnessOf(m).minDestAmount = "1")],
+    [
+      "a witness minimum of 1",
+      (m: Record<string, unknown>) => {
+        witnessOf(m).minDestAmount = "1";
+      },
+    ],
     [
       "another intent id",
       (m: Record<string, unknown>) => void (witnessOf(m).intentId = `0x${"00".repeat(31)}01`),
@@ -76,13 +81,48 @@ describe("a sent message is the signed message, all of it", () => {
       "another secret hash",
       (m: Record<string, unknown>) => void (witnessOf(m).secretHash = `0x${"cd".repeat(32)}`),
     ],
-    ["another destination chain", (m: Record<string, unknown>) => void (witnessOf(m).destChain = "5")],
-    ["another destination token", (m: Record<string, unknown>) => void (witnessOf(m).destToken = "BTC")],
-    ["a witness without its maximum", (m: Record<string, unknown>) => void delete witnessOf(m).maxDestAmount],
-    ["an undeclared witness field", (m: Record<string, unknown>) => void (witnessOf(m).refundTo = STRANGER)],
-    ["no witness", (m: Record<string, unknown>) => void delete m.witness],
-    ["a witness that is a string", (m: Record<string, unknown>) => void (m.witness = STRANGER)],
-    ["an undeclared sibling member", (m: Record<string, unknown>) => void (m.recipient = STRANGER)],
+    [
+      "another destination chain",
+      (m: Record<string, unknown>) => {
+        witnessOf(m).destChain = "5";
+      },
+    ],
+    [
+      "another destination token",
+      (m: Record<string, unknown>) => {
+        witnessOf(m).destToken = "BTC";
+      },
+    ],
+    [
+      "a witness without its maximum",
+      (m: Record<string, unknown>) => {
+        delete witnessOf(m).maxDestAmount;
+      },
+    ],
+    [
+      "an undeclared witness field",
+      (m: Record<string, unknown>) => {
+        witnessOf(m).refundTo = STRANGER;
+      },
+    ],
+    [
+      "no witness",
+      (m: Record<string, unknown>) => {
+        delete m.witness;
+      },
+    ],
+    [
+      "a witness that is a string",
+      (m: Record<string, unknown>) => {
+        m.witness = STRANGER;
+      },
+    ],
+    [
+      "an undeclared sibling member",
+      (m: Record<string, unknown>) => {
+        m.recipient = STRANGER;
+      },
+    ],
     [
       "an undeclared permitted member",
       (m: Record<string, unknown>) => void ((m.permitted as Record<string, unknown>).to = STRANGER),
