@@ -65,7 +65,9 @@ describe("a sent message is the signed message, all of it", () => {
   it.each([
     [
       "a witness recipient naming a stranger",
-      (m: Record<string, unknown>) => void (witnessOf(m).recipient = STRANGER),
+      (m: Record<string, unknown>) => {
+        witnessOf(m).recipient = STRANGER;
+      },
     ],
     [
       "a witness minimum of 1",
@@ -75,11 +77,15 @@ describe("a sent message is the signed message, all of it", () => {
     ],
     [
       "another intent id",
-      (m: Record<string, unknown>) => void (witnessOf(m).intentId = `0x${"00".repeat(31)}01`),
+      (m: Record<string, unknown>) => {
+        witnessOf(m).intentId = `0x${"00".repeat(31)}01`;
+      },
     ],
     [
       "another secret hash",
-      (m: Record<string, unknown>) => void (witnessOf(m).secretHash = `0x${"cd".repeat(32)}`),
+      (m: Record<string, unknown>) => {
+        witnessOf(m).secretHash = `0x${"cd".repeat(32)}`;
+      },
     ],
     [
       "another destination chain",
@@ -125,7 +131,9 @@ describe("a sent message is the signed message, all of it", () => {
     ],
     [
       "an undeclared permitted member",
-      (m: Record<string, unknown>) => void ((m.permitted as Record<string, unknown>).to = STRANGER),
+      (m: Record<string, unknown>) => {
+        (m.permitted as Record<string, unknown>).to = STRANGER;
+      },
     ],
   ])("%s: PERMIT2_MESSAGE_MISMATCH, no wallet asked", async (_name, change) => {
     const parameters = parametersWithMessage(change);
