@@ -1,6 +1,6 @@
 import type { Hex } from "@swapintent/client";
 import { recoverAddress } from "viem";
-import type { Permit2Error } from "../errors.js";
+import type { Permit2Error, Permit2SigningErrorCode, Permit2VerifyErrorCode } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
   type SignedPermit2Approval,
@@ -102,7 +102,9 @@ export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
 export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<Hex> {}
 
 /** The error {@link signPermit2Approval} throws: any verification code, or a signing one. */
-export type SignPermit2ApprovalErrorType = Permit2Error;
+export type SignPermit2ApprovalErrorType = Permit2Error<
+  Permit2VerifyErrorCode | Permit2SigningErrorCode | "PERMIT2_WALLET_RESPONSE_INVALID"
+>;
 
 /**
  * Verifies a `permit2` intent against the quote and the wallet's state (see `verifyPermit2Approval`; there is no
