@@ -9,7 +9,7 @@ const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 /** Every code a `createBitcoinError("BTC_…"` call in a source file (not a test) throws. */
 function thrownCodes(): Set<string> {
   const codes = new Set<string>();
-  for (const name of readdirSync(srcDir)) {
+  for (const name of readdirSync(srcDir, { recursive: true }) as string[]) {
     if (!name.endsWith(".ts") || /\.(test|test-d|bench)\.ts$/.test(name)) continue;
     const text = readFileSync(new URL(name, srcDir), "utf8");
     for (const match of text.matchAll(/createBitcoinError\(\s*"([A-Z0-9_]+)"/g)) codes.add(match[1]!);

@@ -198,6 +198,12 @@ export interface BitcoinErrorDetails {
     message: string | null;
   };
   /**
+   * The wallet answered with a txid although the adapter asked it not to broadcast (`broadcast: false`): it may
+   * have published the transaction on its own. `wallet`: the adapter; `txid`: the wallet's value, escaped (or its
+   * type in parentheses when it is no string). The approval is not returned.
+   */
+  BTC_WALLET_BROADCAST: { wallet: "unisat" | "sats-connect" | "leather"; txid: string };
+  /**
    * The signer or wallet threw instead of answering. `step`: `signer` (reading it: its `publicKey` or a method, a
    * getter that throws, a revoked proxy), `tweak` (a key signer's `tweak`, or reading the tweaked key) or
    * `signPsbt` (a custom wallet's `signPsbt` threw or rejected). The error's `cause` is what it threw: whatever
@@ -281,6 +287,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_PSBT_FIELD_MODIFIED: true,
   BTC_SIGNATURE_UNEXPECTED: true,
   BTC_WALLET_REJECTED: true,
+  BTC_WALLET_BROADCAST: true,
   BTC_SIGNING_FAILED: true,
   BTC_SIGNING_ABORTED: true,
   BTC_REFUND_INVALID: true,

@@ -243,8 +243,9 @@ describe("public types", () => {
 
   it("the default policy is a complete HtlcPolicy of bigint fee caps", () => {
     assertType<HtlcPolicy>(DEFAULT_HTLC_POLICY);
-    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeLots).toEqualTypeOf<50_000n>();
-    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeBps).toEqualTypeOf<1_000>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeLots).toEqualTypeOf<20_000n>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeBps).toEqualTypeOf<200>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeRateSatPerVbyte).toEqualTypeOf<25n>();
     expectTypeOf(DEFAULT_HTLC_POLICY.maxDeadlineSecs).toEqualTypeOf<86_400>();
   });
 });

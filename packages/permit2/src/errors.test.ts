@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { SwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { PERMIT2_ERROR_CODES as permit2ErrorCodes } from "../test/permit2Codes.js";
+import { parseTronAddress } from "./address/parseTronAddress.js";
 import { isPermit2Error, type Permit2ErrorCode } from "./errors.js";
-import { parseTronAddress } from "./parseTronAddress.js";
 
 const srcDir = import.meta.dirname;
 

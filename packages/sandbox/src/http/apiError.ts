@@ -4,7 +4,7 @@ import { SwapIntentError } from "@swapintent/client";
 export type ErrorEntity = "Quote" | "Intent" | "Approval" | "Swap" | "Network" | "Token" | "Other";
 
 /** HTTP statuses the service answers errors with. */
-export type ErrorStatus = 400 | 401 | 404 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 404 | 422 | 429 | 500 | 503;
 
 /**
  * An error the HTTP layer turns into `{code, message, entity, type}`: `code` is the HTTP status (design §2),
