@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BaseError, isSwapIntentError } from "@swapintent/client";
+import { isSwapIntentError, SwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { SOLANA_COSIGN_ERROR_CODES } from "../test/codes.js";
 import { type SolanaCosignErrorCode, solanaError } from "./errors.js";
@@ -34,8 +34,8 @@ describe("the SolanaCosignErrorCode union", () => {
     expect(raised.sort()).toEqual(UNION);
   });
 
-  it("every error goes through the typed factory (no bare BaseError in src)", () => {
-    for (const text of code) expect(text).not.toMatch(/new BaseError\b/);
+  it("every error goes through the typed factory (no bare SwapIntentError in src)", () => {
+    for (const text of code) expect(text).not.toMatch(/new SwapIntentError\b/);
     const thrown = code.join("\n").match(/solanaError\(/g) ?? [];
     expect(thrown.length).toBeGreaterThan(25);
   });
@@ -92,7 +92,7 @@ describe("isSolanaCosignError", () => {
       "SOL_MEMO_MISMATCH\n",
       "SOL_MEMO MISMATCH",
     ]) {
-      const error = new BaseError(other, "x");
+      const error = new SwapIntentError(other, "x");
       expect(isSwapIntentError(error)).toBe(true);
       expect(isSolanaCosignError(error), other).toBe(false);
     }
@@ -104,12 +104,12 @@ describe("isSolanaCosignError", () => {
       "SOL_AMOUNT_MISMATCH",
     ])
       expect(isSolanaCosignError(value)).toBe(false);
-    expect(isSolanaCosignError(new BaseError("toString", "x"))).toBe(false);
-    expect(isSolanaCosignError(new BaseError("__proto__", "x"))).toBe(false);
+    expect(isSolanaCosignError(new SwapIntentError("toString", "x"))).toBe(false);
+    expect(isSolanaCosignError(new SwapIntentError("__proto__", "x"))).toBe(false);
   });
 
   it("goes by the exact list, not the SOL_ prefix: a code this copy does not know is not a Solana error", () => {
-    const newer = new BaseError("SOL_A_CODE_ADDED_LATER", "x");
+    const newer = new SwapIntentError("SOL_A_CODE_ADDED_LATER", "x");
     expect(isSwapIntentError(newer)).toBe(true);
     expect(isSolanaCosignError(newer)).toBe(false);
     expect(isSolanaCosignError(newer, "SOL_MEMO_MISMATCH")).toBe(false);
@@ -119,7 +119,7 @@ describe("isSolanaCosignError", () => {
   it("the factory keeps code, message, details and cause, and the details reach the message", () => {
     const cause = new Error("inner");
     const error = solanaError("SOL_AMOUNT_MISMATCH", "Amount differs.", { expected: 5n, actual: 6n }, cause);
-    expect(error).toBeInstanceOf(BaseError);
+    expect(error).toBeInstanceOf(SwapIntentError);
     expect(error.code).toBe("SOL_AMOUNT_MISMATCH");
     expect(error.details).toEqual({ expected: 5n, actual: 6n });
     expect(error.cause).toBe(cause);

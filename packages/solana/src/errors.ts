@@ -1,4 +1,4 @@
-import { BaseError, type CodedError } from "@swapintent/client";
+import { type CodedError, SwapIntentError } from "@swapintent/client";
 
 /**
  * Every failure code of `@swapintent/solana`, each with the facts its `details` carry. Details hold facts (field
@@ -210,7 +210,7 @@ export interface SolanaCosignErrorDetails {
 export type SolanaCosignErrorCode = keyof SolanaCosignErrorDetails;
 
 /**
- * A failure of `@swapintent/solana`: a `BaseError` from `@swapintent/client` whose `code` is one of
+ * A failure of `@swapintent/solana`: a `SwapIntentError` from `@swapintent/client` whose `code` is one of
  * {@link SolanaCosignErrorCode}, a union with one member per code, so narrowing `code` narrows `details`.
  */
 export type SolanaCosignError<C extends SolanaCosignErrorCode = SolanaCosignErrorCode> = CodedError<
@@ -287,7 +287,7 @@ export function solanaError<C extends SolanaCosignErrorCode>(
   details: SolanaCosignErrorDetails[C],
   cause?: unknown,
 ): SolanaCosignError<C> {
-  const error = new BaseError(code, shortMessage, {
+  const error = new SwapIntentError(code, shortMessage, {
     details,
     ...(cause === undefined ? {} : { cause }),
   });

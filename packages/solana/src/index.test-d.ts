@@ -4,7 +4,7 @@
  * accepting `undefined`.
  */
 import type { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
-import type { BaseError, Intent } from "@swapintent/client";
+import type { Intent, SwapIntentError } from "@swapintent/client";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type CosignSigner,
@@ -142,7 +142,7 @@ describe("error codes", () => {
     expectTypeOf<"SOL_TX_DECODE_FAILED">().toExtend<SolanaCosignErrorCode>();
     expectTypeOf<"SOL_NOT_A_CODE">().not.toExtend<SolanaCosignErrorCode>();
     expectTypeOf<"PERMIT2_SPENDER_MISMATCH">().not.toExtend<SolanaCosignErrorCode>();
-    expectTypeOf<BaseError<SolanaCosignErrorCode>["code"]>().toEqualTypeOf<SolanaCosignErrorCode>();
+    expectTypeOf<SwapIntentError<SolanaCosignErrorCode>["code"]>().toEqualTypeOf<SolanaCosignErrorCode>();
   });
 });
 
@@ -156,10 +156,10 @@ describe("the viem convention: Parameters, ReturnType and ErrorType per function
       getAssociatedTokenAccountAddress,
     ).returns.toEqualTypeOf<GetAssociatedTokenAccountAddressReturnType>();
     expectTypeOf<SignCosignTransactionErrorType>().toEqualTypeOf<SolanaCosignError>();
-    expectTypeOf<SolanaCosignError>().toExtend<BaseError<SolanaCosignErrorCode>>();
-    expectTypeOf<SolanaCosignError>().toExtend<BaseError<SolanaCosignErrorCode>>();
+    expectTypeOf<SolanaCosignError>().toExtend<SwapIntentError<SolanaCosignErrorCode>>();
+    expectTypeOf<SolanaCosignError>().toExtend<SwapIntentError<SolanaCosignErrorCode>>();
     expectTypeOf<SolanaCosignError<"SOL_AMOUNT_MISMATCH">>().toEqualTypeOf<
-      BaseError<"SOL_AMOUNT_MISMATCH", SolanaCosignErrorDetails["SOL_AMOUNT_MISMATCH"]>
+      SwapIntentError<"SOL_AMOUNT_MISMATCH", SolanaCosignErrorDetails["SOL_AMOUNT_MISMATCH"]>
     >();
   });
 });
@@ -204,7 +204,7 @@ describe("isSolanaCosignError narrows", () => {
     }
     if (isSolanaCosignError(error)) {
       expectTypeOf(error.code).toEqualTypeOf<SolanaCosignErrorCode>();
-      expectTypeOf(error).toExtend<BaseError<SolanaCosignErrorCode>>();
+      expectTypeOf(error).toExtend<SwapIntentError<SolanaCosignErrorCode>>();
     }
     if (isSolanaCosignError(error, "SOL_MECHANISM_MISMATCH")) {
       expectTypeOf(error.code).toEqualTypeOf<"SOL_MECHANISM_MISMATCH">();

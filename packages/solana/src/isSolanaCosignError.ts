@@ -1,4 +1,4 @@
-import { hasErrorCode } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 import { SOLANA_COSIGN_ERROR_CODES, type SolanaCosignError, type SolanaCosignErrorCode } from "./errors.js";
 
 /**

@@ -49,7 +49,7 @@ export interface SignCosignTransactionParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransaction} throws (rejects with): a `BaseError` whose code is a `SolanaCosignErrorCode`. */
+/** The error {@link signCosignTransaction} throws (rejects with): a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
 export type SignCosignTransactionErrorType = SolanaCosignError;
 
 /**

@@ -54,7 +54,7 @@ export interface SignCosignTransactionWithKitParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithKitReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithKit} rejects with: a `BaseError` whose code is a `SolanaCosignErrorCode`. */
+/** The error {@link signCosignTransactionWithKit} rejects with: a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
 export type SignCosignTransactionWithKitErrorType = SolanaCosignError<
   // A Kit signer returns signatures, never a transaction: its message cannot change.
   Exclude<SolanaCosignErrorCode, "SOL_WALLET_MESSAGE_CHANGED">

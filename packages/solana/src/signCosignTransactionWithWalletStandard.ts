@@ -73,7 +73,7 @@ export interface SignCosignTransactionWithWalletStandardParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithWalletStandardReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithWalletStandard} rejects with: a `BaseError` whose code is a `SolanaCosignErrorCode`. */
+/** The error {@link signCosignTransactionWithWalletStandard} rejects with: a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
 export type SignCosignTransactionWithWalletStandardErrorType = SolanaCosignError;
 
 const SOURCE = "wallet-standard wallet";

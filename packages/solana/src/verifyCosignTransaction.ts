@@ -123,7 +123,7 @@ export interface VerifiedTransaction extends VerifyCosignTransactionReturnType {
 }
 
 /**
- * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `BaseError`
+ * Verify a `cosign` transaction before anyone signs it, and describe it. Refuses, each with its own `SwapIntentError`
  * code: an intent of another approval mechanism; bytes that are not the one canonical serialization; the user not a
  * required signer or the fee payer; an
  * unresolved lookup table; a program outside the allowed set, called directly or through an instruction's accounts;

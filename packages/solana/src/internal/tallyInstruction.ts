@@ -1,4 +1,4 @@
-import type { BaseError } from "@swapintent/client";
+import type { SwapIntentError } from "@swapintent/client";
 import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import { solanaError } from "../errors.js";
 import {
@@ -126,7 +126,7 @@ function applyEffect(
 function refusal(
   effect: Exclude<InstructionEffect, { kind: "none" | "memo" | "nativeOutflow" | "tokenTransfer" }>,
   index: number,
-): BaseError {
+): SwapIntentError {
   switch (effect.kind) {
     case "unknown":
       return solanaError(
