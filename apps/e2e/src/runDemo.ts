@@ -1,4 +1,9 @@
-import { createClient, type Network, type SwapIntentClient, type Token } from "@swapintent/client";
+import {
+  createSwapIntentClient,
+  type Network,
+  type SwapIntentClient,
+  type TokenInfo,
+} from "@swapintent/client";
 import { type ChainFacts, createDevApi, type DevApi } from "@swapintent/testing/devApi";
 import { Redactor } from "./redact.js";
 import { createRouteResult, type ProgressEvent, Reporter, type RouteResult } from "./report.js";
@@ -95,7 +100,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
     reporter.note(`Sandbox ready at ${baseUrl} after ${((performance.now() - started) / 1000).toFixed(2)}s`);
   }
   try {
-    const client = createClient({ baseUrl, apiKey, allowInsecureHttp: options.allowInsecureHttp });
+    const client = createSwapIntentClient({ baseUrl, apiKey, allowInsecureHttp: options.allowInsecureHttp });
     const dev =
       options.baseUrl === undefined || (await hasDevEndpoints(baseUrl, apiKey))
         ? createDevApi({ baseUrl, apiKey })
@@ -184,7 +189,7 @@ async function resolveEnd(params: {
   if (!network) {
     throw new Error(`no network "${networkName}"; known: ${params.networks.map(alias).join(", ")}`);
   }
-  let token: Token | undefined;
+  let token: TokenInfo | undefined;
   for await (const t of params.client.iterateTokens({ networkId: network.id })) {
     if (t.symbol.toLowerCase() === tokenName.toLowerCase() || t.contractAddress === tokenName) {
       token = t;

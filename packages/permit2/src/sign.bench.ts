@@ -1,8 +1,8 @@
 /**
  * Verify-and-sign (`signPermit2Approval`) against a bare viem `signTypedData` of the same data with the same
  * local account, in the same process. Target: at most 6x the baseline. Verification and signing alone measured
- * about 1.4x (the former target was 1.5x); every path now also recovers the signer from the signature (issue 16:
- * whatever signs, a local account included, must recover to the owner), and a secp256k1 recovery costs about three
+ * about 1.4x (the former target was 1.5x); every path now also recovers the signer from the signature
+ * (whatever signs, a local account included, must recover to the owner), and a secp256k1 recovery costs about three
  * signatures: measured 4.4x (4.9x with every wallet fact) on the 2-core machine.
  */
 import type { TypedDataDefinition } from "viem";

@@ -1,6 +1,6 @@
 /**
- * Third review (session 8), as a malicious service and a wallet's own options: what still got through, each as the
- * input that got through before the fix plus the other members of its class, refused before any wallet is asked.
+ * A malicious service and a wallet's own options: deadlines, clocks and bounds, each as a tampered input plus the
+ * other members of its class, refused before any wallet is asked.
  */
 import { isSwapIntentError } from "@swapintent/client";
 import fc from "fast-check";
@@ -15,15 +15,15 @@ import {
   USER_PRIVATE_KEY,
 } from "../test/fixtures/buildPermit2Fixture.js";
 import { signWithSpies } from "../test/signWithSpies.js";
+import { formatTronAddress } from "./address/formatTronAddress.js";
+import { parseTronAddress } from "./address/parseTronAddress.js";
 import { CANONICAL_PERMIT2_ADDRESS } from "./constants.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { formatTronAddress } from "./formatTronAddress.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
 import { normalizeSignature } from "./normalizeSignature.js";
-import { parseTronAddress } from "./parseTronAddress.js";
 import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 function parametersOf(
   options: FixtureOptions = {},
@@ -83,7 +83,7 @@ describe("a deadline beyond any time the summary can show", () => {
 });
 
 describe("any deadline, clock and bound the wallet passes", () => {
-  // The class of the finding above: whatever the service's deadline and the wallet's own clock and bound, the result
+  // The class of the case above: whatever the service's deadline and the wallet's own clock and bound, the result
   // is a coded refusal or a summary whose deadline reads back as the signed one, never a stray exception.
   it("a permit2 code, or a summary that shows the signed deadline (fast-check, fixed seed)", () => {
     const parameters = parametersOf();
@@ -179,7 +179,7 @@ async function codedOrDone(run: () => unknown): Promise<void> {
 }
 
 describe("whatever the wallet side passes, a coded refusal or a result (fast-check, fixed seeds)", () => {
-  // The class of the deadline finding, on the wallet's side: its `expected`, its options, the public helpers and
+  // The class of the deadline case, on the wallet's side: its `expected`, its options, the public helpers and
   // the wallet objects. This found `getPermit2WitnessTypeString({ types: null })` throwing a TypeError.
   const WALLET_FIELDS = [
     "expected",

@@ -1,5 +1,5 @@
 /**
- * Red-team tests of the signing paths: a hostile wallet (or Kit signer) answers with signatures and transactions a
+ * The signing paths against a hostile wallet: a hostile wallet (or Kit signer) answers with signatures and transactions a
  * hand-written check might accept but the runtime (litesvm, signature verification on) refuses, and every path
  * must refuse them with a coded error.
  */
@@ -68,7 +68,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
     await promise;
     return undefined;
   } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
+    return isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`;
   }
 }
 

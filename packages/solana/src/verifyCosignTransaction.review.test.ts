@@ -1,6 +1,5 @@
 /**
- * The independent review's Solana findings (issue 12), each as the tampered input that got through before, and the
- * class around it: the user in a role it did not agree to, non-canonical bytes, a memo that is not the recorded
+ * Tampered transactions a malicious service could send, each as the tampered input and the class around it: the user in a role it did not agree to, non-canonical bytes, a memo that is not the recorded
  * one, programs reached through accounts. Every refusal is also checked through the signer: the key is never asked.
  */
 import {
@@ -86,7 +85,7 @@ const user = () => userSigner(chain);
 describe("the user in a role it did not agree to -> SOL_USER_ROLE_NOT_ALLOWED (before any key is used)", () => {
   const cases: { name: string; build: () => Promise<Instruction> | Instruction; allowed?: string[] }[] = [
     {
-      name: "a resolver-funded CreateAccountWithSeed under the user's base (the review's finding)",
+      name: "a resolver-funded CreateAccountWithSeed under the user's base",
       build: async () =>
         getCreateAccountWithSeedInstruction({
           payer: resolverNoop(),
@@ -201,7 +200,7 @@ describe("the user in a role it did not agree to -> SOL_USER_ROLE_NOT_ALLOWED (b
     expect(await signRefusal(hex, extra)).toEqual({ code: "SOL_USER_ROLE_NOT_ALLOWED", signerCalls: 0 });
   });
 
-  it("the CreateAccountWithSeed finding is real: signed blindly, litesvm creates the user's seed-derived stake address for the resolver", async () => {
+  it("the CreateAccountWithSeed case is real: signed blindly, litesvm creates the user's seed-derived stake address for the resolver", async () => {
     const seedAddress = await createAddressWithSeed({
       baseAddress: chain.userAddress,
       programAddress: STAKE_PROGRAM,
@@ -275,7 +274,7 @@ describe("the memo is compared as the exact bytes the chain records", () => {
   };
   const utf8 = (text: string) => new TextEncoder().encode(text);
 
-  it("refuses a memo with a byte-order mark (the review's finding) before any key is used", async () => {
+  it("refuses a memo with a byte-order mark before any key is used", async () => {
     const hex = withMemo(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8(expected())]));
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_MEMO_UNSAFE_TEXT");
     expect(await signRefusal(hex)).toEqual({ code: "SOL_MEMO_UNSAFE_TEXT", signerCalls: 0 });
@@ -336,7 +335,7 @@ describe("programs reached through an instruction's accounts are checked and rep
     ]);
   });
 
-  it("refuses a resolver-paid create whose 'token program' is another program (the review's finding), unless allowed; then it is reported", async () => {
+  it("refuses a resolver-paid create whose 'token program' is another program, unless allowed; then it is reported", async () => {
     const hex = createWith(5, STAKE_PROGRAM);
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_PROGRAM_NOT_ALLOWED");
     expect(await signRefusal(hex)).toEqual({ code: "SOL_PROGRAM_NOT_ALLOWED", signerCalls: 0 });

@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseStatusOf } from "../internal/parseStatusOf.js";
@@ -16,7 +16,7 @@ export interface SubmitApprovalParameters extends CallOptions {
 export type SubmitApprovalReturnType = SwapStatus | null;
 
 /** The errors {@link submitApproval} can throw. */
-export type SubmitApprovalErrorType = ClientError;
+export type SubmitApprovalErrorType = RequestError;
 
 /**
  * Submits the user's signed approval (`POST /affiliate/v1/intents/{id}/approvals`, body `{type, signed_data}`;

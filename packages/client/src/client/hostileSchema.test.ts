@@ -1,6 +1,6 @@
 /**
  * The schema module (internal/schema) attacked as a hostile service would: real bodies from a node:http server
- * through the whole client, each describe one class of finding. Probes that found nothing stay, so a regression
+ * through the whole client, each describe one class of attack. Probes that are refused stay, so a regression
  * shows.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -24,4 +24,4 @@ export type {
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
-export { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+export { verifyPermit2Approval } from "../verify/verifyPermit2Approval.js";

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import {
   concat,
   decodeAbiParameters,
@@ -41,7 +41,7 @@ const PROBE_RESULT = [
 ] as const;
 
 /** A fixed hash unrelated to any permit: a contract that says yes to it for this signature says yes to anything. */
-export function getControlHash(digest: Hex): Hex {
+export function getControlHash(digest: HexString): HexString {
   return keccak256(concat([stringToHex("swapintent/permit2/erc1271-control/"), digest]));
 }
 
@@ -56,15 +56,15 @@ export function getControlHash(digest: Hex): Hex {
  */
 export async function assertContractSignature(input: {
   reader: Permit2ChainReader;
-  owner20: Hex;
-  digest: Hex;
+  owner20: HexString;
+  digest: HexString;
   chainId: number;
   signature: unknown;
   /** The wallet said the owner is a contract: no code is then `no-code`, not the ECDSA refusal. */
   contractAsserted: boolean;
   /** The ECDSA check's refusal, thrown when the owner is a key-held account. */
   ecdsaRefusal: unknown;
-}): Promise<Hex> {
+}): Promise<HexString> {
   const { reader, owner20: owner, digest } = input;
   // Not even bounded hex: an EOA's refusal stands as it was; no chain is asked about garbage.
   if (!isBoundedHex(input.signature) && !input.contractAsserted) throw input.ecdsaRefusal;
@@ -115,16 +115,16 @@ export async function assertContractSignature(input: {
 /** One `eth_call` of the probe's creation code: the factory call (if any), then both `isValidSignature` questions. */
 async function probe(input: {
   ask: (method: "eth_call", params: unknown[]) => Promise<unknown>;
-  owner: Hex;
-  digest: Hex;
-  signature: Hex;
+  owner: HexString;
+  digest: HexString;
+  signature: HexString;
   wrapped: boolean;
 }): Promise<ProbeResult> {
   const { owner, digest } = input;
   const parts = input.wrapped
     ? parseErc6492Signature(input.signature)
     : { address: undefined, data: undefined, signature: input.signature };
-  const factory = (parts.address ?? zeroAddress).toLowerCase() as Hex;
+  const factory = (parts.address ?? zeroAddress).toLowerCase() as HexString;
   const data = encodeDeployData({
     abi: CONTRACT_SIGNATURE_PROBE_ABI,
     bytecode: CONTRACT_SIGNATURE_PROBE_BYTECODE,
@@ -133,7 +133,7 @@ async function probe(input: {
   const answer = await input.ask("eth_call", [{ data }, "latest"]);
   try {
     const [codeBefore, factoryCalled, factorySucceeded, codeAfter, forDigest, forControl] =
-      decodeAbiParameters(PROBE_RESULT, answer as Hex);
+      decodeAbiParameters(PROBE_RESULT, answer as HexString);
     return { codeBefore, factoryCalled, factorySucceeded, codeAfter, forDigest, forControl, factory };
   } catch (cause) {
     throw createPermit2Error(
@@ -150,12 +150,20 @@ interface ProbeResult {
   factoryCalled: boolean;
   factorySucceeded: boolean;
   codeAfter: bigint;
-  forDigest: Hex;
-  forControl: Hex;
-  factory: Hex;
+  forDigest: HexString;
+  forControl: HexString;
+  factory: HexString;
 }
 
-function judgeProbe({ result, owner, signature }: { result: ProbeResult; owner: Hex; signature: Hex }): Hex {
+function judgeProbe({
+  result,
+  owner,
+  signature,
+}: {
+  result: ProbeResult;
+  owner: HexString;
+  signature: HexString;
+}): HexString {
   if (result.codeAfter === 0n) {
     if (result.factoryCalled)
       throw createPermit2Error(
@@ -183,7 +191,7 @@ function judgeProbe({ result, owner, signature }: { result: ProbeResult; owner: 
   return signature;
 }
 
-function isBoundedHex(signature: unknown): signature is Hex {
+function isBoundedHex(signature: unknown): signature is HexString {
   return (
     typeof signature === "string" &&
     signature.length <= 2 + 2 * MAX_CONTRACT_SIGNATURE_BYTES &&
@@ -192,7 +200,7 @@ function isBoundedHex(signature: unknown): signature is Hex {
 }
 
 /** 0x hex of an even length, 1 to {@link MAX_CONTRACT_SIGNATURE_BYTES} bytes, lowercased. */
-function readBoundedHex(signature: unknown, owner: Hex): Hex {
+function readBoundedHex(signature: unknown, owner: HexString): HexString {
   if (!isBoundedHex(signature))
     throw createPermit2Error(
       "PERMIT2_CONTRACT_SIGNATURE_INVALID",
@@ -203,5 +211,5 @@ function readBoundedHex(signature: unknown, owner: Hex): Hex {
         ...(typeof signature === "string" ? { length: Math.max(0, signature.length - 2) / 2 } : {}),
       },
     );
-  return signature.toLowerCase() as Hex;
+  return signature.toLowerCase() as HexString;
 }

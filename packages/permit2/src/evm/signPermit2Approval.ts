@@ -1,6 +1,11 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { recoverAddress } from "viem";
-import type { Permit2Error } from "../errors.js";
+import type {
+  Permit2ContractSignatureErrorCode,
+  Permit2Error,
+  Permit2SigningErrorCode,
+  Permit2VerifyErrorCode,
+} from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
   type SignedPermit2Approval,
@@ -17,6 +22,7 @@ import type {
 import { assertContractSignature, type Permit2ChainReader } from "./assertContractSignature.js";
 import {
   assertProviderChain,
+  assertWalletChainId,
   type Permit2Eip1193Provider,
   readProviderAccount,
   requestTypedDataSignature,
@@ -27,7 +33,7 @@ import {
  * as `0x` hex, the message a record.
  */
 export interface Permit2EvmTypedData extends Permit2TypedData {
-  domain: Permit2Domain & { verifyingContract: Hex };
+  domain: Permit2Domain & { verifyingContract: HexString };
   message: Permit2Message & Readonly<Record<string, unknown>>;
 }
 
@@ -38,14 +44,14 @@ export interface Permit2EvmTypedData extends Permit2TypedData {
  * package resolves).
  */
 export interface Permit2EvmSigner {
-  address: Hex;
+  address: HexString;
   /** Signs the verified EIP-712 typed data as `address` and returns the signature (hex). */
-  signTypedData(typedData: Permit2EvmTypedData): Promise<Hex | string>;
+  signTypedData(typedData: Permit2EvmTypedData): Promise<HexString | string>;
   /**
    * A viem account backed by a key in this process (`type: "local"`, `source` `privateKey` or `hd`) signs the
    * verified digest with this instead of `signTypedData`.
    */
-  sign?: ((parameters: { hash: Hex }) => Promise<Hex>) | undefined;
+  sign?: ((parameters: { hash: HexString }) => Promise<HexString>) | undefined;
 }
 
 /**
@@ -55,15 +61,15 @@ export interface Permit2EvmSigner {
  */
 export interface Permit2WalletClient {
   /** The account attached to the client, if any. */
-  account?: { address: Hex } | undefined;
-  /** The client's EIP-1193 request function (only its presence is used: it tells a client from an account). */
+  account?: { address: HexString } | undefined;
+  /** The client's EIP-1193 request function: asked `eth_chainId` (the raw answer) before signing. */
   request(...parameters: never[]): Promise<unknown>;
-  /** The wallet's current chain, checked against the verified domain before it is asked to sign. */
+  /** Tells a client from an account (the chain itself is read with `request({ method: "eth_chainId" })`). */
   getChainId(): Promise<number>;
   /** The wallet's accounts: the first signs when neither `account` nor an attached account is given. */
-  getAddresses(): Promise<readonly Hex[]>;
+  getAddresses(): Promise<readonly HexString[]>;
   /** Called with `account` set: the address given, or the client's own account object when one is attached. */
-  signTypedData(parameters: Permit2EvmTypedData & { account: Hex }): Promise<Hex>;
+  signTypedData(parameters: Permit2EvmTypedData & { account: HexString }): Promise<HexString>;
 }
 
 /**
@@ -99,23 +105,28 @@ export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
          */
         signer: Permit2EvmSigner | Permit2WalletClient;
         /** With a `WalletClient` that has no account attached: the address to sign with. */
-        account?: Hex | undefined;
+        account?: HexString | undefined;
         provider?: undefined;
       }
     | {
         /** A bare EIP-1193 provider: asked for `eth_accounts`, `eth_chainId` and `eth_signTypedData_v4`, in that order. */
         provider: Permit2Eip1193Provider;
         /** The address to sign with; default: the provider's first `eth_accounts` entry. */
-        account?: Hex | undefined;
+        account?: HexString | undefined;
         signer?: undefined;
       }
   );
 
 /** What {@link signPermit2Approval} returns. */
-export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<Hex> {}
+export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<HexString> {}
 
 /** The error {@link signPermit2Approval} throws: any verification code, or a signing one. */
-export type SignPermit2ApprovalErrorType = Permit2Error;
+export type SignPermit2ApprovalErrorType = Permit2Error<
+  | Permit2VerifyErrorCode
+  | Permit2SigningErrorCode
+  | Permit2ContractSignatureErrorCode
+  | "PERMIT2_WALLET_RESPONSE_INVALID"
+>;
 
 /**
  * Verifies a `permit2` intent against the quote and the wallet's state (see `verifyPermit2Approval`; there is no
@@ -162,7 +173,7 @@ export async function signPermit2Approval(
       "A contract owner needs a publicClient to check its signature.",
       { field: "publicClient" },
     );
-  return verifyThenSign<Hex>({
+  return verifyThenSign<HexString>({
     parameters: verifyParameters,
     signal,
     family: "evm",
@@ -189,7 +200,7 @@ export async function signPermit2Approval(
 function chooseSigning(input: {
   signer: SignPermit2ApprovalParameters["signer"];
   provider: Permit2Eip1193Provider | undefined;
-  account: Hex | undefined;
+  account: HexString | undefined;
   verified: VerifyPermit2ApprovalReturnType;
 }): Promise<VerifiedSigning> | VerifiedSigning {
   const { signer, provider, account, verified } = input;
@@ -215,7 +226,7 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
 /** A viem local account backed by a key in this process (`privateKeyToAccount`, `mnemonicToAccount`, `hdKeyToAccount`). */
 function isLocalKeyAccount(
   signer: SignPermit2ApprovalParameters["signer"],
-): signer is Permit2EvmSigner & { sign: (parameters: { hash: Hex }) => Promise<Hex> } {
+): signer is Permit2EvmSigner & { sign: (parameters: { hash: HexString }) => Promise<HexString> } {
   const candidate = signer as { type?: unknown; sign?: unknown; source?: unknown };
   return (
     candidate.type === "local" &&
@@ -227,7 +238,7 @@ function isLocalKeyAccount(
 /** A bare EIP-1193 provider: its account, its chain (before asking), then `eth_signTypedData_v4`. */
 async function providerSigning(
   provider: Permit2Eip1193Provider,
-  account: Hex | undefined,
+  account: HexString | undefined,
   verified: VerifyPermit2ApprovalReturnType,
 ): Promise<VerifiedSigning> {
   const owner = await readProviderAccount(provider, account);
@@ -244,36 +255,27 @@ async function providerSigning(
  */
 async function walletClientSigning(
   walletClient: Permit2WalletClient,
-  account: Hex | undefined,
+  account: HexString | undefined,
   verified: VerifyPermit2ApprovalReturnType,
 ): Promise<VerifiedSigning> {
   const signingAccount = account ?? walletClient.account ?? (await firstAddress(walletClient));
   const typedData = verified.typedData;
   return {
     owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
-    beforeSigning: async () => {
-      const walletChainId: unknown = await walletClient.getChainId();
-      // viem's getChainId returns a number; a wallet that answers anything else is not trusted to compare.
-      if (typeof walletChainId !== "number" || !Number.isSafeInteger(walletChainId) || walletChainId < 0)
-        throw createPermit2Error(
-          "PERMIT2_WALLET_RESPONSE_INVALID",
-          "The wallet's chain id is not an integer.",
-          {
-            method: "eth_chainId",
-            value: walletChainId,
-          },
-        );
-      if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
-        throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
-          expected: typedData.domain.chainId,
-          actual: walletChainId,
-        });
-    },
+    // The raw eth_chainId answer, read by the same rule as a bare provider's (viem's getChainId would turn a
+    // decimal "1337001" into a number).
+    beforeSigning: async () =>
+      assertWalletChainId(
+        await (walletClient.request as (arguments_: { method: "eth_chainId" }) => Promise<unknown>)({
+          method: "eth_chainId",
+        }),
+        typedData.domain.chainId,
+      ),
     sign: () =>
       walletClient.signTypedData({
         // the client's own account object when one is attached (viem signs locally with a local one), else the
         // address: typed as the address, which every viem signTypedData takes
-        account: signingAccount as Hex,
+        account: signingAccount as HexString,
         ...(typedData as Permit2EvmTypedData),
       }),
   };

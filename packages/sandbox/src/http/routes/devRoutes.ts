@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { Json } from "../../legs/types.js";
 import { formatLots } from "../../quotes/formatLots.js";
 import { parseDecimalAmount } from "../../quotes/parseDecimalAmount.js";
 import { callLeg } from "../../service/callLeg.js";
@@ -20,6 +21,8 @@ export interface DevControls {
   clockOffsetMs(): number;
   faults(): Faults;
   setFaults(faults: Partial<Faults>): Faults;
+  /** What this sandbox resolves: its engines, whether it holds the resolver lock, intents paused on other engines. */
+  status(): Promise<Record<string, Json>>;
 }
 
 /** A 400 of the dev endpoints (entity `Other`). */
@@ -135,10 +138,11 @@ function registerClockAndFaults(routes: Hono, core: Core, dev: DevControls): voi
   });
 }
 
-/** The `/sandbox/*` dev endpoints: chains, intent inspection, faucet, balance, clock and faults. */
+/** The `/sandbox/*` dev endpoints: chains, status, intent inspection, faucet, balance, clock and faults. */
 export function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono {
   const routes = new Hono();
   routes.get("/chains", (c) => c.json(dev.chains()));
+  routes.get("/status", async (c) => c.json(await dev.status()));
   registerIntentInspection(routes, core);
   registerFunds(routes, core);
   registerClockAndFaults(routes, core, dev);

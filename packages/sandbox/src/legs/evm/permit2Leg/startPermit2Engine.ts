@@ -19,7 +19,7 @@ import type { Permit2LegSetup } from "./types.js";
 export async function startPermit2Engine({ setup }: { setup: Permit2LegSetup }): Promise<Permit2Engine> {
   const { options } = setup;
   const { ctx, chainId } = options;
-  const artifacts = await loadPermit2LegArtifacts();
+  const artifacts = await loadPermit2LegArtifacts({ log: (message) => ctx.log(message) });
   const nowSecs = BigInt(Math.floor(ctx.clock.nowMs() / 1000));
   const { args, restored } = getAnvilStateArgs({ setup, nowSecs });
   const anvil = await startAnvil({ args: ["--chain-id", String(chainId), "--accounts", "0", ...args] });
