@@ -5,7 +5,7 @@ import { type BitcoinError, createBitcoinError, signingFailed } from "./errors.j
 import { bytesToHex, equalBytes, publicKeyForError } from "./internal/bytes.js";
 import { readEcc, readRecord } from "./internal/readParameters.js";
 import { readSigner } from "./internal/readSigner.js";
-import { collectWalletSignatures } from "./internal/walletPsbt.js";
+import { collectWalletSignatures, listSignInputs } from "./internal/walletPsbt.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
 import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
@@ -92,7 +92,13 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
   if ("signPsbt" in signer) {
-    await untilAborted(signal, () => collectWalletSignatures({ verified, signer }));
+    const request = {
+      psbt,
+      signInputs: listSignInputs(verified),
+      userPublicKey: verified.userPublicKey,
+      signer,
+    };
+    await untilAborted(signal, () => collectWalletSignatures(request));
     for (const { index } of verified.inputs) {
       if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {

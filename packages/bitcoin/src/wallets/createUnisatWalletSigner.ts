@@ -72,10 +72,12 @@ export function createUnisatWalletSigner(
   return {
     publicKey,
     signPsbt: async ({ psbt, signInputs }) => {
-      const toSignInputs = signInputs.map(({ index, sighashType }) => ({
+      // The refund leaf names the user's untweaked key: Unisat signs with it only when told to.
+      const toSignInputs = signInputs.map(({ index, kind, sighashType }) => ({
         index,
         publicKey: publicKeyHex,
         sighashTypes: [sighashType],
+        ...(kind === "htlcRefund" ? { disableTweakSigner: true } : {}),
       }));
       const hex = psbtBase64ToHex(psbt);
       const signed = await callWallet("unisat", () =>
