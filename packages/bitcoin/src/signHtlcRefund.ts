@@ -61,8 +61,29 @@ export interface SignHtlcRefundReturnType {
   valueLots: bigint;
 }
 
-/** What `signHtlcRefund` may throw (README table). */
-export type SignHtlcRefundErrorType = BitcoinError;
+/** What `signHtlcRefund` may throw (README table): the refund's checks, then the key's or wallet's codes. */
+export type SignHtlcRefundErrorType = BitcoinError<
+  | "BTC_PARAMETER_INVALID"
+  | "BTC_POLICY_INVALID"
+  | "BTC_PUBLIC_KEY_INVALID"
+  | "BTC_PSBT_INVALID"
+  | "BTC_INPUT_NOT_SEGWIT"
+  | "BTC_REFUND_INVALID"
+  | "BTC_HTLC_MISSING"
+  | "BTC_HTLC_SCRIPT_MISMATCH"
+  | "BTC_HTLC_REFUND_KEY_MISMATCH"
+  | "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS"
+  | "BTC_SIGHASH_NOT_ALLOWED"
+  | "BTC_SIGNER_KEY_MISMATCH"
+  | "BTC_SIGNING_FAILED"
+  | "BTC_SIGNING_ABORTED"
+  | "BTC_SIGNATURE_INVALID"
+  | "BTC_TX_MODIFIED"
+  | "BTC_PSBT_FIELD_MODIFIED"
+  | "BTC_SIGNATURE_UNEXPECTED"
+  | "BTC_WALLET_REJECTED"
+  | "BTC_WALLET_BROADCAST"
+>;
 
 /**
  * The user's way out without the service: build and sign the transaction that spends the deposit's HTLC
