@@ -224,3 +224,14 @@ export interface ChainLeg {
   /** Balance of `address` in `token`, for tests and the faucet. */
   balanceOf(address: string, token: string): Promise<bigint>;
 }
+
+/** Creates one network's leg. */
+export type LegFactory = (ctx: LegContext) => ChainLeg;
+
+/** Leg factories by leg kind; a missing one is loaded from the sandbox's own legs (`src/legs/registry.ts`). */
+export interface LegFactories {
+  evm?: LegFactory;
+  tron?: LegFactory;
+  bitcoin?: LegFactory;
+  solana?: LegFactory;
+}

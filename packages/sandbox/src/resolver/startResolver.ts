@@ -1,5 +1,5 @@
 import type { IntentRow } from "../db/intentRow.js";
-import { CLOSE_GRACE_MS } from "../http/closeGracefully.js";
+import { CLOSE_GRACE_MS } from "../net/closeGracefully.js";
 import type { Core } from "../service/core.js";
 import { advanceIntent } from "./advanceIntent.js";
 
