@@ -8,6 +8,7 @@ import { type Sandbox, startSandbox } from "@swapintent/sandbox";
 import { build, type Plugin } from "esbuild";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findDefinitions } from "./definitions.js";
 import {
   type ConsumerProject,
   cleanEnv,
@@ -24,6 +25,7 @@ import {
   TYPESCRIPT_NEWEST,
   TYPESCRIPT_OLDEST,
 } from "./project.js";
+import { collectRefusals } from "./refusals.js";
 import { docExamples, readmeSnippets } from "./snippets.js";
 import { type TscError, type TypecheckSetup, typecheck, unexplainedErrors } from "./typecheck.js";
 
@@ -125,7 +127,7 @@ function ms(value: number | undefined): string {
 }
 
 describe("the published tarballs (pnpm pack)", () => {
-  it("hold dist, LICENSE and README, and no TypeScript source or tests", () => {
+  it("hold dist, the sources its maps point at, LICENSE and README, and no tests", () => {
     setUp();
     expect(packed.map((p) => p.folder)).toEqual(["client", "permit2", "bitcoin", "solana"]);
     for (const p of packed) {
@@ -134,9 +136,18 @@ describe("the published tarballs (pnpm pack)", () => {
       const unexpected = files.filter(
         (f) =>
           !["LICENSE", "README.md", "CHANGELOG.md", "package.json"].includes(f) &&
-          !/^dist\/[^/]+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)$/.test(f),
+          !/^dist\/[^/]+\.(js|cjs|js\.map|cjs\.map)$/.test(f) &&
+          !/^dist\/([\w-]+\/)*[\w-]+\.(d\.ts|d\.cts|d\.ts\.map|d\.cts\.map)$/.test(f) &&
+          !/^src\/([\w-]+\/)*[\w-]+(?<!\.test|\.test-d|\.bench)\.ts$/.test(f),
       );
-      expect(unexpected, `${p.name} ships files outside dist`).toEqual([]);
+      expect(unexpected, `${p.name} ships files outside dist and src, or a test`).toEqual([]);
+      // one declaration file, one CommonJS twin and a map of each, per source file
+      const sources = files.filter((f) => f.startsWith("src/")).map((f) => f.slice(4, -3));
+      const declarations = files.filter((f) => /^dist\/.*\.d\.ts$/.test(f)).map((f) => f.slice(5, -5));
+      expect(declarations.sort(), p.name).toEqual(sources.sort());
+      for (const base of sources)
+        for (const ext of [".d.ts.map", ".d.cts", ".d.cts.map"])
+          expect(files, p.name).toContain(`dist/${base}${ext}`);
     }
   });
 
@@ -270,6 +281,28 @@ describe("installed with npm in a project outside the workspace", () => {
     expectEveryEntryLoads(await loadEntries(project.dir, specifiers), specifiers);
   });
 
+  it("lead an editor's go-to-definition on every exported function, from ESM and from CommonJS, through the declaration maps to its source in the tarball", () => {
+    setUp();
+    const specifiers = exportedSpecifiers(packed);
+    const shipped = new Set(
+      packed.flatMap((p) => p.files.map((f) => `${p.name}/${f.replace(/^package\//, "")}`)),
+    );
+    const { esm, cjs } = findDefinitions(runDir, specifiers);
+    for (const definitions of [esm, cjs]) {
+      // every entry exports functions, and each one's definition is a function declaration in a shipped source
+      expect(new Set(definitions.map((d) => d.specifier))).toEqual(new Set(specifiers));
+      for (const d of definitions) {
+        const where = `${d.specifier} ${d.name} -> ${d.file}`;
+        expect(d.file, where).toMatch(/^@swapintent\/[a-z0-9]+\/src\/.+\.ts$/);
+        expect(shipped.has(d.file), where).toBe(true);
+        expect(d.line, where).toMatch(/^export (async )?function \w+/);
+      }
+    }
+    expect(cjs.map((d) => [d.specifier, d.name, d.file])).toEqual(
+      esm.map((d) => [d.specifier, d.name, d.file]),
+    );
+  });
+
   const fixture = (file: string) => join(appDir, "fixtures", file);
   // The README's snippets are these files (a test keeps them equal); the sandbox one imports a private package.
   const EXAMPLES = [
@@ -399,7 +432,7 @@ describe("installed with npm in a project outside the workspace", () => {
       }
       // The doc comments' `@example`s that import what they use (the one-liners are only parsed, below).
       const dist = join(project.dir, "node_modules", p.name, "dist");
-      for (const name of (await readdir(dist)).filter((f) => f.endsWith(".d.ts"))) {
+      for (const name of (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".d.ts"))) {
         for (const example of docExamples(await readFile(join(dist, name), "utf8"))) {
           if (!/^import /m.test(example.code)) continue;
           const module = /from "(@solana\/kit|@wallet-standard\/app)"/.exec(example.code)?.[1];
@@ -455,7 +488,7 @@ describe("installed with npm in a project outside the workspace", () => {
     let count = 0;
     for (const p of packed) {
       const dist = join(project.dir, "node_modules", p.name, "dist");
-      for (const file of (await readdir(dist)).filter((f) => f.endsWith(".d.ts"))) {
+      for (const file of (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".d.ts"))) {
         for (const example of docExamples(await readFile(join(dist, file), "utf8"))) {
           count++;
           if (example.code.trim() === "")
@@ -549,6 +582,41 @@ console.log(JSON.stringify({ resolved, results: result.results }));
         ["Solana -> Tron", "cosign", "Fulfilled", true],
       ]);
     });
+  });
+});
+
+describe("one error code whatever the module system", () => {
+  it("refuses the same way through every entry under import and require: the same code, and every guard of the package (any entry's) and the client's says yes", async () => {
+    setUp();
+    const { buildDeposit, userKey, hex } = await import("../../../packages/bitcoin/test/fixtures.js");
+    const deposit = buildDeposit();
+    const walletCase = {
+      intent: deposit.intent,
+      sourceAmountLots: deposit.quote.sourceAmountLots.toString(),
+      userPublicKey: hex(userKey.publicKey),
+    };
+    const specifiers = exportedSpecifiers(packed);
+    const [esm, cjs] = await Promise.all([
+      collectRefusals(runDir, "import", specifiers, walletCase),
+      collectRefusals(runDir, "require", specifiers, walletCase),
+    ]);
+    expect(cjs).toEqual(esm);
+    // every entry refuses something with a code of its own package
+    for (const specifier of specifiers) {
+      const coded = Object.entries(esm).filter(([k, r]) => k.startsWith(`${specifier}#`) && r.code);
+      expect(coded.length, `${specifier} refused nothing with a code`).toBeGreaterThan(0);
+    }
+    for (const [call, r] of Object.entries(esm)) {
+      if (!r.guards) continue;
+      expect(Object.keys(r.guards).length, call).toBeGreaterThan(1);
+      expect(
+        Object.entries(r.guards).filter(([, yes]) => !yes),
+        `${call}: ${r.code}`,
+      ).toEqual([]);
+    }
+    // a wallet's cancel, made by /wallets and asked by the root and by /node, is the code the README documents
+    const cancels = Object.entries(esm).filter(([k]) => k.endsWith("cancelled"));
+    expect(cancels.map(([, r]) => r.code)).toEqual(["BTC_WALLET_REJECTED", "BTC_WALLET_REJECTED"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { BitcoinError } from "./errors.js";
-import { readEcc, readRecord } from "./readParameters.js";
+import { readEcc, readRecord } from "./internal/readParameters.js";
+import { useEcc } from "./internal/useEcc.js";
 import { type SignHtlcPsbtParameters, type SignHtlcPsbtReturnType, signHtlcPsbt } from "./signHtlcPsbt.js";
 import {
   type SignHtlcRefundParameters,
@@ -7,12 +8,11 @@ import {
   signHtlcRefund,
 } from "./signHtlcRefund.js";
 import type { BitcoinEcc, HtlcPolicyParameters } from "./types.js";
-import { useEcc } from "./useEcc.js";
 import {
   type VerifyHtlcPsbtParameters,
   type VerifyHtlcPsbtReturnType,
   verifyHtlcPsbt,
-} from "./verifyHtlcPsbt.js";
+} from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 /** Parameters of `createHtlcActions`. */
 export interface CreateHtlcActionsParameters {

@@ -1,9 +1,9 @@
 import { crypto } from "bitcoinjs-lib";
-import { bytesToHex, hexToBytes } from "./bytes.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
-import { readBytes, readEcc, readRecord } from "./readParameters.js";
+import { bytesToHex, hexToBytes } from "./internal/bytes.js";
+import { readBytes, readEcc, readRecord } from "./internal/readParameters.js";
+import { useEcc } from "./internal/useEcc.js";
 import type { BitcoinEcc } from "./types.js";
-import { useEcc } from "./useEcc.js";
 
 /** Parameters of `getUserScripts`. */
 export interface GetUserScriptsParameters {

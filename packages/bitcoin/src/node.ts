@@ -1,7 +1,7 @@
 import * as tinySecp256k1 from "tiny-secp256k1";
 import { type CreateHtlcActionsReturnType, createHtlcActions } from "./createHtlcActions.js";
 import type { BitcoinError } from "./errors.js";
-import { readRecord } from "./readParameters.js";
+import { readRecord } from "./internal/readParameters.js";
 import type { HtlcPolicyParameters } from "./types.js";
 
 /** Parameters of `createNodeHtlcActions`. */

@@ -19,7 +19,7 @@ import { isBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import type { HtlcPolicyParameters, KeySigner } from "./types.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 // bitcore-lib is the testing package's dependency: its Transaction.verify() runs consensus's CheckTransaction.
 const bitcore = createRequire(new URL("../node_modules/@swapintent/testing/package.json", import.meta.url))(
@@ -122,8 +122,10 @@ describe("amounts the chain refuses (above 21,000,000 BTC)", () => {
   it("accepts inputs summing to exactly MAX_MONEY; bitcore accepts the signed deposit", async () => {
     const serviceValue = MAX_MONEY - 60_000n;
     const deposit = withServiceCoin({ serviceValue, changeValue: serviceValue + 60_000n - AMOUNT - fee });
-    expect(await attempt(deposit)).toEqual({ code: "ACCEPTED", uses: 1 });
-    const { psbt } = await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer: userKey });
+    // A 5,000-sat fee is about 30 sat/vB here: above the default rate cap, so the wallet raises it.
+    const policy = { maxFeeRateSatPerVbyte: 200n };
+    expect(await attempt(deposit, policy)).toEqual({ code: "ACCEPTED", uses: 1 });
+    const { psbt } = await signHtlcPsbt({ ecc, ...deposit, userPublicKey, signer: userKey, policy });
     // The service signs its own coin, then the deposit is complete: every input and CheckTransaction pass.
     const signed = Psbt.fromBase64(psbt);
     signed.signInput(1, strangerKey).finalizeInput(1);

@@ -1,13 +1,13 @@
 import type { Approval, Intent, Quote } from "@swapintent/client";
 import { crypto as btcCrypto, type Psbt, type SignerAsync } from "bitcoinjs-lib";
 import { checkSignal, throwIfAborted, untilAborted } from "./abort.js";
-import { bytesToHex, equalBytes, publicKeyForError } from "./bytes.js";
 import { type BitcoinError, createBitcoinError, signingFailed } from "./errors.js";
-import { readEcc, readRecord } from "./readParameters.js";
-import { readSigner } from "./readSigner.js";
+import { bytesToHex, equalBytes, publicKeyForError } from "./internal/bytes.js";
+import { readEcc, readRecord } from "./internal/readParameters.js";
+import { readSigner } from "./internal/readSigner.js";
+import { collectWalletSignatures } from "./internal/walletPsbt.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
-import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
-import { collectWalletSignatures } from "./walletPsbt.js";
+import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;

@@ -1,12 +1,12 @@
 import { Psbt, payments, Transaction } from "bitcoinjs-lib";
-import { bytesToHex, compactSize, equalBytes, publicKeyForError } from "./bytes.js";
 import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
+import { bytesToHex, compactSize, equalBytes, publicKeyForError } from "./internal/bytes.js";
+import { readBytes, readEcc, readRecord } from "./internal/readParameters.js";
+import { readSigner } from "./internal/readSigner.js";
+import { getSegwitKind } from "./internal/scriptTypes.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
-import { readBytes, readEcc, readRecord } from "./readParameters.js";
-import { readSigner } from "./readSigner.js";
-import { getSegwitKind } from "./scriptTypes.js";
 import type { BitcoinEcc, KeySigner } from "./types.js";
 
 /** BIP-68 keeps only the low 16 bits as the delay; above, flag bits change what the number means. */

@@ -77,13 +77,18 @@ export interface HtlcPolicy {
   minCsvBlocks: number;
   /** Largest accepted refund delay, in blocks (at most 0xffff: above it BIP-68 flag bits change the meaning). */
   maxCsvBlocks: number;
-  /** Largest accepted fee, in satoshis. */
+  /** Largest accepted fee, in satoshis (default 20,000). */
   maxFeeLots: bigint;
-  /** Largest accepted fee rate, in satoshis per virtual byte of the signed transaction (estimated). */
+  /**
+   * Largest accepted fee rate, in satoshis per virtual byte of the signed transaction (estimated; default 25, a busy
+   * mempool's rate). The service picks the fee and what it adds comes out of the user's change: pass your fee
+   * estimator's rate (with a margin) when the market is higher.
+   */
   maxFeeRateSatPerVbyte: bigint;
   /**
-   * Largest accepted fee relative to the quoted amount, in basis points (default 1,000: 10%). The absolute caps
-   * alone let a 10,000-sat swap burn 30,000 sat; raise it for swaps too small to pay their own relay fee within it.
+   * Largest share of the fee the user pays (the fee less what the service's own inputs bring), relative to the
+   * quoted amount, in basis points (default 200: 2%). The absolute caps alone let a 10,000-sat swap burn 30,000 sat;
+   * raise it for swaps too small to pay their own relay fee within it.
    */
   maxFeeBps: number;
   /**

@@ -9,7 +9,7 @@
 import { afterAll, bench, describe } from "vitest";
 import { networksWire, statusWire, tokensPageWire } from "../test/fixtures.js";
 import { startTestServer } from "../test/startTestServer.js";
-import { createClient } from "./client/createClient.js";
+import { createSwapIntentClient } from "./client/createSwapIntentClient.js";
 import { parseTokensPage } from "./internal/wire.js";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
@@ -29,7 +29,7 @@ server.handle((request) => {
 });
 afterAll(() => server.close());
 
-const client = createClient({ baseUrl: server.url, apiKey: "sk_bench" });
+const client = createSwapIntentClient({ baseUrl: server.url, apiKey: "sk_bench" });
 const statusUrl = `${server.url}/affiliate/v1/intents/${intentId}/status`;
 const tokensUrl = `${server.url}/affiliate/v1/tokens?limit=100&offset=0`;
 const networksUrl = `${server.url}/affiliate/v1/networks`;
@@ -41,7 +41,7 @@ async function raw(url: string, fetchFn: typeof fetch = fetch): Promise<void> {
 
 const memoryFetch: typeof fetch = async () =>
   new Response(statusText, { status: 200, headers: { "content-type": "application/json" } });
-const memoryClient = createClient({ baseUrl: server.url, apiKey: "sk_bench", fetch: memoryFetch });
+const memoryClient = createSwapIntentClient({ baseUrl: server.url, apiKey: "sk_bench", fetch: memoryFetch });
 
 const options = { time: 3000, warmupTime: 1000 };
 

@@ -10,9 +10,9 @@ import {
   DOC_WITNESS_TYPE_STRING,
   RECIPIENT,
 } from "../test/fixtures/buildPermit2Fixture.js";
+import { parseTronAddress } from "./address/parseTronAddress.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
-import { parseTronAddress } from "./parseTronAddress.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 /** The code `run` refuses with, and how long it took in milliseconds. */
 function timed(run: () => unknown): { code: string; ms: number } {

@@ -19,7 +19,7 @@ import { signWithSpies } from "../test/signWithSpies.js";
 import { isPermit2Error } from "./errors.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 const DESTINATION: Permit2DestinationExpectation = {
   network: 4,

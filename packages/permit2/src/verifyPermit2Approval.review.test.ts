@@ -14,7 +14,7 @@ import {
 } from "../test/fixtures/buildPermit2Fixture.js";
 import { signWithSpies } from "../test/signWithSpies.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 /** The destination as the wallet's own registry has it: BTC on network 4, 8 decimals, at least 3900 lots. */
 const DESTINATION: Permit2DestinationExpectation = {
@@ -259,7 +259,7 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
   });
 
   it("leaves no lone surrogate in a message whose long detail is cut (found by the generative test, seed 42)", () => {
-    // A detail longer than BaseError's 300-character cut, with astral characters around the cut.
+    // A detail longer than SwapIntentError's 300-character cut, with astral characters around the cut.
     for (const offset of [0, 1, 2, 3]) {
       const extra = `${"x".repeat(offset)}${"\u{1F600}".repeat(200)}`;
       try {

@@ -15,15 +15,15 @@ import {
   USER_PRIVATE_KEY,
 } from "../test/fixtures/buildPermit2Fixture.js";
 import { signWithSpies } from "../test/signWithSpies.js";
+import { formatTronAddress } from "./address/formatTronAddress.js";
+import { parseTronAddress } from "./address/parseTronAddress.js";
 import { CANONICAL_PERMIT2_ADDRESS } from "./constants.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { formatTronAddress } from "./formatTronAddress.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
 import { normalizeSignature } from "./normalizeSignature.js";
-import { parseTronAddress } from "./parseTronAddress.js";
 import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 function parametersOf(
   options: FixtureOptions = {},

@@ -13,7 +13,7 @@ import {
   TRON,
 } from "../test/fixtures/buildPermit2Fixture.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tampering reaches into untyped JSON on purpose
 type Json = any;

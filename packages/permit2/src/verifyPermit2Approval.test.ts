@@ -17,7 +17,7 @@ import {
 } from "../test/fixtures/buildPermit2Fixture.js";
 import type { Permit2ErrorCode } from "./errors.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 function parametersOf(options: FixtureOptions = {}): VerifyPermit2ApprovalParameters {
   const f = buildPermit2Fixture(options);

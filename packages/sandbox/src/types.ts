@@ -59,6 +59,12 @@ export interface SandboxOptions {
   databaseLockTimeoutSecs?: number;
   /** With `databaseUrl`, how long to retry a server that is unreachable at start, seconds. Default 60. */
   databaseStartTimeoutSecs?: number;
+  /**
+   * The identity of the engines the legs run (default: kept in `<dataDir>/engines-id`, or a new one per start
+   * without a data dir). Intents record it; a sandbox resolves and approves only intents whose funds are on its own
+   * engines. Give one only for legs whose state is not in the data dir (test doubles that hold no funds).
+   */
+  enginesId?: string;
   /** Enables the `/sandbox/*` dev endpoints (faucet, chains, clock, faults, balance). */
   dev?: boolean;
   /** Base clock (default: `Date.now`). The dev clock endpoint adds an offset on top of it. */

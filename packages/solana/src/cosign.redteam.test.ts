@@ -68,7 +68,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
     await promise;
     return undefined;
   } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
+    return isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`;
   }
 }
 

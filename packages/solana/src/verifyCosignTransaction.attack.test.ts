@@ -497,6 +497,17 @@ describe("tried and refused already (each with its code, the key never asked)", 
       },
     },
     {
+      // Harmless on chain, but a cosign carries the intent's memo only: any other text is refused, however it reads.
+      name: "a second memo (v2) with the user as a signer account",
+      code: "SOL_MEMO_MISMATCH",
+      hex: () =>
+        withExtra({
+          programAddress: MEMO_V2,
+          accounts: [role(chain.userAddress, RS)],
+          data: new TextEncoder().encode("gm"),
+        }),
+    },
+    {
       name: "a version byte for v1 (0x81): its own code, the version is read from the bytes",
       code: "SOL_TX_VERSION_UNSUPPORTED",
       hex: () => {
@@ -527,17 +538,6 @@ describe("accepted, and harmless: litesvm executes them signed and the user ends
           programAddress: COMPUTE_BUDGET,
           accounts: [role(chain.userAddress, W)],
           data: bytes([2], [0, 0, 4, 0]),
-        },
-      ],
-    },
-    {
-      name: "a second memo (v2) with the user as a signer account (v1 is not loaded in litesvm; it ignores accounts)",
-      why: "memos record text; the user's signature on them moves nothing",
-      build: () => [
-        {
-          programAddress: MEMO_V2,
-          accounts: [role(chain.userAddress, RS)],
-          data: new TextEncoder().encode("gm"),
         },
       ],
     },

@@ -47,7 +47,7 @@ import type { Intent } from "@swapintent/client";
 import fc from "fast-check";
 import { FailedTransactionMetadata } from "litesvm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SOLANA_ERROR_CODES } from "../test/codes.js";
+import { SOLANA_COSIGN_ERROR_CODES } from "../test/codes.js";
 import {
   AMOUNT,
   type Chain,
@@ -61,7 +61,7 @@ import {
   quoteFor,
 } from "../test/fixture.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import { isSolanaError } from "./isSolanaError.js";
+import { isSolanaCosignError } from "./isSolanaCosignError.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
 import {
   type VerifyCosignTransactionParameters,
@@ -264,9 +264,9 @@ async function judge(parameters: VerifyCosignTransactionParameters): Promise<voi
     verification = verifyCosignTransaction(parameters);
   } catch (error) {
     // A swapintent error whose code is one of the package's (the guard checks the code against the union).
-    expect(isSolanaError(error), String(error)).toBe(true);
+    expect(isSolanaCosignError(error), String(error)).toBe(true);
     const code = (error as { code: string }).code;
-    expect(SOLANA_ERROR_CODES).toHaveProperty(code);
+    expect(SOLANA_COSIGN_ERROR_CODES).toHaveProperty(code);
     // Whatever the service sent, the error repeats none of it with a character that must not be displayed.
     for (const text of strings((error as { details: unknown }).details)) {
       expect(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(text), JSON.stringify(text)).toBe(false);

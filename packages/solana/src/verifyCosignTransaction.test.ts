@@ -156,12 +156,15 @@ describe("verifyCosignTransaction: the honest transaction", () => {
         },
         { programAddress: token2022 },
       );
-    expect(verifyCosignTransaction(params(tampered({ transfer: [transfer(escrow2022)] }))).destination).toBe(
-      escrow2022,
-    );
+    const plain = { token2022Mint: { transferFee: null, transferHook: null } };
+    expect(
+      verifyCosignTransaction(params(tampered({ transfer: [transfer(escrow2022)] }), plain)).destination,
+    ).toBe(escrow2022);
     // The SPL Token escrow account is not the Token-2022 one.
     expect(
-      codeOf(() => verifyCosignTransaction(params(tampered({ transfer: [transfer(chain.escrowAta)] })))),
+      codeOf(() =>
+        verifyCosignTransaction(params(tampered({ transfer: [transfer(chain.escrowAta)] }), plain)),
+      ),
     ).toBe("SOL_DESTINATION_NOT_ALLOWED");
   });
 

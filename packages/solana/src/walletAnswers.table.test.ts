@@ -316,7 +316,7 @@ async function run(row: Row, path: Path): Promise<{ outcome: string; hex?: strin
     const result = await attempt();
     return { outcome: ACCEPTED, hex: result.transaction };
   } catch (error) {
-    return { outcome: isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}` };
+    return { outcome: isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}` };
   }
 }
 

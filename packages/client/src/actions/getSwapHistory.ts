@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { buildHistoryQuery } from "../internal/buildHistoryQuery.js";
 import { parseHistoryPage } from "../internal/wire.js";
 import type { Page, SwapHistoryItem } from "../types.js";
@@ -26,7 +26,7 @@ export interface GetSwapHistoryParameters extends SwapHistoryFilter, CallOptions
 export type GetSwapHistoryReturnType = Page<SwapHistoryItem>;
 
 /** The errors {@link getSwapHistory} can throw. */
-export type GetSwapHistoryErrorType = ClientError;
+export type GetSwapHistoryErrorType = RequestError;
 
 /**
  * Reads one page of swap history (`GET /affiliate/v1/swaps/history`) by wallet(s) and/or retail id.

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intentId, networksWire, quoteId, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const apiKey = "sk_live_Hostile2Key9";
 
@@ -23,8 +23,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function client(extra: Partial<Parameters<typeof createClient>[0]> = {}) {
-  return createClient({
+function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
+  return createSwapIntentClient({
     baseUrl: server.url,
     apiKey,
     retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
@@ -136,7 +136,7 @@ describe("numbers and dates a server can make absurd", () => {
 
 describe("decimals a formatter would refuse later", () => {
   for (const field of ["source_amount_decimals", "dest_amount_decimals"]) {
-    it(`${field} of 256 (formatUnits takes 0..255; 2^53 would build a string of that length): RESPONSE_INVALID`, async () => {
+    it(`${field} of 256 (formatLots takes 0..255; 2^53 would build a string of that length): RESPONSE_INVALID`, async () => {
       server.handle(() => ({ body: statusWire("Initiated", { [field]: 256 }) }));
       const error = await rejection(client({ retry: false }).getIntentStatus({ intentId }));
       expect(error.code).toBe("RESPONSE_INVALID");
@@ -166,7 +166,12 @@ describe("memory and time a server can make the client spend (found bounded)", (
       try {
         const limit = 1024 * 1024;
         const error = await rejection(
-          createClient({ baseUrl: raw.url, apiKey, retry: false, maxResponseBytes: limit }).getNetworks(),
+          createSwapIntentClient({
+            baseUrl: raw.url,
+            apiKey,
+            retry: false,
+            maxResponseBytes: limit,
+          }).getNetworks(),
         );
         expect(error.code).toBe("RESPONSE_TOO_LARGE");
         // fetch decompresses before the count: the limit holds on the text, within one decoder chunk or two
@@ -194,7 +199,7 @@ describe("memory and time a server can make the client spend (found bounded)", (
     try {
       for (const url of [endless.url, slowloris.url]) {
         const error = await rejection(
-          createClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 300 }).getNetworks(),
+          createSwapIntentClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 300 }).getNetworks(),
         );
         expect(error.code).toBe("TIMEOUT");
       }
@@ -216,7 +221,8 @@ describe("memory and time a server can make the client spend (found bounded)", (
       const raw = await startRawServer((request) => request.socket.end(head));
       try {
         codes.push(
-          (await rejection(createClient({ baseUrl: raw.url, apiKey, retry: false }).getNetworks())).code,
+          (await rejection(createSwapIntentClient({ baseUrl: raw.url, apiKey, retry: false }).getNetworks()))
+            .code,
         );
       } finally {
         await raw.close();
@@ -260,7 +266,11 @@ describe("a body streamed in chunks that split a character", () => {
           }),
           { status: 200, headers: { "content-type": "application/json" } },
         );
-      const networks = await createClient({ baseUrl: "https://swap.example", apiKey, fetch }).getNetworks();
+      const networks = await createSwapIntentClient({
+        baseUrl: "https://swap.example",
+        apiKey,
+        fetch,
+      }).getNetworks();
       expect(networks.map((network) => network.name)).toEqual(names);
     }
   });
@@ -380,7 +390,7 @@ describe("Retry-After and retry numbers a server or a typo can make absurd", () 
     expect(server.requests).toHaveLength(6);
   });
 
-  const badOptions: Array<[string, Partial<Parameters<typeof createClient>[0]>]> = [
+  const badOptions: Array<[string, Partial<Parameters<typeof createSwapIntentClient>[0]>]> = [
     ["retry.retries", { retry: { retries: Number.POSITIVE_INFINITY } }],
     ["retry.retries", { retry: { retries: 101 } }],
     ["retry.retries", { retry: { retries: -1 } }],
@@ -419,7 +429,7 @@ describe("credentials the client sends in a form fetch changes or refuses", () =
     expect(everything(error)).not.toContain(apiKey);
   });
 
-  const unsendable: Array<[string, Partial<Parameters<typeof createClient>[0]>, string]> = [
+  const unsendable: Array<[string, Partial<Parameters<typeof createSwapIntentClient>[0]>, string]> = [
     ["a key with a non-Latin-1 character", { apiKey: `${apiKey}\u2603` }, "apiKey"],
     ["a key with CR LF inside (header injection)", { apiKey: `${apiKey}\r\nx-evil: 1` }, "apiKey"],
     ["a custom header value with a newline inside", { headers: { "x-token": `${apiKey}\nmore` } }, "headers"],
@@ -451,7 +461,7 @@ describe("credentials the client sends in a form fetch changes or refuses", () =
 
   it("a baseUrl with a user name and password: INVALID_OPTIONS (fetch's own error quotes the password)", async () => {
     const withPassword = server.url.replace("http://", `http://user:${apiKey}@`);
-    const error = await rejection(() => createClient({ baseUrl: withPassword, apiKey: "k" }));
+    const error = await rejection(() => createSwapIntentClient({ baseUrl: withPassword, apiKey: "k" }));
     expect(error.code).toBe("INVALID_OPTIONS");
     expect(error.details.field).toBe("baseUrl");
     expect(everything(error)).not.toContain(apiKey);

@@ -8,7 +8,7 @@ import { intentId, networksWire, permit2IntentWire, quoteId, statusWire } from "
 import { rejection } from "../../test/helpers.js";
 import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createRequestSigner } from "../signing/createRequestSigner.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const apiKey = "sk_live_Hostile3Key7";
 const baseUrl = "https://swap.example";
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** A client on a custom `fetch` (what a wallet passes: a polyfill, a proxy wrapper, a test double). */
 function withFetch(fetchFn: (url: string, init: RequestInit) => unknown, extra = {}) {
-  return createClient({ baseUrl, apiKey, retry: false, fetch: fetchFn as typeof fetch, ...extra });
+  return createSwapIntentClient({ baseUrl, apiKey, retry: false, fetch: fetchFn as typeof fetch, ...extra });
 }
 
 /** The call's outcome, or `"still pending"` when it has not settled within `ms`. */
@@ -123,7 +123,7 @@ describe("a signal aborted while the request is being signed", () => {
       request.path === "/affiliate/v1/networks" ? { body: networksWire } : { body: permit2IntentWire() },
     );
     const controller = new AbortController();
-    const client = createClient({
+    const client = createSwapIntentClient({
       baseUrl: server.url,
       retry: false,
       requestSigning: async ({ method }) => {
@@ -142,7 +142,7 @@ describe("a signal aborted while the request is being signed", () => {
   it("GET status: ABORTED, nothing sent", async () => {
     server.handle(() => ({ body: statusWire("Initiated") }));
     const controller = new AbortController();
-    const client = createClient({
+    const client = createSwapIntentClient({
       baseUrl: server.url,
       retry: false,
       requestSigning: async () => {
@@ -234,7 +234,7 @@ describe("a baseUrl whose text would move the path into a query or fragment", ()
     it(`${bad}: INVALID_OPTIONS at construction (every request went to "/")`, () => {
       let error: unknown;
       try {
-        createClient({ baseUrl: bad, apiKey });
+        createSwapIntentClient({ baseUrl: bad, apiKey });
       } catch (caught) {
         error = caught;
       }
@@ -244,7 +244,7 @@ describe("a baseUrl whose text would move the path into a query or fragment", ()
 
   it("spaces or tabs around an otherwise good baseUrl (read from a file): requests reach its path", async () => {
     server.handle(() => ({ body: networksWire }));
-    const client = createClient({ baseUrl: ` \t${server.url}/api/ \n`, apiKey, retry: false });
+    const client = createSwapIntentClient({ baseUrl: ` \t${server.url}/api/ \n`, apiKey, retry: false });
     await client.getNetworks();
     expect(server.requests.map((request) => request.path)).toEqual(["/api/affiliate/v1/networks"]);
   });
@@ -261,11 +261,13 @@ describe("option headers that differ from the client's own only in letter case",
       "X-API-SIGNATURE": "forged",
       "X-Api-Timestamp": "1",
     };
-    await createClient({ baseUrl: server.url, apiKey, retry: false, headers }).createIntent(intentParams);
+    await createSwapIntentClient({ baseUrl: server.url, apiKey, retry: false, headers }).createIntent(
+      intentParams,
+    );
     const [post] = server.requests.filter((request) => request.method === "POST");
     expect(post?.headers["x-api-key"]).toBe(apiKey);
     expect(post?.headers["content-type"]).toBe("application/json");
-    const signed = createClient({
+    const signed = createSwapIntentClient({
       baseUrl: server.url,
       retry: false,
       headers,
@@ -287,7 +289,7 @@ describe("option headers that differ from the client's own only in letter case",
   it("a header the client does not set is sent once, under its name in lower case; hooks see one entry per name", async () => {
     server.handle(() => ({ body: networksWire }));
     const seen: Record<string, string>[] = [];
-    await createClient({
+    await createSwapIntentClient({
       baseUrl: server.url,
       apiKey,
       retry: false,
@@ -303,7 +305,7 @@ describe("option headers that differ from the client's own only in letter case",
 describe("a query value that is not well-formed Unicode (a search text cut inside an emoji)", () => {
   it("getTokens and getSwapHistory: INVALID_INPUT naming the parameter, nothing sent (was a raw URIError)", async () => {
     server.handle(() => ({ body: { data: [], total: 0, limit: 20, offset: 0 } }));
-    const client = createClient({ baseUrl: server.url, apiKey, retry: false });
+    const client = createSwapIntentClient({ baseUrl: server.url, apiKey, retry: false });
     const calls = {
       q: () => client.getTokens({ q: "usd\ud83d" }),
       wallet: () => client.getSwapHistory({ wallet: "\udc00abc" }),
@@ -320,7 +322,7 @@ describe("every 3xx is a refused redirect", () => {
       const elsewhere = await startTestServer();
       try {
         server.handle(() => ({ status, headers: { location: `${elsewhere.url}/steal` }, body: "" }));
-        const error = await rejection(createClient({ baseUrl: server.url, apiKey }).getNetworks());
+        const error = await rejection(createSwapIntentClient({ baseUrl: server.url, apiKey }).getNetworks());
         expect(error).toMatchObject({ code: "REDIRECT_REFUSED", details: { status } });
         expect(server.requests).toHaveLength(1);
         expect(elsewhere.requests).toHaveLength(0);
@@ -351,7 +353,7 @@ describe("probes that held", () => {
         ? { status: 422, body: { code: 422, message: "no route", entity: "Quote" } }
         : { body: { data: [], total: 0, limit: 20, offset: 0 } },
     );
-    const client = createClient({
+    const client = createSwapIntentClient({
       baseUrl: `${server.url}/ä pi`,
       retry: false,
       requestSigning: createRequestSigner({

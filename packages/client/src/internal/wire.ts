@@ -13,7 +13,7 @@ import type {
   Quote,
   SwapHistoryItem,
   SwapStatus,
-  Token,
+  TokenInfo,
 } from "../types.js";
 import {
   array,
@@ -35,7 +35,7 @@ import {
 
 const int = /* @__PURE__ */ integer();
 const nonNegativeInt = /* @__PURE__ */ integer(0);
-// the range formatUnits and formatAmount accept: a larger count would only fail later, at display
+// the range formatLots and formatAmount accept: a larger count would only fail later, at display
 const decimals = /* @__PURE__ */ integer(0, 255);
 const lotsMessage = "expected an integer decimal string of at most 78 digits";
 /**
@@ -273,7 +273,7 @@ export function parseNetworks(json: unknown): Network[] {
 }
 
 /** Parses a page of tokens (spec 4.6). An empty `wrapped_token_address` becomes `null`. */
-export function parseTokensPage(json: unknown): Page<Token> {
+export function parseTokensPage(json: unknown): Page<TokenInfo> {
   const { data, pagination } = check(tokensPageSchema, json);
   return { items: data, limit: pagination.limit, offset: pagination.offset, total: pagination.total };
 }

@@ -1,8 +1,8 @@
 import * as Address from "ox/Address";
 import * as Secp256k1 from "ox/Secp256k1";
 import * as Signature from "ox/Signature";
+import { formatTronAddress } from "../address/formatTronAddress.js";
 import type { Permit2Error } from "../errors.js";
-import { formatTronAddress } from "../formatTronAddress.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
   type SignedPermit2Approval,

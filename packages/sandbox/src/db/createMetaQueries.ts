@@ -26,7 +26,9 @@ export function createMetaQueries(
     },
 
     async loadClockOffsetMs() {
-      const value = await readMeta(db, META_CLOCK);
+      // A read, not a write: it runs while the lock is being taken again, before this sandbox may write.
+      const r = await db.read<{ value: string }>("SELECT value FROM meta WHERE key = $1", [META_CLOCK]);
+      const value = r.rows[0]?.value;
       return value === undefined ? 0 : Number(value);
     },
 

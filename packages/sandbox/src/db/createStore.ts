@@ -89,6 +89,16 @@ export interface Store {
    * with `firstTimeOnly`, only those never deferred before (the others are not written at all).
    */
   deferIntents(request: { ids: readonly string[]; nowMs: number; firstTimeOnly?: boolean }): Promise<void>;
+  /**
+   * Record this store's engines as the holders of every intent stored before engine identities were (one
+   * statement); returns how many. Nothing without `enginesId`.
+   */
+  adoptUnrecordedIntents(): Promise<number>;
+  /**
+   * Intents the resolver would move but whose funds are on other engines (another data dir), by engines; the work
+   * list leaves them out. Empty without `enginesId`.
+   */
+  listForeignWork(): Promise<{ enginesId: string | null; intents: number }[]>;
   listHistory(query: HistoryQuery): Promise<{ rows: StatusRow[]; total: number }>;
   /**
    * True when no other process can write this database (PGlite in this process). False on a shared server: there the
@@ -106,6 +116,12 @@ export interface ResolverGate {
   generation(): number;
   /** True when no other process can write the database (PGlite); a server's lock is not (see {@link Store.exclusive}). */
   readonly exclusive?: boolean;
+  /**
+   * Run `reload` each time the lock is taken again, before this sandbox writes or resolves again: what it holds in
+   * memory from the database (the dev clock's offset, the engines check) is read again, since another sandbox may
+   * have written in between. A lock that is never lost (PGlite) leaves it out.
+   */
+  onRetaken?(reload: () => Promise<void>): void;
 }
 
 /** The gate of a database only this process uses (PGlite): always held. */
@@ -115,13 +131,25 @@ export const EXCLUSIVE_GATE: ResolverGate = { held: () => true, generation: () =
  * Create the store over an open database (see `openDatabase` and `openSandboxDatabase`). Its status cache assumes
  * it is the database's only writer, which the resolver lock (`gate`) guarantees on a shared server.
  */
-export function createStore({ db, gate = EXCLUSIVE_GATE }: { db: SqlDatabase; gate?: ResolverGate }): Store {
+export function createStore({
+  db,
+  gate = EXCLUSIVE_GATE,
+  enginesId,
+}: {
+  db: SqlDatabase;
+  gate?: ResolverGate;
+  /**
+   * The engines this sandbox runs (see `readEnginesId`): the resolver takes only intents whose funds are on them.
+   * Without it (a store used alone) the work list takes every intent.
+   */
+  enginesId?: string;
+}): Store {
   const cache = createStatusCache({ generation: gate.generation, held: gate.held });
   return {
     ...createMetaQueries(db),
     ...createQuoteQueries(db),
     ...createIntentQueries(db, cache),
-    ...createWorkQueries(db, cache, gate.held),
+    ...createWorkQueries(db, cache, gate.held, enginesId),
     listHistory: (query) => listHistory(db, query),
     exclusive: gate.exclusive === true,
   };

@@ -1,16 +1,16 @@
-import { BaseError } from "@swapintent/client";
+import { SwapIntentError } from "@swapintent/client";
 
 /** The `entity` of an error body (design §2). */
 export type ErrorEntity = "Quote" | "Intent" | "Approval" | "Swap" | "Network" | "Token" | "Other";
 
 /** HTTP statuses the service answers errors with. */
-export type ErrorStatus = 400 | 401 | 404 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 404 | 422 | 429 | 500 | 503;
 
 /**
  * An error the HTTP layer turns into `{code, message, entity, type}`: `code` is the HTTP status (design §2),
  * `type` the stable string code (for example `QUOTE_EXPIRED`), `message` the short message.
  */
-export class ApiError extends BaseError {
+export class ApiError extends SwapIntentError {
   override name = "ApiError";
   constructor(
     readonly status: ErrorStatus,

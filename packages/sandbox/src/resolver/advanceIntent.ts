@@ -1,5 +1,5 @@
 import type { IntentRow, PendingStep } from "../db/intentRow.js";
-import { type ChainLeg, type LegIntent, LegRejection } from "../legs/types.js";
+import { type ChainLeg, LEG_ABSENCE_CODES, type LegIntent, LegRejection } from "../legs/types.js";
 import type { Core } from "../service/core.js";
 import { toLegIntent } from "../service/toLegIntent.js";
 
@@ -93,8 +93,10 @@ async function runStep<T>(
     result = await call();
   } catch (error) {
     const notStarted = error instanceof LegRejection && error.code === "LEG_NOT_STARTED";
-    // LEG_NOT_STARTED says the leg is not running, nothing about the intent: retried, never final.
-    if (error instanceof LegRejection && !notStarted && refused) {
+    // LEG_NOT_STARTED says the leg is not running, and an absence code that the engine lacks what the step needs:
+    // nothing about the intent. Retried, never final.
+    const notHere = error instanceof LegRejection && LEG_ABSENCE_CODES.includes(error.code);
+    if (error instanceof LegRejection && !notStarted && !notHere && refused) {
       core.log(`intent ${row.id}: ${step} refused (${s.describe(error)})`);
       return s.cas(step, { pendingStep: null, lastError: `${step}: ${s.describe(error)}`, ...refused() });
     }

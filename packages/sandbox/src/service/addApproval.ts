@@ -1,4 +1,4 @@
-import { createIntentNotFoundError, createUnprocessableError } from "../http/apiError.js";
+import { createApiError, createIntentNotFoundError, createUnprocessableError } from "../http/apiError.js";
 import type { Json, SubmittedApproval } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
 import type { ServiceCall } from "./core.js";
@@ -46,6 +46,15 @@ export async function addApproval({
     );
   if (core.clock.nowMs() > row.deadlineSecs * 1000)
     throw createUnprocessableError("INTENT_EXPIRED", "The intent's deadline has passed.", "Intent");
+  // Its deposit would be checked and made on engines that are not the intent's (another data dir's).
+  if (row.enginesId !== null && row.enginesId !== core.enginesId)
+    throw createApiError({
+      status: 503,
+      code: "ENGINES_UNAVAILABLE",
+      message:
+        "This intent's funds are on engines this sandbox does not run (another data dir); the sandbox started on that data dir accepts its approval.",
+      entity: "Intent",
+    });
   const leg = core.legs.get(row.sourceChain);
   if (!leg)
     throw createUnprocessableError("NETWORK_UNAVAILABLE", "The source network is not served.", "Network");

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { QuoteRecord } from "../db/createStore.js";
 import type { IntentRow } from "../db/intentRow.js";
 import { createApiError, createBadRequestError, createUnprocessableError } from "../http/apiError.js";
-import type { Json } from "../legs/types.js";
+import type { ChainLeg, Json } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
 import type { Core, ServiceCall } from "./core.js";
 import { toLegIntent } from "./toLegIntent.js";
@@ -22,6 +22,11 @@ export interface IntentRequest {
 /** The partner's quote, unused and unexpired; 404 `QUOTE_NOT_FOUND` or 422 otherwise. */
 async function findUsableQuote(core: Core, request: IntentRequest): Promise<QuoteRecord> {
   const quote = await core.store.getQuote(request.quoteId, request.partnerId);
+  // A quote of this partner's that expired long enough ago to be pruned: its id still says when it expired.
+  const expiredAt = quote
+    ? undefined
+    : core.quoteIds.readExpiry({ id: request.quoteId, partnerId: request.partnerId });
+  if (expiredAt !== undefined && expiredAt < core.clock.nowMs()) throw quoteExpired(expiredAt);
   if (!quote)
     throw createApiError({
       status: 404,
@@ -30,10 +35,16 @@ async function findUsableQuote(core: Core, request: IntentRequest): Promise<Quot
       entity: "Quote",
     });
   if (quote.usedByIntent !== null) throw quoteAlreadyUsed();
-  if (core.clock.nowMs() > quote.expiryMs)
-    throw createUnprocessableError("QUOTE_EXPIRED", "The quote has expired; ask for a new one.", "Quote");
+  if (core.clock.nowMs() > quote.expiryMs) throw quoteExpired(quote.expiryMs);
   return quote;
 }
+
+const quoteExpired = (expiryMs: number) =>
+  createUnprocessableError(
+    "QUOTE_EXPIRED",
+    `The quote expired at ${new Date(expiryMs).toISOString()}; ask for a new one.`,
+    "Quote",
+  );
 
 const quoteAlreadyUsed = () =>
   createUnprocessableError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");
@@ -150,7 +161,50 @@ function newIntentRow({
     fulfilledAtMs: null,
     swappedAtMs: null,
     refundedAtMs: null,
+    enginesId: core.enginesId,
   };
+}
+
+/**
+ * Store the intent (quote marked used in the same transaction). When that fails (the quote was taken meanwhile, or
+ * the database refused or lost the write, so the caller gets an error and never sees `params_to_sign`), whatever the
+ * source leg set aside for it on its engine (the Bitcoin leg's coin reservations) is released before the error goes
+ * on: a retry, or the user's next intent, can use the same coins at once. Engines keep no trace of an intent that
+ * was never acknowledged.
+ */
+async function storeOrRelease({
+  core,
+  row,
+  partnerId,
+  leg,
+}: {
+  core: Core;
+  row: IntentRow;
+  partnerId: string;
+  leg: ChainLeg;
+}): Promise<void> {
+  let inserted: boolean;
+  try {
+    inserted = await core.store.insertIntentFromQuote(row, { partnerId });
+  } catch (error) {
+    await releaseApproval({ core, row, leg });
+    throw error;
+  }
+  if (inserted) return;
+  await releaseApproval({ core, row, leg });
+  throw quoteAlreadyUsed();
+}
+
+/** Undo the leg's side of an intent that was not stored; a failure to do so is logged, never hides the first error. */
+async function releaseApproval({ core, row, leg }: { core: Core; row: IntentRow; leg: ChainLeg }) {
+  if (!leg.releaseApproval) return;
+  try {
+    await leg.releaseApproval(toLegIntent(row));
+  } catch (error) {
+    core.log(
+      `intent ${row.id}: could not release what its source leg set aside (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
 }
 
 /**
@@ -184,8 +238,7 @@ export async function createIntent({
     legData: built.legData,
     proxyAddress: built.proxyAddress,
   };
-  if (!(await core.store.insertIntentFromQuote(stored, { partnerId: request.partnerId })))
-    throw quoteAlreadyUsed();
+  await storeOrRelease({ core, row: stored, partnerId: request.partnerId, leg: legs.sourceLeg });
   return {
     intent_id: stored.id,
     deadline_secs: stored.deadlineSecs,

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { createBadRequestError, createUnprocessableError, type ErrorEntity } from "../http/apiError.js";
 import type { Json } from "../legs/types.js";
 import { computeQuoteAmounts } from "../quotes/computeQuoteAmounts.js";
@@ -147,7 +146,8 @@ export async function createQuote({
     slippageBps: request.slippageBps,
   });
   const now = core.clock.nowMs();
-  const id = randomUUID();
+  const expiryMs = now + core.config.quoteTtlSecs * 1000;
+  const id = core.quoteIds.create({ expiryMs, partnerId: request.partnerId });
   const wire: Record<string, Json> = {
     id,
     source_chain: source.networkId,
@@ -164,7 +164,7 @@ export async function createQuote({
     max_dest_amount_lots: amounts.maxDestLots.toString(),
     dest_amount_decimals: dest.decimals,
     slippage_bps: String(Number(request.slippageBps)),
-    expiry: now + core.config.quoteTtlSecs * 1000,
+    expiry: expiryMs,
     swap_type: "standard",
   };
   await core.store.insertQuote({
