@@ -1,7 +1,7 @@
 import { isBitcoinError } from "@swapintent/bitcoin";
 import { type ClientErrorCode, isClientError } from "@swapintent/client";
 import { isPermit2Error } from "@swapintent/permit2";
-import { isSolanaError } from "@swapintent/solana";
+import { isSolanaCosignError } from "@swapintent/solana";
 
 /** What a swap screen does next. */
 export type NextStep =
@@ -15,7 +15,7 @@ export type NextStep =
 /** What to do after a failed swap step, by the error's stable `code` (its message is for logs, not for logic). */
 export function getNextStep({ error }: { error: unknown }): NextStep {
   if (isClientError(error)) return clientNextStep[error.code];
-  if (isPermit2Error(error) || isBitcoinError(error) || isSolanaError(error)) {
+  if (isPermit2Error(error) || isBitcoinError(error) || isSolanaCosignError(error)) {
     const { code } = error;
     if (code.endsWith("_SIGNING_ABORTED") || code === "BTC_WALLET_REJECTED") return "user-cancelled";
     if (code.endsWith("_EXPECTED_INVALID") || code.endsWith("_PARAMETER_INVALID")) return "fix-input";
@@ -30,7 +30,7 @@ export function getNextStep({ error }: { error: unknown }): NextStep {
 /** Every client code, mapped once: the compiler refuses this object if a code is missing or unknown. */
 const clientNextStep: Record<ClientErrorCode, NextStep> = {
   INVALID_INPUT: "fix-input", // a parameter failed a local check; nothing was sent
-  INVALID_OPTIONS: "fix-input", // createClient options or signing keys are unusable
+  INVALID_OPTIONS: "fix-input", // createSwapIntentClient options or signing keys are unusable
   QUOTE_EXPIRED: "new-quote", // checked before createIntent sends anything
   HTTP_ERROR: "retry-later",
   BAD_REQUEST: "fix-input", // 400: for example a token the network does not list
