@@ -198,7 +198,7 @@ describe("a contract owner: what Permit2 will ask, before submission", () => {
   });
 
   it("an ERC-6492 wrapper whose factory call does not deploy the owner: PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH with the factory", async () => {
-    const factory = `0x${"fa".repeat(20)}`;
+    const factory = `0x${"fa".repeat(20)}` as Hex;
     const wrapped = `${encodeAbiParameters(
       [{ type: "address" }, { type: "bytes" }, { type: "bytes" }],
       [factory, "0xdeadbeef", CONTRACT_SIGNATURE],

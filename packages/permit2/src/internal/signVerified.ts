@@ -1,6 +1,6 @@
 import {
   type Approval,
-  type Hex,
+  type HexString,
   isAbortSignalLike,
   raceAbortSignal,
   readAbortSignal,
@@ -17,7 +17,7 @@ export interface SignedPermit2Approval<TOwner extends string> {
    * 65-byte `r ‖ s ‖ v` signature, v = 27/28, low `s`; for a contract owner (a smart account), the signature its
    * wallet returned (lowercase hex of any bounded length, an ERC-6492 wrapper kept), as Permit2 accepted it.
    */
-  signature: Hex;
+  signature: HexString;
   /** The body to submit with the client's approval call. */
   approval: Extract<Approval, { type: "permit2" }>;
   /** The address that signed (the Permit2 `owner`), in the chain's own form. */
@@ -50,9 +50,9 @@ export interface VerifiedSigning {
         check: (input: {
           signature: unknown;
           ecdsaRefusal: unknown;
-          owner20: Hex;
-          digest: Hex;
-        }) => Promise<Hex>;
+          owner20: HexString;
+          digest: HexString;
+        }) => Promise<HexString>;
       }
     | undefined;
 }
