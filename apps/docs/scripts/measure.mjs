@@ -47,7 +47,7 @@ function sizeSection() {
         ? `${(((result.sizeLimit - result.size) / result.sizeLimit) * 100).toFixed(1)} %`
         : "";
       rows.push(
-        `| \`@swapintent/${name}\` | ${result.name} | ${compression} | ${kB(result.size)} | ${result.sizeLimit ? kB(result.sizeLimit) : ""} | ${headroom} | ${result.passed ? "yes" : "**no**"} |`,
+        `| @swapintent/${name} | ${result.name} | ${compression} | ${kB(result.size)} | ${result.sizeLimit ? kB(result.sizeLimit) : ""} | ${headroom} | ${result.passed ? "yes" : "**no**"} |`,
       );
     }
   }
