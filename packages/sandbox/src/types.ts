@@ -80,7 +80,7 @@ export interface SandboxOptions {
   resolverStepsPerPass?: number;
   /** Leg factories; a single factory is used for every network. */
   legs?: LegFactories | LegFactory;
-  /** The catalogue (default: the five sandbox networks of docs/approvals.md). */
+  /** The catalogue (default: the five sandbox networks of apps/docs/pages/reference/approvals.md). */
   networks?: readonly NetworkConfig[];
   /** USD prices by symbol (default: {@link DEFAULT_PRICES}). */
   prices?: PriceTable;
