@@ -1,6 +1,6 @@
 /**
- * The second review's payload table (after issue 12): JSON-level tampering of the sandbox-built permit, each either
- * refused with its code or accepted with exactly the digest of the untampered permit (the same thing signed).
+ * JSON-level tampering of the sandbox-built permit, each either refused with its code or accepted with exactly the
+ * digest of the untampered permit (the same thing signed).
  */
 import { isSwapIntentError } from "@swapintent/client";
 import { TypedDataEncoder } from "ethers";
@@ -11,9 +11,9 @@ import {
   EVM,
   type FixtureOptions,
   TRON,
-} from "../test/fixtures/buildPermit2Fixture.js";
-import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
+} from "../../test/fixtures/buildPermit2Fixture.js";
+import type { VerifyPermit2ApprovalParameters } from "../types.js";
+import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tampering reaches into untyped JSON on purpose
 type Json = any;
@@ -653,7 +653,7 @@ const PAYLOADS: [string, Chain, string, FixtureOptions, (p: Json) => void][] = [
   ],
 ];
 
-describe("second review: JSON payloads", () => {
+describe("JSON payloads", () => {
   const baseline = {
     evm: verifyPermit2Approval(parametersOf("evm", {}, () => {})).digest,
     tron: verifyPermit2Approval(parametersOf("tron", {}, () => {})).digest,
