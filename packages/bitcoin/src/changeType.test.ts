@@ -9,7 +9,7 @@ import { buildDeposit, type Deposit, hex, p2trOf, p2wpkhOf, strangerKey, userKey
 import { createSatsConnectStandin } from "../test/walletStandins.js";
 import { isBitcoinError } from "./errors.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 import { createSatsConnectWalletSigner, type SatsConnectRequest } from "./wallets.js";
 
 const userPublicKey = hex(userKey.publicKey);

@@ -1,18 +1,24 @@
-import type { BitcoinError } from "./errors.js";
-import { readEcc, readRecord } from "./readParameters.js";
-import { type SignHtlcPsbtParameters, type SignHtlcPsbtReturnType, signHtlcPsbt } from "./signHtlcPsbt.js";
+import { readEcc, readRecord } from "./internal/readParameters.js";
+import { useEcc } from "./internal/useEcc.js";
 import {
+  type SignHtlcPsbtErrorType,
+  type SignHtlcPsbtParameters,
+  type SignHtlcPsbtReturnType,
+  signHtlcPsbt,
+} from "./signHtlcPsbt.js";
+import {
+  type SignHtlcRefundErrorType,
   type SignHtlcRefundParameters,
   type SignHtlcRefundReturnType,
   signHtlcRefund,
 } from "./signHtlcRefund.js";
 import type { BitcoinEcc, HtlcPolicyParameters } from "./types.js";
-import { useEcc } from "./useEcc.js";
 import {
+  type VerifyHtlcPsbtErrorType,
   type VerifyHtlcPsbtParameters,
   type VerifyHtlcPsbtReturnType,
   verifyHtlcPsbt,
-} from "./verifyHtlcPsbt.js";
+} from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 /** Parameters of `createHtlcActions`. */
 export interface CreateHtlcActionsParameters {
@@ -33,7 +39,10 @@ export interface CreateHtlcActionsReturnType {
 }
 
 /** What `createHtlcActions` (and each bound function) may throw. */
-export type CreateHtlcActionsErrorType = BitcoinError;
+export type CreateHtlcActionsErrorType =
+  | VerifyHtlcPsbtErrorType
+  | SignHtlcPsbtErrorType
+  | SignHtlcRefundErrorType;
 
 /**
  * Bind this package's HTLC functions (`verifyHtlcPsbt`, `signHtlcPsbt`, `signHtlcRefund`) to one secp256k1

@@ -1,4 +1,5 @@
-import { BaseError, type CodedError, hasErrorCode } from "@swapintent/client";
+import { type CodedError, SwapIntentError } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 
 /** Why a signature was refused (`BTC_SIGNATURE_INVALID`'s `reason`). */
 export type SignatureProblem =
@@ -197,6 +198,12 @@ export interface BitcoinErrorDetails {
     message: string | null;
   };
   /**
+   * The wallet answered with a txid although the adapter asked it not to broadcast (`broadcast: false`): it may
+   * have published the transaction on its own. `wallet`: the adapter; `txid`: the wallet's value, escaped (or its
+   * type in parentheses when it is no string). The approval is not returned.
+   */
+  BTC_WALLET_BROADCAST: { wallet: "unisat" | "sats-connect" | "leather"; txid: string };
+  /**
    * The signer or wallet threw instead of answering. `step`: `signer` (reading it: its `publicKey` or a method, a
    * getter that throws, a revoked proxy), `tweak` (a key signer's `tweak`, or reading the tweaked key) or
    * `signPsbt` (a custom wallet's `signPsbt` threw or rejected). The error's `cause` is what it threw: whatever
@@ -205,8 +212,9 @@ export interface BitcoinErrorDetails {
    */
   BTC_SIGNING_FAILED: { step: "signer" | "tweak" | "signPsbt" };
   /**
-   * `signHtlcPsbt`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or wallet was asked) or
-   * `whileSigning` (while waiting for it, or before its answer became an approval). No approval is returned after.
+   * `signHtlcPsbt`'s or `signHtlcRefund`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or
+   * wallet was asked) or `whileSigning` (while waiting for it, or before its answer became an approval or refund).
+   * No approval or refund is returned after.
    * The error's `cause` is the signal's `reason` (or what reading the signal threw).
    */
   BTC_SIGNING_ABORTED: { stage: "beforeSigning" | "whileSigning" };
@@ -280,13 +288,14 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
   BTC_PSBT_FIELD_MODIFIED: true,
   BTC_SIGNATURE_UNEXPECTED: true,
   BTC_WALLET_REJECTED: true,
+  BTC_WALLET_BROADCAST: true,
   BTC_SIGNING_FAILED: true,
   BTC_SIGNING_ABORTED: true,
   BTC_REFUND_INVALID: true,
 };
 
 /**
- * The error every function of `@swapintent/bitcoin` throws: a `BaseError` whose `code` is a `BitcoinErrorCode`
+ * The error every function of `@swapintent/bitcoin` throws: a `SwapIntentError` whose `code` is a `BitcoinErrorCode`
  * and whose `details` are that code's (`BitcoinErrorDetails`). A union with one member per code, so narrowing
  * `code` narrows `details`; `BitcoinError<"BTC_FEE_TOO_HIGH">` is that one code's error.
  */
@@ -305,7 +314,7 @@ export function createBitcoinError<C extends BitcoinErrorCode>(
   details: BitcoinErrorDetails[C],
   cause?: unknown,
 ): BitcoinError<C> {
-  const error = new BaseError(code, shortMessage, { details, cause });
+  const error = new SwapIntentError(code, shortMessage, { details, cause });
   own.add(error);
   return error as unknown as BitcoinError<C>;
 }

@@ -1,7 +1,7 @@
 // Type tests (vitest typecheck, run by tsc under exactOptionalPropertyTypes): the public signatures, results,
 // error codes, and optional inputs that accept `undefined`.
 import * as bitcoinerlab from "@bitcoinerlab/secp256k1";
-import type { Approval, BaseError, Intent, Quote } from "@swapintent/client";
+import type { Approval, Intent, Quote, SwapIntentError } from "@swapintent/client";
 import type { Psbt } from "bitcoinjs-lib";
 import * as tiny from "tiny-secp256k1";
 import { assertType, describe, expectTypeOf, it } from "vitest";
@@ -132,9 +132,9 @@ describe("public types", () => {
 
   it("error codes are a closed union the compiler checks", () => {
     expectTypeOf<BitcoinErrorCode>().toEqualTypeOf<keyof BitcoinErrorDetails>();
-    expectTypeOf<BitcoinError>().toExtend<BaseError<BitcoinErrorCode>>();
+    expectTypeOf<BitcoinError>().toExtend<SwapIntentError<BitcoinErrorCode>>();
     expectTypeOf<BitcoinError<"BTC_FEE_TOO_HIGH">>().toEqualTypeOf<
-      BaseError<"BTC_FEE_TOO_HIGH", BitcoinErrorDetails["BTC_FEE_TOO_HIGH"]>
+      SwapIntentError<"BTC_FEE_TOO_HIGH", BitcoinErrorDetails["BTC_FEE_TOO_HIGH"]>
     >();
     assertType<BitcoinErrorCode>("BTC_INPUT_NOT_SEGWIT");
     assertType<BitcoinErrorCode>("BTC_MECHANISM_MISMATCH");
@@ -232,7 +232,7 @@ describe("public types", () => {
     }>();
     expectTypeOf<SignPsbtInput>().toEqualTypeOf<{
       index: number;
-      kind: "p2tr" | "p2wpkh";
+      kind: "p2tr" | "p2wpkh" | "htlcRefund";
       script: Uint8Array;
       sighashType: number;
     }>();
@@ -243,8 +243,9 @@ describe("public types", () => {
 
   it("the default policy is a complete HtlcPolicy of bigint fee caps", () => {
     assertType<HtlcPolicy>(DEFAULT_HTLC_POLICY);
-    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeLots).toEqualTypeOf<50_000n>();
-    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeBps).toEqualTypeOf<1_000>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeLots).toEqualTypeOf<20_000n>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeBps).toEqualTypeOf<200>();
+    expectTypeOf(DEFAULT_HTLC_POLICY.maxFeeRateSatPerVbyte).toEqualTypeOf<25n>();
     expectTypeOf(DEFAULT_HTLC_POLICY.maxDeadlineSecs).toEqualTypeOf<86_400>();
   });
 });

@@ -59,4 +59,4 @@ export {
   type VerifyHtlcPsbtParameters,
   type VerifyHtlcPsbtReturnType,
   verifyHtlcPsbt,
-} from "./verifyHtlcPsbt.js";
+} from "./verifyHtlcPsbt/verifyHtlcPsbt.js";

@@ -9,7 +9,7 @@ import { buildDeposit, type Deposit, hex, p2trOf, userKey } from "../test/fixtur
 import { DEFAULT_HTLC_POLICY } from "./constants.js";
 import { isBitcoinError } from "./errors.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
 const NOW_MS = 1_790_000_000_000;
@@ -89,7 +89,7 @@ describe("the intent's deadline has an upper bound (policy.maxDeadlineSecs, defa
   });
 });
 
-describe("the fee is also bounded relative to the amount (policy.maxFeeBps, default 1,000: 10%)", () => {
+describe("the fee is also bounded relative to the amount (policy.maxFeeBps, default 200: 2%)", () => {
   /** One P2TR coin of the user's paying `amount` into the HTLC, the rest minus `fee` back as change. */
   function swap(args: { amount: bigint; fee: bigint; coin?: bigint }): Deposit {
     const coin = args.coin ?? 100_000n;
@@ -101,39 +101,42 @@ describe("the fee is also bounded relative to the amount (policy.maxFeeBps, defa
     return { ...deposit, quote: { sourceAmountLots: args.amount } };
   }
 
-  it("refuses a 10,000-sat swap that burns 30,000 sat of fee, within both absolute caps (50,000 sat, 200 sat/vB)", async () => {
+  /** Absolute caps a wallet raised (50,000 sat, 200 sat/vB): the share cap still holds within them. */
+  const WIDE = { maxFeeLots: 50_000n, maxFeeRateSatPerVbyte: 200n };
+
+  it("refuses a 10,000-sat swap that burns 30,000 sat of fee, within raised absolute caps (50,000 sat, 200 sat/vB)", async () => {
     const burn = swap({ amount: 10_000n, fee: 30_000n });
     const verified = verifyHtlcPsbt({
       ecc,
       ...burn,
       userPublicKey,
       nowMs: NOW_MS,
-      policy: { maxFeeBps: 1_000_000 },
+      policy: { ...WIDE, maxFeeBps: 1_000_000 },
     });
     // The absolute caps alone let it through: 3x the amount, under 200 sat/vB of its estimated size.
     expect(verified.feeLots).toBe(30_000n);
     expect(verified.feeLots <= 200n * verified.estimatedVsize).toBe(true);
-    expect(await attempt({ ...burn, nowMs: NOW_MS })).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
+    expect(await attempt({ ...burn, nowMs: NOW_MS }, WIDE)).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
     try {
-      verifyHtlcPsbt({ ecc, ...burn, userPublicKey, nowMs: NOW_MS });
+      verifyHtlcPsbt({ ecc, ...burn, userPublicKey, nowMs: NOW_MS, policy: WIDE });
       expect.unreachable();
     } catch (error) {
       if (!isBitcoinError(error, "BTC_FEE_TOO_HIGH")) throw error;
-      expect(error.details).toMatchObject({ feeLots: 30_000n, maxFeeBps: 1_000, maxFeeLots: 50_000n });
+      expect(error.details).toMatchObject({ feeLots: 30_000n, maxFeeBps: 200, maxFeeLots: 50_000n });
     }
   });
 
-  it("the default is 10% of the quoted amount, to the satoshi", async () => {
-    expect(DEFAULT_HTLC_POLICY.maxFeeBps).toBe(1_000);
-    const at = swap({ amount: 50_000n, fee: 5_000n });
-    const over = swap({ amount: 50_000n, fee: 5_001n });
+  it("the default is 2% of the quoted amount, to the satoshi", async () => {
+    expect(DEFAULT_HTLC_POLICY.maxFeeBps).toBe(200);
+    const at = swap({ amount: 50_000n, fee: 1_000n });
+    const over = swap({ amount: 50_000n, fee: 1_001n });
     expect(await attempt({ ...at, nowMs: NOW_MS })).toEqual({ code: "ACCEPTED", uses: 1 });
     expect(await attempt({ ...over, nowMs: NOW_MS })).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
   });
 
   it("policy.maxFeeBps moves the bound both ways; it must be a non-negative integer", async () => {
     const burn = swap({ amount: 10_000n, fee: 30_000n });
-    expect(await attempt({ ...burn, nowMs: NOW_MS }, { maxFeeBps: 30_000 })).toEqual({
+    expect(await attempt({ ...burn, nowMs: NOW_MS }, { ...WIDE, maxFeeBps: 30_000 })).toEqual({
       code: "ACCEPTED",
       uses: 1,
     });
@@ -151,7 +154,7 @@ describe("the fee is also bounded relative to the amount (policy.maxFeeBps, defa
     }
   });
 
-  it("a dust-sized swap cannot pay its own relay fee within 10%: refused unless the wallet raises the bound", async () => {
+  it("a dust-sized swap cannot pay its own relay fee within the default share: refused unless the wallet raises the bound", async () => {
     const dust = swap({ amount: 1_000n, fee: 200n });
     expect(await attempt({ ...dust, nowMs: NOW_MS })).toEqual({ code: "BTC_FEE_TOO_HIGH", uses: 0 });
     expect(await attempt({ ...dust, nowMs: NOW_MS }, { maxFeeBps: 2_000 })).toEqual({

@@ -9,9 +9,9 @@ import { attempt, tamper } from "../test/attempt.js";
 import { buildDeposit, type Deposit, hex, p2trOf, strangerKey, userKey } from "../test/fixtures.js";
 import { createUnisatStandin } from "../test/walletStandins.js";
 import { isBitcoinError } from "./errors.js";
-import { MAX_MONEY_LOTS } from "./scriptTypes.js";
+import { MAX_MONEY_LOTS } from "./internal/scriptTypes.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 import { createUnisatWalletSigner } from "./wallets.js";
 
 const userPublicKey = hex(userKey.publicKey);

@@ -3,7 +3,7 @@ import * as ecc from "tiny-secp256k1";
 import { bench, describe } from "vitest";
 import { tamper } from "../test/attempt.js";
 import { buildDeposit, hex, p2trOf, p2wpkhOf, strangerKey, userKey, xOnly } from "../test/fixtures.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 // Target: refusing a PSBT far above the relay weight costs at most 1.5x parsing it with bitcoinjs (the least any
 // reader pays): the weight floor is checked before any per-input work. The PSBT is about 7 MB of base64, near the

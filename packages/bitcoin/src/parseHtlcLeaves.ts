@@ -1,6 +1,6 @@
 import { opcodes, script } from "bitcoinjs-lib";
 import { buildHtlcLeaves } from "./buildHtlcLeaves.js";
-import { equalBytes } from "./bytes.js";
+import { equalBytes } from "./internal/bytes.js";
 
 /** Parameters of `parseHtlcLeaves`: the two leaf scripts of the HTLC's tap tree. */
 export interface ParseHtlcLeavesParameters {

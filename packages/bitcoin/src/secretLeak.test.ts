@@ -11,7 +11,7 @@ import { createMarkerSecret, leakOf } from "../../client/test/expectNoSecret.js"
 import { buildDeposit, ECPair, userKey } from "../test/fixtures.js";
 import { signHtlcPsbt } from "./signHtlcPsbt.js";
 import { signHtlcRefund } from "./signHtlcRefund.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const marker = createMarkerSecret();
 const markerPair = ECPair.fromPrivateKey(marker.bytes);

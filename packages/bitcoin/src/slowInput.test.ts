@@ -6,8 +6,8 @@
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
 import { buildDeposit, hex, userKey } from "../test/fixtures.js";
-import { escapeForDisplay } from "./displaySafe.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { escapeForDisplay } from "./internal/displaySafe.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const bidi = "\u202E".repeat(4_000_000);
 

@@ -16,7 +16,7 @@ import {
   userKey,
   xOnly,
 } from "../test/fixtures.js";
-import { verifyHtlcPsbt } from "./verifyHtlcPsbt.js";
+import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const userPublicKey = hex(userKey.publicKey);
 

@@ -9,7 +9,7 @@ export {
   type LeatherProvider,
   type LeatherSignPsbtParams,
   type LeatherSignPsbtResponse,
-} from "./leatherWallet.js";
+} from "./wallets/createLeatherWalletSigner.js";
 export {
   type CreateSatsConnectWalletSignerErrorType,
   type CreateSatsConnectWalletSignerParameters,
@@ -19,7 +19,7 @@ export {
   type SatsConnectResponse,
   type SatsConnectSignPsbtParams,
   type SatsConnectSignPsbtResult,
-} from "./satsConnectWallet.js";
+} from "./wallets/createSatsConnectWalletSigner.js";
 export {
   type CreateUnisatWalletSignerErrorType,
   type CreateUnisatWalletSignerParameters,
@@ -28,4 +28,4 @@ export {
   type UnisatProvider,
   type UnisatSignPsbtOptions,
   type UnisatToSignInput,
-} from "./unisatWallet.js";
+} from "./wallets/createUnisatWalletSigner.js";

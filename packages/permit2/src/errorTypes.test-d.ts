@@ -20,8 +20,13 @@ type Signing =
   | "PERMIT2_SIGNER_MISMATCH"
   | "PERMIT2_SIGNING_ABORTED"
   | "PERMIT2_SIGNING_FAILED";
+type Contract =
+  | "PERMIT2_CONTRACT_SIGNATURE_INVALID"
+  | "PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH"
+  | "PERMIT2_CONTRACT_CHECK_FAILED";
 type NotVerifying =
   | Signing
+  | Contract
   | "PERMIT2_WALLET_RESPONSE_INVALID"
   | "PERMIT2_TRONWEB_UNAVAILABLE"
   | "PERMIT2_TRON_ADDRESS_INVALID"
@@ -51,7 +56,7 @@ describe("each function's error type holds only the codes it can throw", () => {
 
   it("the EVM signer: verification, signing and the provider's answers; never Tron or allowance codes", () => {
     expectTypeOf<SignPermit2ApprovalErrorType["code"]>().toEqualTypeOf<
-      VerifyPermit2ApprovalErrorType["code"] | Signing | "PERMIT2_WALLET_RESPONSE_INVALID"
+      VerifyPermit2ApprovalErrorType["code"] | Signing | Contract | "PERMIT2_WALLET_RESPONSE_INVALID"
     >();
     expectTypeOf<"PERMIT2_TRONWEB_UNAVAILABLE">().not.toExtend<SignPermit2ApprovalErrorType["code"]>();
   });

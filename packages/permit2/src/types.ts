@@ -1,4 +1,4 @@
-import type { Hex, Intent, Quote, TypedDataField } from "@swapintent/client";
+import type { HexString, Intent, Quote, TypedDataField } from "@swapintent/client";
 import type { Permit2Error, Permit2VerifyErrorCode } from "./errors.js";
 
 /** The address family of a permit: `evm` (0x hex) or `tron` (base58check `T…`). */
@@ -109,9 +109,9 @@ export interface VerifyPermit2ApprovalReturnType {
   /** The same data as EIP-712 hashes it: 20-byte `0x` addresses, Tron chain id masked. Equal to `typedData` on EVM. */
   hashedTypedData: Permit2TypedData;
   /** The EIP-712 / TIP-712 digest that gets signed. */
-  digest: Hex;
+  digest: HexString;
   /** `hashStruct(witness)` recomputed from `types` (equals `witness_hash`). */
-  witnessHash: Hex;
+  witnessHash: HexString;
   /** The `witnessTypeString` Permit2 gets (equals `witness_type_string`). */
   witnessTypeString: string;
   summary: Permit2ApprovalSummary;
@@ -183,7 +183,7 @@ export interface Permit2Expectation {
    * was shown). A signer verifies again; with this it signs only that permit, not one the intent or quote became
    * since (a second `createIntent`, a refreshed store): another digest is `PERMIT2_DIGEST_MISMATCH`.
    */
-  digest?: Hex | undefined;
+  digest?: HexString | undefined;
 }
 
 /** Parameters of `verifyPermit2Approval` (and of the signers, which verify first). */

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import * as Address from "ox/Address";
 import { createPermit2Error } from "../internal/fail.js";
 import { parseTronAddress } from "./parseTronAddress.js";
@@ -21,14 +21,14 @@ export function detectChainKind(address: unknown): ChainKind | null {
  * The 20 bytes behind an address of the given family, as lowercase `0x` hex. EVM: mixed case must carry a
  * valid EIP-55 checksum. Tron: base58check with checksum and `0x41` prefix.
  */
-export function toAddress20(kind: ChainKind, value: unknown, field: string): Hex {
+export function toAddress20(kind: ChainKind, value: unknown, field: string): HexString {
   if (kind === "evm") {
     if (typeof value !== "string" || !evmPattern.test(value) || !Address.validate(value))
       throw createPermit2Error("PERMIT2_ADDRESS_INVALID", `${field} is not a valid EVM address.`, {
         field,
         value,
       });
-    return value.toLowerCase() as Hex;
+    return value.toLowerCase() as HexString;
   }
   if (typeof value !== "string" || !tronPattern.test(value))
     throw createPermit2Error("PERMIT2_ADDRESS_INVALID", `${field} is not a Tron base58 address.`, {
@@ -48,7 +48,7 @@ export function toAddress20(kind: ChainKind, value: unknown, field: string): Hex
 }
 
 /** An address given by the caller in either family's form (Tron base58 or 0x hex), as 20 lowercase bytes, or null. */
-export function anyAddressTo20(value: string): Hex | null {
+export function anyAddressTo20(value: string): HexString | null {
   const kind = detectChainKind(value);
   if (kind === null) return null;
   try {

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import * as Base58 from "ox/Base58";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
@@ -15,7 +15,7 @@ export interface ParseTronAddressParameters {
 const base58Pattern = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 /** What {@link parseTronAddress} returns. */
-export type ParseTronAddressReturnType = Hex;
+export type ParseTronAddressReturnType = HexString;
 
 /** The error {@link parseTronAddress} throws. */
 export type ParseTronAddressErrorType = Permit2Error<"PERMIT2_TRON_ADDRESS_INVALID">;

@@ -1,6 +1,7 @@
 // What every entry (`.`, `./evm`, `./tron`) exports: verification, its types, the errors, signature normalizing.
 export {
   isPermit2Error,
+  type Permit2ContractSignatureProblem,
   type Permit2Error,
   type Permit2ErrorCode,
   type Permit2ErrorDetails,

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { createPermit2Error } from "../internal/fail.js";
 import type { Permit2TypedData } from "../types.js";
 
@@ -96,5 +96,5 @@ export function requestTypedDataSignature(
     { ...typedData, types: { EIP712Domain: EIP712_DOMAIN_FIELDS, ...typedData.types } },
     (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value),
   );
-  return ask(provider, "eth_signTypedData_v4", [address, json], "sign") as Promise<Hex | unknown>;
+  return ask(provider, "eth_signTypedData_v4", [address, json], "sign") as Promise<HexString | unknown>;
 }

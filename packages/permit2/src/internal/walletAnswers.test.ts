@@ -4,7 +4,7 @@
  * raw TypeError/SyntaxError from the wallet's object), and the wallet is never asked to sign.
  */
 
-import { BaseError, type Hex } from "@swapintent/client";
+import { type HexString, SwapIntentError } from "@swapintent/client";
 import { Wallet } from "ethers";
 import * as tronweb from "tronweb";
 import {
@@ -266,7 +266,7 @@ describe("a wallet's signature spellings that are the owner's: accepted, returne
 
 describe("a wallet that writes into the typed data it is given", () => {
   it("EVM custom signer, TronLink: the returned verified typed data and digest stay what was verified", async () => {
-    const account = privateKeyToAccount(USER_PRIVATE_KEY as Hex);
+    const account = privateKeyToAccount(USER_PRIVATE_KEY as HexString);
     const evm = parametersOf("evm");
     const signer = {
       address: account.address,
@@ -325,7 +325,10 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
         details: { expected: 1, actual: 2 },
       }),
     ],
-    ["a client BaseError PERMIT2_SIGNER_MISMATCH", () => new BaseError("PERMIT2_SIGNER_MISMATCH", "x")],
+    [
+      "a client SwapIntentError PERMIT2_SIGNER_MISMATCH",
+      () => new SwapIntentError("PERMIT2_SIGNER_MISMATCH", "x"),
+    ],
   ];
   const evmSigner = (overrides: object) =>
     ({ address: USER_ADDRESS, signTypedData: async () => "0x", ...overrides }) as unknown as Parameters<
@@ -471,7 +474,7 @@ describe("a wallet value that cannot be read or printed still gives the code its
       const evm = await refusal(() =>
         signPermit2Approval({
           ...parametersOf("evm").parameters,
-          signer: { address: owner as Hex, signTypedData },
+          signer: { address: owner as HexString, signTypedData },
         }),
       ).catch((e: unknown) => ({ code: `stray: ${String(e)}`, details: undefined }));
       expect(evm.code, name).toBe("PERMIT2_OWNER_MISMATCH");

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { type ChainKind, toAddress20 } from "../address/addresses.js";
 import { CANONICAL_PERMIT2_ADDRESS, TRON_CHAIN_ID_MASK } from "../constants.js";
 import { createPermit2Error } from "../internal/fail.js";
@@ -13,9 +13,9 @@ export function assertDomain(input: {
   domain: Record<string, unknown>;
   kind: ChainKind;
   expectedChainId: unknown;
-  permit2: Hex;
+  permit2: HexString;
   permit2ContractAddress: unknown;
-  allowed: ReadonlySet<Hex>;
+  allowed: ReadonlySet<HexString>;
 }): bigint {
   const { domain, kind, permit2, allowed } = input;
   const { expectedChainId: expectedChainIdInput, permit2ContractAddress } = input;

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { anyAddressTo20, type ChainKind, toAddress20 } from "../address/addresses.js";
 import { createPermit2Error } from "../internal/fail.js";
 import { WITNESS_FIELDS } from "./assertTypes.js";
@@ -14,9 +14,9 @@ export function assertSentMessage(
   additional: Record<string, unknown>,
   kind: ChainKind,
   built: {
-    token: Hex;
+    token: HexString;
     amount: bigint;
-    escrow: Hex;
+    escrow: HexString;
     nonce: bigint;
     deadline: bigint;
     witness: Readonly<Record<string, bigint | string>>;

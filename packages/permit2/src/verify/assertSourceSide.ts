@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { anyAddressTo20 } from "../address/addresses.js";
 import { createPermit2Error } from "../internal/fail.js";
 import type { VerifyPermit2ApprovalParameters } from "../types.js";
@@ -9,9 +9,9 @@ const NATIVE_PLACEHOLDER = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
 
 /** Spender = escrow (and the wallet's), token and amount = quote (and the wallet's), source decimals = wallet's. */
 export function assertSourceSide(input: {
-  escrow: Hex;
-  permit2: Hex;
-  token: Hex;
+  escrow: HexString;
+  permit2: HexString;
+  token: HexString;
   expected: VerifyPermit2ApprovalParameters["expected"];
   quote: VerifyPermit2ApprovalParameters["quote"];
   escrowContractAddress: unknown;

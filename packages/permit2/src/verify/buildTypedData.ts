@@ -1,4 +1,4 @@
-import type { Hex, TypedDataField } from "@swapintent/client";
+import type { HexString, TypedDataField } from "@swapintent/client";
 import * as AbiParameters from "ox/AbiParameters";
 import * as Address from "ox/Address";
 import * as Hash from "ox/Hash";
@@ -14,26 +14,26 @@ export function buildTypedData(input: {
   kind: ChainKind;
   chainId: number;
   /** Each address as [20 bytes, the form the service sent]. */
-  permit2: [Hex, unknown];
-  token: [Hex, unknown];
-  escrow: [Hex, unknown];
+  permit2: [HexString, unknown];
+  token: [HexString, unknown];
+  escrow: [HexString, unknown];
   amount: bigint;
   nonce: bigint;
   deadlineSecs: number;
   witness: Record<string, bigint | string>;
   types: Record<string, TypedDataField[]>;
   witnessTypeString: string;
-  witnessHash: Hex;
-}): { typedData: Permit2TypedData; hashedTypedData: Permit2TypedData; digest: Hex } {
+  witnessHash: HexString;
+}): { typedData: Permit2TypedData; hashedTypedData: Permit2TypedData; digest: HexString } {
   const { kind, chainId, amount, nonce, deadlineSecs, witness, types, witnessTypeString, witnessHash } =
     input;
   const [permit2, permit2AsSent] = input.permit2;
   const [token, tokenAsSent] = input.token;
   const [escrow, escrowAsSent] = input.escrow;
-  const display = (address20: Hex, original: unknown): string =>
+  const display = (address20: HexString, original: unknown): string =>
     kind === "evm" ? Address.checksum(address20) : (original as string);
   const build = (form: "display" | "hashed"): Permit2TypedData => {
-    const addr = (a20: Hex, original: unknown) =>
+    const addr = (a20: HexString, original: unknown) =>
       form === "hashed" ? Address.checksum(a20) : display(a20, original);
     const domainOut: Permit2Domain = {
       name: "Permit2",
@@ -67,11 +67,11 @@ export function buildTypedData(input: {
 function hashPermit2Digest(input: {
   typedData: Permit2TypedData;
   typeString: string;
-  witnessHash: Hex;
-}): Hex {
+  witnessHash: HexString;
+}): HexString {
   const { domain, message } = input.typedData;
   const permitted = hashTokenPermissions({
-    token: message.permitted.token as Hex,
+    token: message.permitted.token as HexString,
     amount: message.permitted.amount,
   });
   const permitHash = Hash.keccak256(
@@ -87,7 +87,7 @@ function hashPermit2Digest(input: {
       [
         hashTypeString(input.typeString),
         permitted,
-        message.spender as Hex,
+        message.spender as HexString,
         message.nonce,
         message.deadline,
         input.witnessHash,
@@ -96,7 +96,7 @@ function hashPermit2Digest(input: {
   );
   const domainSeparator = hashPermit2Domain({
     ...domain,
-    verifyingContract: domain.verifyingContract as Hex,
+    verifyingContract: domain.verifyingContract as HexString,
   });
   return Hash.keccak256(OxHex.concat("0x1901", domainSeparator, permitHash));
 }

@@ -166,7 +166,7 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
   });
 
   it("leaves no lone surrogate in a message whose long detail is cut (found by the generative test, seed 42)", () => {
-    // A detail longer than BaseError's 300-character cut, with astral characters around the cut.
+    // A detail longer than SwapIntentError's 300-character cut, with astral characters around the cut.
     for (const offset of [0, 1, 2, 3]) {
       const extra = `${"x".repeat(offset)}${"\u{1F600}".repeat(200)}`;
       try {

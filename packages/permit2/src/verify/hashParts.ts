@@ -1,4 +1,4 @@
-import type { Hex, TypedDataField } from "@swapintent/client";
+import type { HexString, TypedDataField } from "@swapintent/client";
 import * as AbiParameters from "ox/AbiParameters";
 import * as Hash from "ox/Hash";
 import * as OxHex from "ox/Hex";
@@ -23,16 +23,20 @@ function memo<T>(limit: number) {
   };
 }
 
-const typeHashes = memo<Hex>(32);
-const domainSeparators = memo<Hex>(32);
+const typeHashes = memo<HexString>(32);
+const domainSeparators = memo<HexString>(32);
 
 /** keccak256 of an EIP-712 type string (`Name(type field,...)...`). */
-export function hashTypeString(typeString: string): Hex {
+export function hashTypeString(typeString: string): HexString {
   return typeHashes(typeString, () => Hash.keccak256(OxHex.fromString(typeString)));
 }
 
 /** The domain separator of a Permit2 domain (`name`, `chainId`, `verifyingContract`, no version). */
-export function hashPermit2Domain(domain: { name: string; chainId: number; verifyingContract: Hex }): Hex {
+export function hashPermit2Domain(domain: {
+  name: string;
+  chainId: number;
+  verifyingContract: HexString;
+}): HexString {
   const key = `${domain.name}\u0000${domain.chainId}\u0000${domain.verifyingContract.toLowerCase()}`;
   return domainSeparators(key, () => TypedData.hashDomain({ domain }));
 }
@@ -40,7 +44,7 @@ export function hashPermit2Domain(domain: { name: string; chainId: number; verif
 const TOKEN_PERMISSIONS_TYPE = "TokenPermissions(address token,uint256 amount)";
 
 /** `hashStruct(TokenPermissions)` of the permitted token and amount. */
-export function hashTokenPermissions(permitted: { token: Hex; amount: bigint }): Hex {
+export function hashTokenPermissions(permitted: { token: HexString; amount: bigint }): HexString {
   return Hash.keccak256(
     AbiParameters.encode(
       [{ type: "bytes32" }, { type: "address" }, { type: "uint256" }],
@@ -61,7 +65,7 @@ export function hashFlatStruct(input: {
   fields: readonly TypedDataField[];
   types: Record<string, TypedDataField[]>;
   data: Record<string, bigint | string>;
-}): Hex {
+}): HexString {
   const { name, fields, types, data } = input;
   if (!fields.every((field) => ATOMIC.has(field.type)))
     return TypedData.hashStruct({

@@ -3,7 +3,7 @@
  * builder produced (test/fixtures/sandbox-permit2.json, EVM and Tron), mutate any field or JSON value (replace,
  * delete, add or rename keys, nudge numbers, edit strings, swap address forms), then sign through the package's
  * signers with a real key behind a spy. Each case must end one of two ways:
- * - refused with a `BaseError` whose code is one of this package's codes, the spy (the key) never called; or
+ * - refused with a `SwapIntentError` whose code is one of this package's codes, the spy (the key) never called; or
  * - signed, and what was signed means exactly what the wallet expected: domain (name, chain, Permit2), token,
  *   amount, spender, deadline within its bound, witness intent id, secret hash, destination chain and token,
  *   recipient, a minimum at least the wallet's least accepted, and a digest that viem (an independent encoder)
@@ -16,7 +16,7 @@
  * CI runs a fixed seed and FUZZ_RUNS (default 150) cases per layer and chain;
  * `FUZZ_RUNS=100000 pnpm --filter @swapintent/permit2 fuzz` runs more (FUZZ_SEED picks another seed).
  */
-import { createClient, type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
+import { createSwapIntentClient, type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
 import { TypedDataEncoder } from "ethers";
 import fc from "fast-check";
 import * as tronweb from "tronweb";
@@ -66,7 +66,7 @@ function expectationOf(base: Base): Permit2Expectation {
 /** The wire JSON parsed by the client, as a wallet gets it (a stub transport answers with the given body). */
 async function parseWithClient(chain: Chain, wire: { quote: unknown; intent: unknown }, nowMs: number) {
   let body: unknown;
-  const client = createClient({
+  const client = createSwapIntentClient({
     baseUrl: "https://sandbox.test",
     apiKey: "fuzz",
     retry: false,

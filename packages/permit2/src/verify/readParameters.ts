@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { anyAddressTo20, detectChainKind, toAddress20 } from "../address/addresses.js";
 import { DEFAULT_MAX_DEADLINE_SECS } from "../constants.js";
 import { createPermit2Error } from "../internal/fail.js";
@@ -85,7 +85,7 @@ function readOptions(parameters: VerifyPermit2ApprovalParameters) {
   if (typeof maxDeadlineSecs !== "number" || !Number.isFinite(maxDeadlineSecs) || maxDeadlineSecs < 0)
     throw invalid("maxDeadlineSecs", " is not a non-negative number.");
   if (!Array.isArray(allowedPermit2Addresses)) throw invalid("allowedPermit2Addresses", " is not an array.");
-  const allowed = new Set<Hex>();
+  const allowed = new Set<HexString>();
   for (const address of allowedPermit2Addresses as unknown[]) {
     const address20 = typeof address === "string" ? anyAddressTo20(address) : null;
     if (address20 === null)

@@ -16,7 +16,7 @@ import { verifyWitness } from "./verifyWitness.js";
  * and returns the exact typed data to sign plus a summary for the confirmation screen. Pure: needs neither
  * viem nor tronweb, never mutates its inputs, makes no network call.
  *
- * Verified (each failure is a `BaseError` with its own code, see {@link Permit2ErrorCode}): mechanism; address
+ * Verified (each failure is a `SwapIntentError` with its own code, see {@link Permit2ErrorCode}): mechanism; address
  * forms (EVM checksum, Tron base58check); `types` (exactly Permit2's primary type, `TokenPermissions` and a
  * witness type with the fields intentId, secretHash, destChain, destToken, recipient, minDestAmount, maxDestAmount);
  * domain (only name `Permit2`, the wallet's chain id, `verifyingContract == permit2_contract_address`, canonical

@@ -1,4 +1,4 @@
-import type { Hex, TypedDataField } from "@swapintent/client";
+import type { HexString, TypedDataField } from "@swapintent/client";
 import { getPermit2WitnessTypeString } from "../getPermit2WitnessTypeString.js";
 import { assertDisplayText } from "../internal/assertDisplayText.js";
 import { createPermit2Error } from "../internal/fail.js";
@@ -83,14 +83,14 @@ function hashWitness(
   witnessTypeName: string,
   types: Record<string, TypedDataField[]>,
   witness: Record<string, bigint | string>,
-): Hex {
+): HexString {
   try {
     return hashFlatStruct({
       name: witnessTypeName,
       fields: types[witnessTypeName]!,
       types,
       data: witness,
-    }).toLowerCase() as Hex;
+    }).toLowerCase() as HexString;
   } catch (cause) {
     throw createPermit2Error(
       "PERMIT2_WITNESS_INVALID",
