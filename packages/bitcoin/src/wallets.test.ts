@@ -176,7 +176,7 @@ describe.each(ADAPTERS)("%s adapter", (name) => {
     }
   });
 
-  it("returns the refund path: the signed deposit and verified.htlc are all signHtlcRefund needs, the wallet is not", async () => {
+  it("returns the refund path: the signed deposit and verified.htlc are all signHtlcRefund needs, with the wallet or the key", async () => {
     const deposit = buildDeposit();
     const { signer, calls } = harness(name, "none");
     const result = await outcome(deposit, signer);
@@ -186,20 +186,17 @@ describe.each(ADAPTERS)("%s adapter", (name) => {
       csv: CSV,
       leaf: hex(deposit.leaves.refund),
     });
-    // The wallet's signPsbt cannot sign the refund (a script-path Schnorr signature of the untweaked key): a coded
-    // refusal before anything is built, and the wallet is not asked again.
-    const refused = await signHtlcRefund({
+    // The wallet signs the refund too (its leaf, with the untweaked key): asked once more, the spend is valid.
+    const byWallet = await signHtlcRefund({
       ecc,
       depositPsbt: approval.signedData,
       userPublicKey,
-      signer: signer as never,
+      signer,
       feeLots: 300n,
-    }).then(
-      () => "ACCEPTED",
-      (error: unknown) => (isBitcoinError(error) ? { code: error.code, details: error.details } : error),
-    );
-    expect(refused).toMatchObject({ code: "BTC_SIGNER_KEY_MISMATCH", details: { canSignSchnorr: false } });
-    expect(calls).toHaveLength(1);
+    });
+    expect(calls).toHaveLength(2);
+    const htlcPrevout = { script: verified.htlc.script, value: verified.htlc.valueLots };
+    expect(runInterpreter({ txHex: byWallet.txHex, prevouts: [htlcPrevout] })).toEqual([null]);
     // With the user's key as a Schnorr signer, the refund spends verified.txid:0 after the CSV delay.
     const refund = await signHtlcRefund({
       ecc,

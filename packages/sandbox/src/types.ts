@@ -1,17 +1,8 @@
 import type { PriceTable } from "./config/prices.js";
 import type { PublicKeyConfig } from "./http/importSigningKey.js";
-import type { ChainLeg, Clock, Json, LegContext, NetworkConfig } from "./legs/types.js";
+import type { ChainLeg, Clock, Json, LegFactories, LegFactory, NetworkConfig } from "./legs/types.js";
 
-/** Creates one network's leg. */
-export type LegFactory = (ctx: LegContext) => ChainLeg;
-
-/** Leg factories by leg kind; a missing one is loaded from the sandbox's own legs (`src/legs/registry.ts`). */
-export interface LegFactories {
-  evm?: LegFactory;
-  tron?: LegFactory;
-  bitcoin?: LegFactory;
-  solana?: LegFactory;
-}
+export type { LegFactories, LegFactory };
 
 /** Dev fault switches (`POST /sandbox/faults`). */
 export interface Faults {

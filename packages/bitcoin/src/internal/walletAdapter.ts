@@ -5,7 +5,7 @@ import { type BitcoinErrorDetails, createBitcoinError } from "../errors.js";
 import type { SignPsbtInput } from "../types.js";
 import { hexToBytes } from "./bytes.js";
 import { escapeForDisplay } from "./displaySafe.js";
-import { parseWalletPsbt } from "./walletPsbt.js";
+import { parseWalletPsbt } from "./parseWalletPsbt.js";
 
 /** The adapter a wallet error came from. */
 export type WalletName = BitcoinErrorDetails["BTC_WALLET_REJECTED"]["wallet"];
@@ -46,7 +46,7 @@ export function readPublicKey(parameters: { publicKey: string | Uint8Array }): U
 
 /** The address (bech32 for P2WPKH, bech32m for P2TR) of an input's prevout script, for the network's prefix. */
 export function addressOf(input: SignPsbtInput, bech32Prefix: string): string {
-  return address.toBech32(input.script.slice(2), input.kind === "p2tr" ? 1 : 0, bech32Prefix);
+  return address.toBech32(input.script.slice(2), input.kind === "p2wpkh" ? 0 : 1, bech32Prefix);
 }
 
 /** A base64 PSBT as hex (Unisat and Leather take hex). */

@@ -58,8 +58,17 @@ export interface CreateLeatherWalletSignerParameters {
 /** What `createLeatherWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateLeatherWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createLeatherWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
-export type CreateLeatherWalletSignerErrorType = BitcoinError;
+/**
+ * What `createLeatherWalletSigner` may throw (a bad option or key), and what its `signPsbt` adds (a refusal, a
+ * broadcast, an answer that is no PSBT); signing through it throws `signHtlcPsbt`'s or `signHtlcRefund`'s codes.
+ */
+export type CreateLeatherWalletSignerErrorType = BitcoinError<
+  | "BTC_POLICY_INVALID"
+  | "BTC_PUBLIC_KEY_INVALID"
+  | "BTC_WALLET_REJECTED"
+  | "BTC_WALLET_BROADCAST"
+  | "BTC_PSBT_INVALID"
+>;
 
 /**
  * A `PsbtWalletSigner` for Leather: `signHtlcPsbt` verifies the deposit first, then this sends

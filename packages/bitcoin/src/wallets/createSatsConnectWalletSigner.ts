@@ -63,8 +63,13 @@ export interface CreateSatsConnectWalletSignerParameters {
 /** What `createSatsConnectWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateSatsConnectWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createSatsConnectWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
-export type CreateSatsConnectWalletSignerErrorType = BitcoinError;
+/**
+ * What `createSatsConnectWalletSigner` may throw (a bad option or key), and what its `signPsbt` adds (a refusal, a
+ * broadcast); signing through it throws `signHtlcPsbt`'s or `signHtlcRefund`'s codes.
+ */
+export type CreateSatsConnectWalletSignerErrorType = BitcoinError<
+  "BTC_POLICY_INVALID" | "BTC_PUBLIC_KEY_INVALID" | "BTC_WALLET_REJECTED" | "BTC_WALLET_BROADCAST"
+>;
 
 /**
  * A `PsbtWalletSigner` for sats-connect (Xverse and others): `signHtlcPsbt` verifies the deposit first, then this

@@ -43,8 +43,13 @@ export interface CreateUnisatWalletSignerParameters {
 /** What `createUnisatWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateUnisatWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createUnisatWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
-export type CreateUnisatWalletSignerErrorType = BitcoinError;
+/**
+ * What `createUnisatWalletSigner` may throw (a bad option or key), and what its `signPsbt` adds (a refusal, an answer
+ * that is no PSBT); signing through it throws `signHtlcPsbt`'s or `signHtlcRefund`'s codes.
+ */
+export type CreateUnisatWalletSignerErrorType = BitcoinError<
+  "BTC_POLICY_INVALID" | "BTC_PUBLIC_KEY_INVALID" | "BTC_WALLET_REJECTED" | "BTC_PSBT_INVALID"
+>;
 
 /**
  * A `PsbtWalletSigner` for Unisat: `signHtlcPsbt` verifies the deposit first, then this asks
@@ -72,10 +77,12 @@ export function createUnisatWalletSigner(
   return {
     publicKey,
     signPsbt: async ({ psbt, signInputs }) => {
-      const toSignInputs = signInputs.map(({ index, sighashType }) => ({
+      // The refund leaf names the user's untweaked key: Unisat signs with it only when told to.
+      const toSignInputs = signInputs.map(({ index, kind, sighashType }) => ({
         index,
         publicKey: publicKeyHex,
         sighashTypes: [sighashType],
+        ...(kind === "htlcRefund" ? { disableTweakSigner: true } : {}),
       }));
       const hex = psbtBase64ToHex(psbt);
       const signed = await callWallet("unisat", () =>

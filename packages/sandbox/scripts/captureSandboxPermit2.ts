@@ -1,17 +1,17 @@
 /**
- * Writes test/fixtures/sandbox-permit2.json: a quote and an intent on the wire (snake_case JSON), EVM and Tron,
+ * Writes packages/permit2/test/fixtures/sandbox-permit2.json (the `@swapintent/permit2` tests' fixture): a quote and an intent on the wire (snake_case JSON), EVM and Tron,
  * whose `params_to_sign` the sandbox's own builder (`packages/sandbox/src/legs/evm/buildPermit2ParamsToSign.ts`)
  * produced, with the sandbox's deterministic anvil addresses. The generative tamper test starts from these.
  *
- *   pnpm exec tsx --conditions=swapintent-source packages/permit2/scripts/captureSandboxPermit2.ts
+ *   pnpm exec tsx --conditions=swapintent-source packages/sandbox/scripts/captureSandboxPermit2.ts
  *
- * Kept out of the package's typecheck (it reaches into the sandbox's sources, which only this script may).
+ * It lives with the sandbox (test support), so the published signer package never imports the service.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPermit2ParamsToSign } from "../../sandbox/src/legs/evm/buildPermit2ParamsToSign.js";
-import { formatTronAddress } from "../../sandbox/src/legs/evm/formatTronAddress.js";
+import { buildPermit2ParamsToSign } from "../src/legs/evm/buildPermit2ParamsToSign.js";
+import { formatTronAddress } from "../src/legs/evm/formatTronAddress.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // anvil's deterministic deployments (first dev account, nonces 0 and 1) and its second account.
@@ -85,6 +85,6 @@ function capture(chain: "evm" | "tron") {
 }
 
 writeFileSync(
-  join(here, "../test/fixtures/sandbox-permit2.json"),
+  join(here, "../../permit2/test/fixtures/sandbox-permit2.json"),
   `${JSON.stringify({ evm: capture("evm"), tron: capture("tron") }, null, 2)}\n`,
 );

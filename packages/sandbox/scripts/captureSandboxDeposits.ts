@@ -1,12 +1,12 @@
 /**
- * Writes test/fixtures/sandbox-deposits.json: `htlc` intents whose deposit PSBTs the sandbox's own Bitcoin leg
- * (`packages/sandbox/src/legs/bitcoin`, `buildApproval`) built for the test user key of `test/fixtures.ts`: a P2TR
+ * Writes packages/bitcoin/test/fixtures/sandbox-deposits.json (the `@swapintent/bitcoin` tests' fixture): `htlc` intents whose deposit PSBTs the sandbox's own Bitcoin leg
+ * (`packages/sandbox/src/legs/bitcoin`, `buildApproval`) built for the test user key of `packages/bitcoin/test/fixtures.ts`: a P2TR
  * user, a P2WPKH user with two coins, and a P2TR user spending a P2WPKH coin too. The generative tamper test
  * starts from these.
  *
- *   pnpm exec tsx --conditions=swapintent-source packages/bitcoin/scripts/captureSandboxDeposits.ts
+ *   pnpm exec tsx --conditions=swapintent-source packages/sandbox/scripts/captureSandboxDeposits.ts
  *
- * Kept out of the package's typecheck (it reaches into the sandbox's sources, which only this script may).
+ * It lives with the sandbox (test support), so the published signer package never imports the service.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,10 +14,10 @@ import { fileURLToPath } from "node:url";
 import { crypto, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1";
-import { createBitcoinLeg } from "../../sandbox/src/legs/bitcoin/index.js";
+import { createBitcoinLeg } from "../src/legs/bitcoin/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const user = ECPairFactory(ecc).fromPrivateKey(new Uint8Array(32).fill(0x11)); // test/fixtures.ts userKey
+const user = ECPairFactory(ecc).fromPrivateKey(new Uint8Array(32).fill(0x11)); // packages/bitcoin/test/fixtures.ts userKey
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const p2tr = payments.p2tr({ internalPubkey: user.publicKey.slice(1), network: networks.regtest }).address!;
 const p2wpkh = payments.p2wpkh({ pubkey: user.publicKey, network: networks.regtest }).address!;
@@ -39,9 +39,10 @@ async function capture(
       iconUrl: "",
     },
     clock: { nowMs: () => T0 },
+    dataDir: undefined,
     seed: new Uint8Array(32).fill(9),
     log: () => {},
-  } as Parameters<typeof createBitcoinLeg>[0]);
+  });
   await leg.start();
   for (const coin of coins) await leg.faucet({ address: coin.address, token: "btc", amountLots: coin.lots });
   const secretHash = `0x${hex(crypto.sha256(new Uint8Array(32).fill(0x5e)))}` as const;
@@ -96,5 +97,8 @@ const deposits = [
     3,
   ),
 ];
-writeFileSync(join(here, "../test/fixtures/sandbox-deposits.json"), `${JSON.stringify(deposits, null, 2)}\n`);
+writeFileSync(
+  join(here, "../../bitcoin/test/fixtures/sandbox-deposits.json"),
+  `${JSON.stringify(deposits, null, 2)}\n`,
+);
 console.log(`wrote ${deposits.length} sandbox deposits`);
