@@ -1,4 +1,4 @@
-// Session 8's attack pass as the service, for the shapes no other test pinned: a deposit that spends one outpoint
+// The service as an attacker, for the shapes no other test pins: a deposit that spends one outpoint
 // twice (consensus refuses it: bad-txns-inputs-duplicate), and global PSBT fields of BIP-370 (PSBT version 2) and
 // BIP-174 written as raw bytes. Each is refused before the key is used; the protection for duplicates is bitcoinjs'
 // parser, so this pins it should a later version stop checking.

@@ -1,5 +1,4 @@
-// A second attack on the Bitcoin signer as a malicious service would run it (after issue 12): the payloads that
-// got through, each refused now with its code before the user's key is used, and the members of their classes.
+// The Bitcoin signer attacked as a malicious service would: payloads, each refused with its code before the user's key is used, and the members of their classes.
 import { isSwapIntentError } from "@swapintent/client";
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { crypto, opcodes, Psbt, payments, script, Transaction } from "bitcoinjs-lib";

@@ -1,5 +1,4 @@
-// What a service operator who wants the user's coins still got through after the earlier reviews (third review):
-// amounts the chain refuses, a key signer asked again after the caller aborted, and key bytes shared between calls.
+// What a service operator who wants the user's coins could try: amounts the chain refuses, a key signer asked again after the caller aborted, and key bytes shared between calls.
 import { createRequire } from "node:module";
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { crypto, Psbt, Transaction } from "bitcoinjs-lib";

@@ -273,7 +273,8 @@ describe("signHtlcPsbt", () => {
       signer: honest,
     });
     expect(runInterpreter({ txHex: extract(signed.psbt), prevouts: asksAll.prevouts })).toEqual([null, null]);
-    // The independent interpreter refuses what the lying wallet returns.
+    // The independent interpreter refuses what the lying wallet returns; so does the signer: the signature is checked
+    // against the digest its own byte names, and does not verify there.
     const returned = Psbt.fromBase64(
       await wallet.signPsbt({ psbt: deposit.psbt, inputs: [0], signInputs: [] }),
     );
@@ -285,7 +286,7 @@ describe("signHtlcPsbt", () => {
       await codeOf(
         signHtlcPsbt({ ecc, intent: deposit.intent, quote: deposit.quote, userPublicKey, signer: wallet }),
       ),
-    ).toBe("BTC_SIGHASH_NOT_ALLOWED");
+    ).toBe("BTC_SIGNATURE_INVALID");
   });
 
   it("refuses a wallet that signs with SIGHASH_NONE", async () => {

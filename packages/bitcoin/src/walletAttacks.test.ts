@@ -107,7 +107,8 @@ const cases: [string, (p: Psbt, r: SignPsbtParameters) => unknown, string][] = [
       i.tapKeySig = Uint8Array.from([...i.tapKeySig!, 1]);
       return b64(p);
     },
-    "BTC_SIGHASH_NOT_ALLOWED",
+    // ALL is accepted for DEFAULT, but checked against the ALL digest, where this signature does not verify.
+    "BTC_SIGNATURE_INVALID",
   ],
   [
     "tapScriptSig on a listed input",
@@ -321,9 +322,10 @@ describe("a signer that writes into what it was handed", () => {
         return b64(p);
       }),
     );
+    // The byte is checked against the digest it names (ALL), never the one the rewritten list says was made.
     expect(result).toMatchObject({
-      code: "BTC_SIGHASH_NOT_ALLOWED",
-      details: { input: 0, sighashType: 1, expected: [0] },
+      code: "BTC_SIGNATURE_INVALID",
+      details: { input: 0, reason: "doesNotVerify" },
     });
   });
 

@@ -133,7 +133,7 @@ const DETAIL: Partial<Record<(typeof TAMPERS)[number], Record<string, unknown>>>
   signUnlisted: { input: 2, field: "tapKeySig" },
   otherKey: { input: 1, field: "partialSig" },
   finalizeExtra: { input: 0, field: "finalScriptWitness" },
-  wrongSighash: { input: 0, sighashType: 0x83, expected: [0] },
+  wrongSighash: { input: 0, sighashType: 0x83, expected: [0, 1] },
   invalidSignature: { input: 0, reason: "doesNotVerify" },
   unsigned: { input: 0, reason: "missing" },
 };

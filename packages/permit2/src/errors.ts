@@ -3,7 +3,7 @@ import { hasErrorCode } from "@swapintent/client/internal";
 
 /**
  * An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`.
- * (`Hex` is `` `0x${string}` ``, the same type as viem's `Address`; declared here so no viem type is needed.)
+ * (`HexString` is `` `0x${string}` ``, the same type as viem's `Address`; declared here so no viem type is needed.)
  */
 export interface Permit2ApproveTransaction {
   to: HexString;
@@ -108,6 +108,12 @@ export interface Permit2ErrorDetails {
   PERMIT2_DEST_CHAIN_MISMATCH: { expected: unknown; actual: unknown };
   /** The witness destination token differs from the quote's, or the quote's from `expected.destination.token`. */
   PERMIT2_DEST_TOKEN_MISMATCH: { expected: unknown; actual: unknown };
+  /**
+   * `additional_data.message` (sent beside the typed data, never signed) is not the message that is signed: a
+   * member the permit does not declare, or a witness field that differs from the verified witness (`field` names
+   * it; `actual`: what was sent, or the undeclared member names).
+   */
+  PERMIT2_MESSAGE_MISMATCH: { field: string; expected?: unknown; actual: unknown };
   /** The quote's destination decimals differ from the decimals the wallet knows (`expected.destination.decimals`). */
   PERMIT2_DEST_DECIMALS_MISMATCH: { expected: number; actual: unknown };
   /** The signed minimum destination amount is below the least the user accepts (`expected.destination.minAmountLots`). */
@@ -188,6 +194,57 @@ export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = Co
   TCode
 >;
 
+/** The codes verification can throw (`verifyPermit2Approval`, and every signer before it asks a wallet). */
+export type Permit2VerifyErrorCode =
+  | "PERMIT2_ADDRESS_INVALID"
+  | "PERMIT2_AMOUNT_MISMATCH"
+  | "PERMIT2_CHAIN_ID_MISMATCH"
+  | "PERMIT2_CHAIN_TYPE_MISMATCH"
+  | "PERMIT2_CONTRACT_NOT_ALLOWED"
+  | "PERMIT2_DEADLINE_MISMATCH"
+  | "PERMIT2_DEADLINE_PASSED"
+  | "PERMIT2_DEADLINE_TOO_FAR"
+  | "PERMIT2_DECIMALS_MISMATCH"
+  | "PERMIT2_DEST_CHAIN_MISMATCH"
+  | "PERMIT2_DEST_DECIMALS_MISMATCH"
+  | "PERMIT2_DEST_TOKEN_MISMATCH"
+  | "PERMIT2_DIGEST_MISMATCH"
+  | "PERMIT2_DOMAIN_INVALID"
+  | "PERMIT2_DOMAIN_NAME_MISMATCH"
+  | "PERMIT2_EXPECTED_INVALID"
+  | "PERMIT2_INTENT_ID_MISMATCH"
+  | "PERMIT2_MAX_AMOUNT_MISMATCH"
+  | "PERMIT2_MECHANISM_MISMATCH"
+  | "PERMIT2_MESSAGE_MISMATCH"
+  | "PERMIT2_MIN_AMOUNT_MISMATCH"
+  | "PERMIT2_MIN_AMOUNT_TOO_LOW"
+  | "PERMIT2_NONCE_MISMATCH"
+  | "PERMIT2_PARAMS_INVALID"
+  | "PERMIT2_RECIPIENT_MISMATCH"
+  | "PERMIT2_SECRET_HASH_MISMATCH"
+  | "PERMIT2_SPENDER_MISMATCH"
+  | "PERMIT2_TEXT_UNSAFE"
+  | "PERMIT2_TOKEN_MISMATCH"
+  | "PERMIT2_TYPES_INVALID"
+  | "PERMIT2_VERIFYING_CONTRACT_MISMATCH"
+  | "PERMIT2_WITNESS_HASH_MISMATCH"
+  | "PERMIT2_WITNESS_INVALID"
+  | "PERMIT2_WITNESS_TYPE_STRING_MISMATCH";
+
+/** The codes of asking a wallet and checking its answer, on every signing path. */
+export type Permit2SigningErrorCode =
+  | "PERMIT2_OWNER_MISMATCH"
+  | "PERMIT2_SIGNATURE_INVALID"
+  | "PERMIT2_SIGNER_MISMATCH"
+  | "PERMIT2_SIGNING_ABORTED"
+  | "PERMIT2_SIGNING_FAILED";
+
+/** The codes only a contract owner's (smart account's) signature check throws, on the EVM signer with `publicClient`. */
+export type Permit2ContractSignatureErrorCode =
+  | "PERMIT2_CONTRACT_SIGNATURE_INVALID"
+  | "PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH"
+  | "PERMIT2_CONTRACT_CHECK_FAILED";
+
 /** The package's exact code list at runtime; the compiler keeps it equal to {@link Permit2ErrorCode}. */
 export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_MECHANISM_MISMATCH: true,
@@ -220,6 +277,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_INTENT_ID_MISMATCH: true,
   PERMIT2_DEST_CHAIN_MISMATCH: true,
   PERMIT2_DEST_TOKEN_MISMATCH: true,
+  PERMIT2_MESSAGE_MISMATCH: true,
   PERMIT2_DEST_DECIMALS_MISMATCH: true,
   PERMIT2_MIN_AMOUNT_TOO_LOW: true,
   PERMIT2_TEXT_UNSAFE: true,

@@ -213,11 +213,11 @@ describe("isPermit2Error and the error types", () => {
 
   it("every XErrorType is a Permit2Error, and the renamed codes are in the union", () => {
     expectTypeOf<Permit2Error>().toExtend<SwapIntentError<Permit2ErrorCode>>();
-    expectTypeOf<VerifyPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<SignPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<SignTronPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<GetPermit2AllowanceErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<FormatTronAddressErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<VerifyPermit2ApprovalErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<SignPermit2ApprovalErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<SignTronPermit2ApprovalErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<GetPermit2AllowanceErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<FormatTronAddressErrorType>().toExtend<Permit2Error>();
     expectTypeOf<
       "PERMIT2_TRON_ADDRESS_INVALID" | "PERMIT2_TRONWEB_UNAVAILABLE" | "PERMIT2_EXPECTED_INVALID"
     >().toExtend<Permit2ErrorCode>();

@@ -16,7 +16,7 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
 export type NormalizeSignatureReturnType = HexString;
 
 /** The error {@link normalizeSignature} throws. */
-export type NormalizeSignatureErrorType = Permit2Error;
+export type NormalizeSignatureErrorType = Permit2Error<"PERMIT2_SIGNATURE_INVALID">;
 
 /**
  * Returns the 65-byte signature as lowercase `0x` hex with `v` normalized to 27 or 28, whichever form

@@ -1,5 +1,5 @@
 /**
- * Second review (after issue 12): payloads a malicious service or a compromised layer between it and the wallet
+ * Payloads a malicious service or a compromised layer between it and the wallet
  * could hand over, beyond plain JSON: accessors and proxies that answer each read differently, so a check and the
  * signing see different values. Each must be refused with a code before any key signs, or be verified on a copy.
  */

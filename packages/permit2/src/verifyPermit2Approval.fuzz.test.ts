@@ -1,5 +1,5 @@
 /**
- * Generative tamper test (issue 12): start from a quote and an intent whose `params_to_sign` the sandbox's own
+ * Generative tamper test: start from a quote and an intent whose `params_to_sign` the sandbox's own
  * builder produced (test/fixtures/sandbox-permit2.json, EVM and Tron), mutate any field or JSON value (replace,
  * delete, add or rename keys, nudge numbers, edit strings, swap address forms), then sign through the package's
  * signers with a real key behind a spy. Each case must end one of two ways:

@@ -1,5 +1,5 @@
 /**
- * The findings of the independent review (issue 12), each as the tampered input that got through before the fix,
+ * Tampered permits a malicious service could send (forged display text, swapped fields), each as the tampered input,
  * plus the other members of its class. Every refusal is checked to happen before any signing callback runs.
  */
 import { isSwapIntentError, type Quote } from "@swapintent/client";
@@ -126,9 +126,11 @@ describe("destination side pinned by the wallet (expected.destination)", () => {
     });
     // The lots lead; the formatted amount carries the service's decimals and the mark.
     expect(summary.lines[1]).toBe(
-      "Receive at least 39 lots (at most 41 lots) of btc on network 4, 0.000039 to 0.000041 with 6 decimals (as the service reports it, not checked by the wallet)",
+      "Receive at least 39 lots (at most 41 lots) of btc on network 4, 0.000039 to 0.000041 with 6 decimals [not checked by the wallet, as the service reports it: network, token, amounts, decimals]",
     );
-    expect(summary.lines[0]).toContain("2.5 (as the service reports it, not checked by the wallet)");
+    expect(summary.lines[0]).toMatch(
+      /2\.5 of token .* \(2500000 lots\) \[not checked by the wallet, as the service reports it: token, amount, decimals\]$/,
+    );
   });
 
   it.each([
@@ -180,7 +182,7 @@ const UNSAFE = [
 ] as const;
 
 describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAFE)", () => {
-  it("refuses the review's forged dest_token with a fake 'Valid until' line", () => {
+  it("refuses a forged dest_token with a fake 'Valid until' line", () => {
     const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
     const parameters = parametersOf({ witness: { destToken: forged } }, { destToken: forged }, null);
     expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_TEXT_UNSAFE");
@@ -301,9 +303,9 @@ function viaJson<T>(value: T, from: string, to: string): T {
 
 describe("service-controlled keys that name Object.prototype members", () => {
   it.each(PROTOTYPE_KEYS)("refuses a witness type named %s: PERMIT2_TYPES_INVALID", (name) => {
-    // The same name with a prefix is an ordinary struct name and verifies.
-    expect(verifyPermit2Approval(parametersOf({ witnessTypeName: `X${name}` })).witnessTypeString).toContain(
-      `X${name} witness)`,
+    // The same name with a prefix is an ordinary struct name, refused only because it is not the escrow's type.
+    expect(codeOf(() => verifyPermit2Approval(parametersOf({ witnessTypeName: `X${name}` })))).toBe(
+      "PERMIT2_TYPES_INVALID",
     );
     const parameters = parametersOf({
       tamper: (p) => {

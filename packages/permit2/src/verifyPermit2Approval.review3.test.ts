@@ -1,6 +1,6 @@
 /**
- * Third review (session 8), as a malicious service and a wallet's own options: what still got through, each as the
- * input that got through before the fix plus the other members of its class, refused before any wallet is asked.
+ * A malicious service and a wallet's own options: deadlines, clocks and bounds, each as a tampered input plus the
+ * other members of its class, refused before any wallet is asked.
  */
 import { isSwapIntentError } from "@swapintent/client";
 import fc from "fast-check";
@@ -83,7 +83,7 @@ describe("a deadline beyond any time the summary can show", () => {
 });
 
 describe("any deadline, clock and bound the wallet passes", () => {
-  // The class of the finding above: whatever the service's deadline and the wallet's own clock and bound, the result
+  // The class of the case above: whatever the service's deadline and the wallet's own clock and bound, the result
   // is a coded refusal or a summary whose deadline reads back as the signed one, never a stray exception.
   it("a permit2 code, or a summary that shows the signed deadline (fast-check, fixed seed)", () => {
     const parameters = parametersOf();
@@ -179,7 +179,7 @@ async function codedOrDone(run: () => unknown): Promise<void> {
 }
 
 describe("whatever the wallet side passes, a coded refusal or a result (fast-check, fixed seeds)", () => {
-  // The class of the deadline finding, on the wallet's side: its `expected`, its options, the public helpers and
+  // The class of the deadline case, on the wallet's side: its `expected`, its options, the public helpers and
   // the wallet objects. This found `getPermit2WitnessTypeString({ types: null })` throwing a TypeError.
   const WALLET_FIELDS = [
     "expected",

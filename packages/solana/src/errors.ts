@@ -130,11 +130,21 @@ export interface SolanaCosignErrorDetails {
     mint?: string;
     escrowOwner?: string;
   };
-  /** The amount sent to the escrow differs from `source_amount_lots`. */
+  /**
+   * The user's tokens move through Token-2022 and the wallet did not state the mint's extensions
+   * (`token2022Mint`): a transfer fee would change what the escrow receives, a transfer hook would run another
+   * program, and neither shows in the transaction.
+   */
+  SOL_MINT_EXTENSIONS_UNKNOWN: {
+    instruction: number;
+    /** The token program of the transfer. */
+    program: string;
+  };
+  /** The amount the escrow receives (a transfer fee taken off; SOL wrapped into its account added) differs from `source_amount_lots`. */
   SOL_AMOUNT_MISMATCH: { expected: bigint; actual: bigint };
   /** More lamports leave the user than the configured cap allows. */
   SOL_NATIVE_OUTFLOW_TOO_HIGH: { lamports: bigint; cap: bigint };
-  /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent. */
+  /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent, or the transaction carries any other memo or a second one. */
   SOL_MEMO_MISMATCH: {
     /** The memo expected, escaped. */
     expected: string;
@@ -246,6 +256,7 @@ export const SOLANA_COSIGN_ERROR_CODES: Readonly<Record<SolanaCosignErrorCode, t
   SOL_DECIMALS_MISMATCH: true,
   SOL_DESTINATION_NOT_ALLOWED: true,
   SOL_EXTRA_OUTFLOW: true,
+  SOL_MINT_EXTENSIONS_UNKNOWN: true,
   SOL_AMOUNT_MISMATCH: true,
   SOL_NATIVE_OUTFLOW_TOO_HIGH: true,
   SOL_MEMO_MISMATCH: true,

@@ -40,9 +40,11 @@ const CACHE_LIMIT = 256;
 export function getAssociatedTokenAccountAddress(
   parameters: GetAssociatedTokenAccountAddressParameters,
 ): GetAssociatedTokenAccountAddressReturnType {
-  // Each field read once; a missing parameters object is a missing owner (a coded refusal), never a TypeError.
-  const { owner, mint, tokenProgram } = (parameters ??
-    {}) as Partial<GetAssociatedTokenAccountAddressParameters>;
+  // Each field read once; a missing parameters object, or a read that throws, is a missing owner (a coded
+  // refusal), never a TypeError.
+  const owner = readOnce(parameters, "owner");
+  const mint = readOnce(parameters, "mint");
+  const tokenProgram = readOnce(parameters, "tokenProgram");
   const ownerAddress = parseAddress(owner, "owner");
   const programAddress = parseAddress(tokenProgram ?? SOLANA_PROGRAM_ADDRESSES.token, "tokenProgram");
   const mintAddress = parseAddress(mint, "mint");
@@ -58,4 +60,15 @@ export function getAssociatedTokenAccountAddress(
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, result);
   return result;
+}
+
+/** One field of what the caller passed; a missing object, or a read that throws (a getter, a Proxy trap), is no value. */
+function readOnce(parameters: unknown, key: keyof GetAssociatedTokenAccountAddressParameters): unknown {
+  try {
+    return typeof parameters === "object" && parameters !== null
+      ? (parameters as Record<string, unknown>)[key]
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

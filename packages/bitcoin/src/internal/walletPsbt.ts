@@ -67,8 +67,10 @@ export async function collectWalletSignatures(args: {
   assertOnlySignaturesChanged({ sent, signed, listed: signInputs });
   signInputs.forEach(({ index, kind }, i) => {
     const signature = signatures[i]!;
-    if (kind === "p2tr") verified.psbt.updateInput(index, { tapKeySig: signature });
-    else {
+    if (kind === "p2tr") {
+      verified.psbt.updateInput(index, { tapKeySig: signature });
+      matchSighashType(verified.psbt.data.inputs[index]!, signature);
+    } else {
       verified.psbt.updateInput(index, {
         partialSig: [{ pubkey: verified.userPublicKey, signature }],
       });
@@ -326,10 +328,24 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * The input's sighash type set to the one a Taproot signature carries (64 bytes: DEFAULT; 65: its last byte), so
+ * that the signature is checked against the digest the chain will compute. bitcoinjs computes the digest from the
+ * PSBT's field, ignoring the signature's own byte; on chain the byte decides. DEFAULT and ALL commit to the same
+ * data (BIP-341: every input, every output), so a wallet may answer either for either (`assertTaprootSignatureShape`);
+ * the finalizer then clears the field.
+ */
+function matchSighashType(input: InputFields, signature: Uint8Array): void {
+  const byte = signature.length === 65 ? signature[64]! : SIGHASH_DEFAULT;
+  if ((input.sighashType ?? SIGHASH_DEFAULT) === byte) return;
+  if (byte === SIGHASH_DEFAULT) delete input.sighashType;
+  else input.sighashType = byte;
+}
+
+/**
  * A key-path signature as the chain accepts it (BIP-341): 64 bytes (SIGHASH_DEFAULT), or 65 bytes whose last byte
- * is a sighash type other than 0x00 (a 65-byte signature ending in 0x00 fails with SCHNORR_SIG_HASHTYPE). bitcoinjs
- * checks the signature against the digest of the PSBT's sighash type, ignoring the signature's own byte; on chain
- * the byte decides, so the two must agree, and only DEFAULT/ALL are signed for.
+ * is a sighash type other than 0x00 (a 65-byte signature ending in 0x00 fails with SCHNORR_SIG_HASHTYPE). Only what
+ * commits to the whole transaction is accepted: DEFAULT or ALL, whichever of the two was asked (they commit to the
+ * same data); NONE, SINGLE and ANYONECANPAY commit to less and are refused.
  */
 function assertTaprootSignatureShape(args: {
   index: number;
@@ -351,13 +367,12 @@ function assertTaprootSignatureShape(args: {
     });
   }
   const byte = sig.length === 65 ? sig[64]! : undefined;
-  const agrees =
-    byte === undefined ? expected === SIGHASH_DEFAULT : byte === SIGHASH_ALL && expected === SIGHASH_ALL;
-  if (!agrees) {
+  const wholeTransaction = expected === SIGHASH_DEFAULT || expected === SIGHASH_ALL;
+  if (!wholeTransaction || (byte !== undefined && byte !== SIGHASH_ALL)) {
     throw createBitcoinError(
       "BTC_SIGHASH_NOT_ALLOWED",
-      "The wallet's signature carries a sighash byte the chain refuses or other than the PSBT's (DEFAULT/ALL).",
-      { input: index, sighashType: byte ?? null, expected: [expected] },
+      "The wallet's signature carries a sighash byte the chain refuses or one weaker than DEFAULT/ALL.",
+      { input: index, sighashType: byte ?? null, expected: [SIGHASH_DEFAULT, SIGHASH_ALL] },
     );
   }
 }

@@ -29,6 +29,9 @@ export type ResponseIssue = {
   message: string;
 };
 
+/** Why a request got no HTTP response (see `NETWORK_ERROR`); `unknown` when the runtime gave no code (a browser). */
+export type NetworkFailure = "refused" | "dns" | "tls" | "reset" | "timeout" | "unreachable" | "unknown";
+
 /** Facts of a request: what was asked. */
 export type RequestDetails = {
   /** `GET` or `POST`. */
@@ -87,8 +90,15 @@ export interface ClientErrorDetails {
   TIMEOUT: RequestDetails & { timeoutMs: number };
   /** The caller's `AbortSignal` fired; `cause` is the signal's reason. */
   ABORTED: Record<string, never>;
-  /** The request never got an HTTP response (connection refused, reset, DNS). */
-  NETWORK_ERROR: RequestDetails;
+  /** The request never got an HTTP response (connection refused, reset, DNS, TLS, timeout). */
+  NETWORK_ERROR: RequestDetails & {
+    /** Where the request went: `scheme://host:port` of `baseUrl`, never its path, a credential or a query. */
+    origin: string;
+    /** Why, from the runtime's code: `refused`, `dns`, `tls`, `reset`, `timeout`, `unreachable` or `unknown`. */
+    failure: NetworkFailure;
+    /** The runtime's own code, for example `ECONNREFUSED` or `ENOTFOUND`, when it gave one. */
+    causeCode?: string;
+  };
   /** The service answered with a redirect; the client follows none (no key or body leaves the base URL). */
   REDIRECT_REFUSED: RequestDetails & { status: number };
   /** The body passed `maxResponseBytes`; reading stopped there. */

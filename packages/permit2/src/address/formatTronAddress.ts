@@ -17,7 +17,7 @@ const hex21 = /^(0x)?41[0-9a-fA-F]{40}$/;
 export type FormatTronAddressReturnType = string;
 
 /** The error {@link formatTronAddress} throws. */
-export type FormatTronAddressErrorType = Permit2Error;
+export type FormatTronAddressErrorType = Permit2Error<"PERMIT2_TRON_ADDRESS_INVALID">;
 
 /**
  * Encodes a 20-byte address as a base58check Tron address (`T…`): `0x41 ‖ address ‖ sha256(sha256(…))[0..4]`.

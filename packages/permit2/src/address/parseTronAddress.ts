@@ -18,7 +18,7 @@ const base58Pattern = /^[1-9A-HJ-NP-Za-km-z]+$/;
 export type ParseTronAddressReturnType = HexString;
 
 /** The error {@link parseTronAddress} throws. */
-export type ParseTronAddressErrorType = Permit2Error;
+export type ParseTronAddressErrorType = Permit2Error<"PERMIT2_TRON_ADDRESS_INVALID">;
 
 /**
  * Decodes a base58check Tron address (`T…`) to the 20-byte address TIP-712 hashes, as lowercase `0x` hex.

@@ -124,7 +124,7 @@ async function probe(input: {
   const parts = input.wrapped
     ? parseErc6492Signature(input.signature)
     : { address: undefined, data: undefined, signature: input.signature };
-  const factory = (parts.address ?? zeroAddress) as HexString;
+  const factory = (parts.address ?? zeroAddress).toLowerCase() as HexString;
   const data = encodeDeployData({
     abi: CONTRACT_SIGNATURE_PROBE_ABI,
     bytecode: CONTRACT_SIGNATURE_PROBE_BYTECODE,

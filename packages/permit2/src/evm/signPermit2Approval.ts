@@ -1,6 +1,11 @@
 import type { HexString } from "@swapintent/client";
 import { recoverAddress } from "viem";
-import type { Permit2Error } from "../errors.js";
+import type {
+  Permit2ContractSignatureErrorCode,
+  Permit2Error,
+  Permit2SigningErrorCode,
+  Permit2VerifyErrorCode,
+} from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
   type SignedPermit2Approval,
@@ -17,6 +22,7 @@ import type {
 import { assertContractSignature, type Permit2ChainReader } from "./assertContractSignature.js";
 import {
   assertProviderChain,
+  assertWalletChainId,
   type Permit2Eip1193Provider,
   readProviderAccount,
   requestTypedDataSignature,
@@ -56,9 +62,9 @@ export interface Permit2EvmSigner {
 export interface Permit2WalletClient {
   /** The account attached to the client, if any. */
   account?: { address: HexString } | undefined;
-  /** The client's EIP-1193 request function (only its presence is used: it tells a client from an account). */
+  /** The client's EIP-1193 request function: asked `eth_chainId` (the raw answer) before signing. */
   request(...parameters: never[]): Promise<unknown>;
-  /** The wallet's current chain, checked against the verified domain before it is asked to sign. */
+  /** Tells a client from an account (the chain itself is read with `request({ method: "eth_chainId" })`). */
   getChainId(): Promise<number>;
   /** The wallet's accounts: the first signs when neither `account` nor an attached account is given. */
   getAddresses(): Promise<readonly HexString[]>;
@@ -115,7 +121,12 @@ export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
 export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<HexString> {}
 
 /** The error {@link signPermit2Approval} throws: any verification code, or a signing one. */
-export type SignPermit2ApprovalErrorType = Permit2Error;
+export type SignPermit2ApprovalErrorType = Permit2Error<
+  | Permit2VerifyErrorCode
+  | Permit2SigningErrorCode
+  | Permit2ContractSignatureErrorCode
+  | "PERMIT2_WALLET_RESPONSE_INVALID"
+>;
 
 /**
  * Verifies a `permit2` intent against the quote and the wallet's state (see `verifyPermit2Approval`; there is no
@@ -251,24 +262,15 @@ async function walletClientSigning(
   const typedData = verified.typedData;
   return {
     owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
-    beforeSigning: async () => {
-      const walletChainId: unknown = await walletClient.getChainId();
-      // viem's getChainId returns a number; a wallet that answers anything else is not trusted to compare.
-      if (typeof walletChainId !== "number" || !Number.isSafeInteger(walletChainId) || walletChainId < 0)
-        throw createPermit2Error(
-          "PERMIT2_WALLET_RESPONSE_INVALID",
-          "The wallet's chain id is not an integer.",
-          {
-            method: "eth_chainId",
-            value: walletChainId,
-          },
-        );
-      if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
-        throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
-          expected: typedData.domain.chainId,
-          actual: walletChainId,
-        });
-    },
+    // The raw eth_chainId answer, read by the same rule as a bare provider's (viem's getChainId would turn a
+    // decimal "1337001" into a number).
+    beforeSigning: async () =>
+      assertWalletChainId(
+        await (walletClient.request as (arguments_: { method: "eth_chainId" }) => Promise<unknown>)({
+          method: "eth_chainId",
+        }),
+        typedData.domain.chainId,
+      ),
     sign: () =>
       walletClient.signTypedData({
         // the client's own account object when one is attached (viem signs locally with a local one), else the

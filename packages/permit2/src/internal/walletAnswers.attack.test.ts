@@ -52,13 +52,18 @@ async function refusal(run: () => Promise<unknown>) {
   return error;
 }
 
-/** A viem-shaped wallet client whose chain read is `getChainId`; it records whether it was asked to sign. */
-function fakeWalletClient(getChainId: () => Promise<unknown>) {
+/**
+ * A viem-shaped wallet client whose raw `eth_chainId` answer (through `request`) is `chainIdAnswer`; it records
+ * whether it was asked to sign.
+ */
+function fakeWalletClient(chainIdAnswer: () => Promise<unknown>) {
   const signTypedData = vi.fn(async () => "0x");
   const walletClient = {
     account: { address: USER_ADDRESS, type: "json-rpc" },
-    request: vi.fn(async () => null),
-    getChainId,
+    request: vi.fn(async ({ method }: { method: string }) =>
+      method === "eth_chainId" ? chainIdAnswer() : null,
+    ),
+    getChainId: vi.fn(async () => EVM.chainId),
     getAddresses: vi.fn(async () => [USER_ADDRESS]),
     signTypedData,
   } as unknown as WalletClient;
@@ -126,9 +131,10 @@ describe("a wallet object that throws or answers junk: a typed error, never aske
     ["a negative number", -1],
     ["an object", { id: 1 }],
     ["undefined", undefined],
-    ["a hex string (getChainId returns a number)", "0x1"],
+    ["a number (eth_chainId answers a hex quantity)", EVM.chainId],
+    ["a decimal string without 0x", String(EVM.chainId)],
   ])(
-    "a wallet client whose getChainId returns %s: PERMIT2_WALLET_RESPONSE_INVALID, never asked to sign",
+    "a wallet client whose eth_chainId answers %s: PERMIT2_WALLET_RESPONSE_INVALID, never asked to sign",
     async (_name, answer) => {
       const { parameters } = parametersOf("evm");
       const { walletClient, signTypedData } = fakeWalletClient(async () => answer);
@@ -357,7 +363,7 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
         }),
     ],
     [
-      "viem wallet client, getChainId",
+      "viem wallet client, eth_chainId",
       "chainId",
       (thrown) =>
         signPermit2Approval({
@@ -371,7 +377,7 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
       "viem wallet client, signTypedData",
       "sign",
       (thrown) => {
-        const { walletClient } = fakeWalletClient(async () => EVM.chainId);
+        const { walletClient } = fakeWalletClient(async () => `0x${EVM.chainId.toString(16)}`);
         (walletClient as unknown as { signTypedData: () => never }).signTypedData = () => {
           throw thrown;
         };
@@ -484,7 +490,7 @@ describe("a wallet value that cannot be read or printed still gives the code its
     }
   });
 
-  it("as the answer to getChainId, eth_chainId or eth_accounts: PERMIT2_WALLET_RESPONSE_INVALID", async () => {
+  it("as a wallet client's or a provider's eth_chainId answer, or in eth_accounts: PERMIT2_WALLET_RESPONSE_INVALID", async () => {
     for (const [name, answer] of unreadable()) {
       const client = fakeWalletClient(async () => answer);
       const viaClient = await refusal(() =>

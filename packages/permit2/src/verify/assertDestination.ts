@@ -1,21 +1,7 @@
+import { sameDestinationAddress } from "../address/sameDestinationAddress.js";
 import { assertDisplayText } from "../internal/assertDisplayText.js";
 import { createPermit2Error } from "../internal/fail.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "../types.js";
-
-/**
- * Destination addresses and tokens are strings of another chain. Equal when identical; EVM hex compares
- * case-insensitively; a single-case bech32 string (Bitcoin) compares case-insensitively too.
- */
-export function sameDestinationString(actual: string, expected: unknown): boolean {
-  if (typeof expected !== "string") return false;
-  if (actual === expected) return true;
-  if (/^0x[0-9a-fA-F]{40}$/.test(actual) && /^0x[0-9a-fA-F]{40}$/.test(expected))
-    return actual.toLowerCase() === expected.toLowerCase();
-  // one case of letters and digits, with a `1` that has a character on each side; not `^[a-z0-9]+1[a-z0-9]+$`,
-  // which retries from every `1` of a long run of them (quadratic)
-  const bech32 = (s: string) => (/^[a-z0-9]+$/.test(s) || /^[A-Z0-9]+$/.test(s)) && /.1./.test(s);
-  return bech32(actual) && bech32(expected) && actual.toLowerCase() === expected.toLowerCase();
-}
 
 /**
  * The quote's destination (already equal to the witness) against the wallet's own facts: network, token, decimals,
@@ -30,6 +16,7 @@ export function assertDestination(input: {
   assertSameDestination({
     actual: { chain: quote.destChain, token: quote.destToken, of: "The quote's" },
     expected: { chain: destination.network, token: destination.token, of: "the one the wallet expects" },
+    networkType: destination.networkType,
   });
   if (quote.destAmountDecimals !== destination.decimals)
     throw createPermit2Error(
@@ -60,6 +47,8 @@ export function assertSameDestination(input: {
   actual: DestinationEnd;
   expected: DestinationEnd;
   checkExpectedToken?: boolean;
+  /** The destination network's `type` in the wallet's catalogue: how its strings compare (see sameDestinationAddress). */
+  networkType: string | undefined;
 }): void {
   const { actual, expected } = input;
   const chainOf = (value: unknown) =>
@@ -74,7 +63,14 @@ export function assertSameDestination(input: {
     );
   if (input.checkExpectedToken && typeof expected.token === "string")
     assertDisplayText(expected.token, "quote.destToken");
-  if (typeof actual.token !== "string" || !sameDestinationString(actual.token, expected.token))
+  if (
+    typeof actual.token !== "string" ||
+    !sameDestinationAddress({
+      actual: actual.token,
+      expected: expected.token,
+      networkType: input.networkType,
+    })
+  )
     throw createPermit2Error(
       "PERMIT2_DEST_TOKEN_MISMATCH",
       `${actual.of} destination token is not ${expected.of}.`,

@@ -4,7 +4,7 @@ import { createPermit2Error } from "../internal/fail.js";
 import { isObject } from "./values.js";
 
 /** The witness fields a signer must be able to check, with their EIP-712 types (docs/approvals.md). */
-const WITNESS_FIELDS: Readonly<Record<string, string>> = {
+export const WITNESS_FIELDS: Readonly<Record<string, string>> = {
   intentId: "bytes32",
   secretHash: "bytes32",
   destChain: "uint256",
@@ -13,6 +13,11 @@ const WITNESS_FIELDS: Readonly<Record<string, string>> = {
   minDestAmount: "uint256",
   maxDestAmount: "uint256",
 };
+/** The witness type the escrow hashes (`SwapEscrow.sol`, docs/approvals.md): this name, these fields, this order. */
+const SWAP_WITNESS_TYPE_NAME = "SwapWitness";
+const SWAP_WITNESS_FIELDS = Object.entries(WITNESS_FIELDS).map(([name, type]) => ({ name, type }));
+const SWAP_WITNESS_TYPE = `${SWAP_WITNESS_TYPE_NAME}(${SWAP_WITNESS_FIELDS.map((f) => `${f.type} ${f.name}`).join(",")})`;
+
 /**
  * EIP-712 atomic type names. A struct named like one is ambiguous: encoders that look up structs first (ox, viem)
  * would hash `address token` or `string recipient` fields as that struct, others refuse the name.
@@ -108,5 +113,12 @@ export function assertTypes(types: Record<string, unknown>): string {
       `The witness type must have exactly the fields ${expectedNames.map((n) => `${WITNESS_FIELDS[n]} ${n}`).join(", ")} (any order).`,
       { fields: witnessFields },
     );
+  // Any consistent variant hashes and signs, but the escrow builds its type hash from this one string: under
+  // another name or field order the permit could never execute.
+  if (witnessTypeName !== SWAP_WITNESS_TYPE_NAME || !sameFields(witnessFields, SWAP_WITNESS_FIELDS))
+    throw invalid(`The witness type is not the escrow's ${SWAP_WITNESS_TYPE} (its name and field order).`, {
+      name: witnessTypeName,
+      fields: witnessFields,
+    });
   return witnessTypeName;
 }

@@ -1,6 +1,7 @@
+import { sameDestinationAddress } from "../address/sameDestinationAddress.js";
 import { createPermit2Error } from "../internal/fail.js";
 import type { VerifyPermit2ApprovalParameters } from "../types.js";
-import { assertSameDestination, sameDestinationString } from "./assertDestination.js";
+import { assertSameDestination } from "./assertDestination.js";
 
 /** The witness's intent id, secret hash, destination chain and token, recipient and amounts = intent and quote. */
 export function assertWitnessContents(input: {
@@ -9,6 +10,8 @@ export function assertWitnessContents(input: {
   quote: VerifyPermit2ApprovalParameters["quote"];
   additional: Record<string, unknown>;
   recipient: string;
+  /** The destination network's `type` from the wallet's catalogue (`expected.destination.networkType`), if given. */
+  networkType: string | undefined;
 }): void {
   const { witness, intent, quote, additional } = input;
   const { recipient } = input;
@@ -38,8 +41,15 @@ export function assertWitnessContents(input: {
     expected: { chain: quote.destChain, token: quote.destToken, of: "the quote's" },
     // The quote's token is shown and signed as text: it must be safe to show before it is compared.
     checkExpectedToken: true,
+    networkType: input.networkType,
   });
-  if (!sameDestinationString(witness.recipient as string, recipient))
+  if (
+    !sameDestinationAddress({
+      actual: witness.recipient as string,
+      expected: recipient,
+      networkType: input.networkType,
+    })
+  )
     throw createPermit2Error(
       "PERMIT2_RECIPIENT_MISMATCH",
       "The witness recipient is not the destination address the user entered.",

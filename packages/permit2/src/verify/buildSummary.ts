@@ -23,7 +23,16 @@ export function factSources(
   };
 }
 
-const SERVICE_MARK = " (as the service reports it, not checked by the wallet)";
+/**
+ * The one mark a summary line carries when some of its facts are only the service's word, naming them:
+ * ` [not checked by the wallet, as the service reports it: spender, token]`. Empty when the wallet checked all.
+ */
+export function markUnchecked(facts: readonly string[]): string {
+  return facts.length === 0
+    ? ""
+    : ` [not checked by the wallet, as the service reports it: ${facts.join(", ")}]`;
+}
+
 /** The confirmation screen's facts and lines, from the verified typed data and witness. */
 export function buildSummary(input: {
   kind: ChainKind;
@@ -37,7 +46,16 @@ export function buildSummary(input: {
   sources: Permit2FactSources;
 }): Permit2ApprovalSummary {
   const { kind, chainId, typedData, deadlineSecs, quote, intentId, owner, sources } = input;
-  const mark = (source: "wallet" | "service") => (source === "service" ? SERVICE_MARK : "");
+  const sourceUnchecked = (
+    [
+      ["spender", sources.spender],
+      ["token", sources.sourceToken],
+      ["amount", sources.sourceAmount],
+      ["decimals", sources.sourceDecimals],
+    ] as const
+  )
+    .filter(([, source]) => source === "service")
+    .map(([fact]) => fact);
   const amountLots = typedData.message.permitted.amount;
   // Equal to the wallet's decimals when it passed them (checked above); otherwise the service's word.
   const sourceDecimals = quote.sourceAmountDecimals;
@@ -54,10 +72,10 @@ export function buildSummary(input: {
   const destToken = input.witness.destToken as string;
   const destChain = Number(input.witness.destChain as bigint);
   const lines = [
-    `Allow ${spender}${mark(sources.spender)} to transfer ${amountFormatted}${mark(sources.sourceDecimals)} of token ${token}${mark(sources.sourceToken)} (${amountLots} lots${mark(sources.sourceAmount)})`,
+    `Allow ${spender} to transfer ${amountFormatted} of token ${token} (${amountLots} lots)${markUnchecked(sourceUnchecked)}`,
     sources.destination === "wallet"
       ? `Receive at least ${minFormatted} (at most ${maxFormatted}) of ${destToken} on network ${destChain} (${minDestAmountLots} to ${maxDestAmountLots} lots of ${destDecimals} decimals)`
-      : `Receive at least ${minDestAmountLots} lots (at most ${maxDestAmountLots} lots) of ${destToken} on network ${destChain}, ${minFormatted} to ${maxFormatted} with ${destDecimals} decimals${SERVICE_MARK}`,
+      : `Receive at least ${minDestAmountLots} lots (at most ${maxDestAmountLots} lots) of ${destToken} on network ${destChain}, ${minFormatted} to ${maxFormatted} with ${destDecimals} decimals${markUnchecked(["network", "token", "amounts", "decimals"])}`,
     `Recipient: ${recipient}`,
     `Valid until ${deadlineIso}`,
     `Permit2 ${typedData.domain.verifyingContract} on ${kind === "tron" ? "Tron" : "EVM"} chain ${chainId}`,

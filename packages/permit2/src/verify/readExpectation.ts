@@ -50,11 +50,16 @@ function readDestinationExpectation(value: unknown): Permit2DestinationExpectati
       field: `expected.destination${field}`,
     });
   if (!isObject(value)) throw invalid("", " is not an object.");
-  const { network, token, decimals, minAmountLots } = value;
+  const { network, networkType, token, decimals, minAmountLots } = value;
   if (!Number.isSafeInteger(network) || (network as number) < 0)
     throw invalid(".network", " is not a non-negative integer.");
   if (typeof token !== "string" || token.length === 0) throw invalid(".token", " is not a non-empty string.");
   if (!isDecimals(decimals)) throw invalid(".decimals", " is not an integer 0..255.");
   if (!isUint256(minAmountLots, 0n)) throw invalid(".minAmountLots", " is not a uint256 bigint.");
-  return { network: network as number, token, decimals, minAmountLots };
+  if (
+    networkType !== undefined &&
+    (typeof networkType !== "string" || !/^[A-Z0-9_]{1,32}$/.test(networkType))
+  )
+    throw invalid(".networkType", ' is not a network type such as "EVM", "TRON", "BITCOIN" or "SOLANA".');
+  return { network: network as number, networkType, token, decimals, minAmountLots };
 }

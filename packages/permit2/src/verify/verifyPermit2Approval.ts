@@ -86,10 +86,24 @@ export function verifyPermit2Approval(
     nowMs: input.nowMs,
     maxDeadlineSecs: input.maxDeadlineSecs,
   });
-  assertSentMessage(additional, kind, { token, amount, escrow, nonce, deadline: BigInt(deadlineSecs) });
+  assertSentMessage(additional, kind, {
+    token,
+    amount,
+    escrow,
+    nonce,
+    deadline: BigInt(deadlineSecs),
+    witness,
+  });
 
   // Witness contents against intent, quote and the wallet's own destination facts.
-  assertWitnessContents({ witness, intent, quote, additional, recipient: expected.recipient });
+  assertWitnessContents({
+    witness,
+    intent,
+    quote,
+    additional,
+    recipient: expected.recipient,
+    networkType: destination?.networkType,
+  });
   if (destination !== null) assertDestination({ destination, quote });
 
   const chainId = Number(signedChainId);

@@ -223,6 +223,11 @@ export interface ChainLeg {
   faucet(request: { address: string; token: string; amountLots: bigint }): Promise<{ txHash: string }>;
   /** Balance of `address` in `token`, for tests and the faucet. */
   balanceOf(address: string, token: string): Promise<bigint>;
+  /**
+   * Dev: the sandbox smart account (ERC-1271) of `owner` and `salt` on a permit2 leg: its address, the ERC-6492
+   * factory call that deploys it, and with `deploy` the account deployed. Legs without smart accounts omit it.
+   */
+  smartAccount?(request: { owner: string; salt: string; deploy: boolean }): Promise<Record<string, Json>>;
 }
 
 /** Creates one network's leg. */

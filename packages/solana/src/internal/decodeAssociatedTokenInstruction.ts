@@ -50,7 +50,13 @@ export function decodeAssociatedTokenInstruction(ix: ResolvedInstruction, user: 
       return { kind: "unknown", reason: "user-paid associated account create for an unknown token program" };
     const rent =
       accounts[5] === SOLANA_PROGRAM_ADDRESSES.token2022 ? TOKEN_2022_ACCOUNT_RENT : TOKEN_ACCOUNT_RENT;
-    return { kind: "nativeOutflow", lamports: rent, instruction: "CreateAssociatedTokenAccount" };
+    // Rent, not a payment: a wrapped SOL account's rent reserve is never part of its token amount.
+    return {
+      kind: "nativeOutflow",
+      lamports: rent,
+      instruction: "CreateAssociatedTokenAccount",
+      to: undefined,
+    };
   }
   if (tag === 2) {
     const slot = disallowedSlot(accounts, user, [5]);

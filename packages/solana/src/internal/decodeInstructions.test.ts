@@ -26,6 +26,7 @@ describe("decodeSystemInstruction (bytes written by hand from the System Program
       kind: "nativeOutflow",
       lamports: 5_000n,
       instruction: "Transfer",
+      to: OTHER,
     });
     expect(
       system([USER, OTHER], [...u32(0), ...u64(7n), ...u64(165n), ...new Array(32).fill(9)]),

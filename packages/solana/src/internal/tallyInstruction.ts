@@ -9,6 +9,7 @@ import { decodeSystemInstruction } from "./decodeSystemInstruction.js";
 import { decodeTokenInstruction, tokenInstructionTarget, userAuthorizes } from "./decodeTokenInstruction.js";
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
+import type { CheckedMintFacts } from "./readVerifyParameters.js";
 import { decodeUtf8Exact, firstUnsafeCodePoint } from "./text.js";
 
 /** What the instructions add up to so far. */
@@ -16,8 +17,12 @@ export interface InstructionTally {
   /** Every program the transaction can invoke, in order of first use (top level and through accounts). */
   programs: string[];
   memos: string[];
-  nativeOutflow: bigint;
+  /** Lamports leaving the user, each with the account credited (classified once every instruction is read). */
+  lamportsOut: { to: string | undefined; lamports: bigint; instruction: number }[];
+  /** Tokens the escrow receives (each Token-2022 transfer's fee taken off). */
   toEscrow: bigint;
+  /** Tokens a Token-2022 transfer fee withholds from the escrow's transfers. */
+  transferFee: bigint;
   destination: string | undefined;
   strangers: { destination: string; amount: bigint; instruction: number }[];
   /** Token accounts the user's own transfers debit (they are the user's, whatever their address). */
@@ -44,6 +49,7 @@ export interface InstructionContext {
   expectedMint: string;
   expectedDecimals: number | undefined;
   escrowOf: (program: string) => string | undefined;
+  token2022Mint: CheckedMintFacts | undefined;
 }
 
 /**
@@ -107,7 +113,7 @@ function applyEffect(
       tally.memos.push(effect.text);
       return;
     case "nativeOutflow":
-      tally.nativeOutflow += effect.lamports;
+      tally.lamportsOut.push({ to: effect.to, lamports: effect.lamports, instruction: index });
       return;
     case "tokenTransfer":
       applyTransfer(tally, effect, index, context);
@@ -153,8 +159,9 @@ function applyTransfer(
   tally: InstructionTally,
   effect: Extract<InstructionEffect, { kind: "tokenTransfer" }>,
   index: number,
-  { expectedMint, expectedDecimals, escrowOf }: InstructionContext,
+  context: InstructionContext,
 ): void {
+  const { expectedMint, expectedDecimals, escrowOf } = context;
   if (effect.mint !== null && effect.mint !== expectedMint) {
     throw solanaError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
       instruction: index,
@@ -185,11 +192,53 @@ function applyTransfer(
     );
   }
   if (escrow === undefined || effect.destination === escrow) {
-    tally.toEscrow += effect.amount;
+    const fee = token2022FeeOf(tally, effect, index, context);
+    tally.toEscrow += effect.amount - fee;
+    tally.transferFee += fee;
     tally.destination ??= effect.destination;
   } else {
     tally.strangers.push({ destination: effect.destination, amount: effect.amount, instruction: index });
   }
+}
+
+/**
+ * What a Token-2022 transfer withholds (0n through SPL Token). Its mint's extensions are not in the transaction, so
+ * the wallet must have stated them (`SOL_MINT_EXTENSIONS_UNKNOWN` otherwise): the fee Token-2022 computes,
+ * `min(ceil(amount * basisPoints / 10000), maximumFee)`, and the hook's programs, each allowed and listed.
+ */
+function token2022FeeOf(
+  tally: InstructionTally,
+  effect: Extract<InstructionEffect, { kind: "tokenTransfer" }>,
+  index: number,
+  context: InstructionContext,
+): bigint {
+  if (effect.programAddress !== SOLANA_PROGRAM_ADDRESSES.token2022) return 0n;
+  const facts = context.token2022Mint;
+  if (facts === undefined) {
+    throw solanaError(
+      "SOL_MINT_EXTENSIONS_UNKNOWN",
+      "The user's tokens move through Token-2022, and the wallet did not state the mint's transfer fee and hook.",
+      { instruction: index, program: effect.programAddress },
+    );
+  }
+  for (const program of facts.hookPrograms) {
+    if (!context.allowed.has(program)) {
+      throw solanaError(
+        "SOL_PROGRAM_NOT_ALLOWED",
+        "The mint's transfer hook runs a program that is not allowed.",
+        {
+          program,
+          instruction: index,
+          via: effect.programAddress,
+        },
+      );
+    }
+    if (!tally.programs.includes(program)) tally.programs.push(program);
+  }
+  const fee = facts.transferFee;
+  if (fee === null || fee.basisPoints === 0 || effect.amount === 0n) return 0n;
+  const raw = (effect.amount * BigInt(fee.basisPoints) + 9_999n) / 10_000n;
+  return raw < fee.maximumFeeLots ? raw : fee.maximumFeeLots;
 }
 
 /** Whether the 32 bytes of `key` occur anywhere in `data`. */

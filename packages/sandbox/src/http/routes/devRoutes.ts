@@ -9,6 +9,7 @@ import { createBadRequestError, createIntentNotFoundError } from "../apiError.js
 import { isUuid } from "../isUuid.js";
 import { readFields } from "../readFields.js";
 import { readJsonBody } from "../readJsonBody.js";
+import { registerSmartAccountRoutes } from "./smartAccountRoutes.js";
 
 /** How far `POST /sandbox/clock` may move the sandbox clock ahead, in all: 100 years. */
 export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3600 * 1000;
@@ -145,5 +146,6 @@ export function createDevRoutes({ core, dev }: { core: Core; dev: DevControls })
   registerIntentInspection(routes, core);
   registerFunds(routes, core);
   registerClockAndFaults(routes, core, dev);
+  registerSmartAccountRoutes(routes, core);
   return routes;
 }

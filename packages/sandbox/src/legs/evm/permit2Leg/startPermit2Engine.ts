@@ -8,6 +8,7 @@ import {
   setUpPermit2Contracts,
 } from "./deployPermit2Contracts.js";
 import { Permit2Engine } from "./Permit2Engine.js";
+import { setUpSmartAccountFactory } from "./smartAccounts.js";
 import type { Permit2LegSetup } from "./types.js";
 
 /**
@@ -28,6 +29,7 @@ export async function startPermit2Engine({ setup }: { setup: Permit2LegSetup }):
   const engine = new Permit2Engine(setup, anvil, getPermit2LegContracts({ setup, artifacts }), ctx.clock);
   try {
     await setUpPermit2Contracts({ engine, artifacts });
+    await setUpSmartAccountFactory({ engine });
     if (setup.statePath)
       engine.proxy = await startSavingRpcProxy({
         target: anvil.rpcUrl,

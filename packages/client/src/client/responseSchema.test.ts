@@ -1,7 +1,7 @@
 /**
- * The schema module (internal/schema) attacked as a hostile service would: real bodies from a node:http server
- * through the whole client, each describe one class of finding. Probes that found nothing stay, so a regression
- * shows.
+ * The response schemas (internal/schema) against bodies a hostile service would send, from a real node:http server
+ * through the whole client: prototype keys, twin keys, wrong shapes, absurd numbers and dates, deep nesting. Each
+ * describe is one class of body; every body that is refused is refused at its path, and nothing is polluted.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { intentId, permit2IntentWire, quoteId, quoteWire, statusWire } from "../../test/fixtures.js";

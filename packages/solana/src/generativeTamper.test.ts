@@ -1,10 +1,9 @@
 /**
- * Generative tamper test (issue 12, "make the class impossible"): start from the transaction, intent and quote the
- * sandbox builds (the approvals.md instructions, compiled by @solana/kit), mutate anything a malicious service
- * controls, and require that the result is either refused with a coded `SOL_*` error before the key is used, or
- * means for the user exactly what the honest transaction means: litesvm (signature verification on) executes the
- * signed mutation and every account of the user (its wallet, any account whose data names it) ends as the honest
- * transaction leaves it, or as it was.
+ * Generative tamper test: start from the transaction, intent and quote the sandbox builds (the approvals.md
+ * instructions, compiled by @solana/kit), mutate anything a malicious service controls, and require that the result
+ * is either refused with a coded `SOL_*` error before the key is used, or means for the user exactly what the honest
+ * transaction means: litesvm (signature verification on) executes the signed mutation and every account of the user
+ * (its wallet, any account whose data names it) ends as the honest transaction leaves it, or as it was.
  *
  * Fixed seed and a moderate number of runs in `pnpm test`; `pnpm fuzz` (FUZZ_RUNS, FUZZ_SEED) runs more.
  */
