@@ -1,9 +1,9 @@
 /**
  * Characters a wallet must never display from a service string: C0/C1 controls (line breaks included), format
  * characters (bidi overrides and isolates, zero-width spaces and joiners, the byte-order mark, soft hyphen, tags),
- * the Unicode line and paragraph separators, and every default-ignorable code point (Hangul fillers, the combining
- * grapheme joiner, variation selectors: letters and marks that render as nothing) and the blank braille pattern. Any of them can make a
- * displayed text read as something else, or hide a difference between two texts that look the same.
+ * the Unicode line and paragraph separators, every default-ignorable code point (Hangul fillers, the combining
+ * grapheme joiner, variation selectors: letters and marks that render as nothing) and the blank braille pattern.
+ * Any of them can make a displayed text read as something else, or hide a difference between two look-alikes.
  */
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
