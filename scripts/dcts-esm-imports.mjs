@@ -9,8 +9,8 @@
 // consumer's build. The fix TypeScript offers for declaration files: a type-only import with
 // `with { "resolution-mode": "import" }` (TypeScript >= 5.3). This script asks TypeScript how each bare import of
 // each `.d.cts` resolves from a CommonJS file, and rewrites exactly the ones that land on an ESM declaration file:
-//   import { A, B } from 'viem';  ->  import type { A, B } from 'viem' with { "resolution-mode": "import" };
-//   import 'viem';                 ->  (removed: an import for its side effects means nothing in a declaration file)
+//   import { A, type B } from "viem";  ->  import type { A, B } from "viem" with { "resolution-mode": "import" };
+//   import "viem";                      ->  (removed: an import for its side effects means nothing in a declaration file)
 // Any other statement form that needs it fails the build with its file and line, so nothing slips through quietly.
 // `node scripts/dcts-esm-imports.mjs --check` reports what it would change and exits 1 if anything is left.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,19 +40,29 @@ function resolvesToEsm(specifier, file) {
   return format === ts.ModuleKind.ESNext;
 }
 
+/** Every `.d.cts` file under `dir` (tsc writes one per source file, in the source's folders), relative to `dir`. */
+function commonJsDeclarations(dir, prefix = "") {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return commonJsDeclarations(dir, path);
+    return entry.name.endsWith(".d.cts") ? [path] : [];
+  });
+}
+
 const BARE = /^(?!\.|@swapintent\/)/;
 let changed = 0;
 const problems = [];
-for (const name of readdirSync(distDir).filter((f) => f.endsWith(".d.cts"))) {
+for (const name of commonJsDeclarations(distDir)) {
   const file = join(distDir, name);
   const lines = readFileSync(file, "utf8").split("\n");
   const out = [];
   lines.forEach((line, index) => {
     const where = `${name}:${index + 1}`;
-    const named = /^import \{([^}]*)\} from '([^']+)';$/.exec(line);
-    const bare = /^import '([^']+)';$/.exec(line);
-    const other = /^(?:import|export)\b.*\bfrom '([^']+)';$/.exec(line);
-    const specifier = named?.[2] ?? bare?.[1] ?? other?.[1];
+    const named = /^import (?:type )?\{([^}]*)\} from (["'])([^"']+)\2;$/.exec(line);
+    const bare = /^import (["'])([^"']+)\1;$/.exec(line);
+    const other = /^(?:import|export)\b.*\bfrom (["'])([^"']+)\1;$/.exec(line);
+    const inline = /\bimport\((["'])([^"']+)\1\)/.exec(line);
+    const specifier = named?.[3] ?? bare?.[2] ?? other?.[2] ?? inline?.[2];
     if (
       !specifier ||
       !BARE.test(specifier) ||
@@ -63,7 +73,9 @@ for (const name of readdirSync(distDir).filter((f) => f.endsWith(".d.cts"))) {
       return;
     }
     changed++;
-    if (named) out.push(`import type {${named[1]}} from '${specifier}' ${ATTRIBUTE};`);
+    // `import type { type A }` is an error: the statement's `type` covers every name
+    const names = named?.[1].replace(/\btype\s+/g, "");
+    if (named) out.push(`import type {${names}} from "${specifier}" ${ATTRIBUTE};`);
     else if (bare) return;
     else
       problems.push(`${where}: no rewrite for this form of import of the ESM-typed '${specifier}': ${line}`);

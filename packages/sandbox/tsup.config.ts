@@ -2,6 +2,8 @@ import { definePackageConfig } from "../../tsup.base.js";
 
 export default definePackageConfig({
   entry: ["src/index.ts"],
+  // Private: its declarations are never published, so tsup's bundled ones do.
+  dts: true,
   // A Node service: node builtins, and import.meta.url shimmed in the CJS output.
   platform: "node",
   shims: true,

@@ -1,4 +1,4 @@
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import { type ChainFacts, createDevApi } from "@swapintent/testing/devApi";
 import { createInjectedWallets } from "./injected/index.js";
 import "./injected/bitcoin.js";
@@ -39,7 +39,7 @@ const ROUTES = [
 const query = new URLSearchParams(location.search);
 const baseUrl = query.get("sandbox") ?? location.origin;
 const apiKey = query.get("apiKey") ?? "swapintent-browser";
-const client = createClient({ baseUrl, apiKey });
+const client = createSwapIntentClient({ baseUrl, apiKey });
 const dev = createDevApi({ baseUrl, apiKey });
 
 const setup = document.querySelector<HTMLDivElement>("#setup")!;

@@ -1,8 +1,8 @@
 import {
-  formatUnits,
+  formatLots,
   type Intent,
   isSwapIntentError,
-  parseUnits,
+  parseLots,
   type Quote,
   type SwapIntentClient,
 } from "@swapintent/client";
@@ -136,5 +136,5 @@ function describeError(error: unknown): string {
 /** Twice a decimal amount, exactly (the page funds the source wallet with twice what it swaps). */
 function double(amount: string): string {
   const decimals = amount.split(".")[1]?.length ?? 0;
-  return formatUnits({ value: parseUnits({ value: amount, decimals }) * 2n, decimals });
+  return formatLots({ value: parseLots({ value: amount, decimals }) * 2n, decimals });
 }

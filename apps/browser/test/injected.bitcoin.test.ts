@@ -1,4 +1,4 @@
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { useInjectedHarness } from "./support/injectedHarness.js";
 
@@ -63,7 +63,7 @@ async function runBitcoinRoute(wallet: WalletName, tamper?: string): Promise<Rou
 async function sandboxStatus(detail: string): Promise<string> {
   const intentId = /intent ([0-9a-f-]{36})/.exec(detail)?.[1];
   if (!intentId) throw new Error(`no intent id in: ${detail}`);
-  const client = createClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
+  const client = createSwapIntentClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
   return (await client.getIntentStatus({ intentId })).rawStatus;
 }
 

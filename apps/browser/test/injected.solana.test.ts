@@ -4,7 +4,7 @@
  * the Solana route through `@swapintent/solana/kit`'s wallet-standard adapter to `Fulfilled`; stand-ins that tamper
  * with what they return are refused with the package's code, shown on the page, and the intent is never approved.
  */
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useInjectedHarness } from "./support/injectedHarness.js";
@@ -81,7 +81,7 @@ describe("Solana through an injected wallet-standard wallet, in Chromium", () =>
 
   it("stand-ins that tamper with what they return are refused with the package's code, shown on the page, never approved", async () => {
     harness.assertSetUp();
-    const client = createClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
+    const client = createSwapIntentClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
     const cases = [
       ["message", "SOL_WALLET_MESSAGE_CHANGED"],
       ["other-signature", "SOL_WALLET_SIGNATURES_CHANGED"],

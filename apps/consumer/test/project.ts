@@ -118,8 +118,9 @@ export interface ConsumerProject {
  *   tronweb, no @solana/web3.js, no tiny-secp256k1, no ecpair;
  * - `pnpm`: pnpm with `node-linker=isolated` and `strict-peer-dependencies` (no hoisting: a package sees only what
  *   it declares), every peer.
+ * - `lowest`: npm, every peer (optional ones too) at the lowest version its declared range admits, exactly.
  */
-export type ProjectKind = "full" | "minimal" | "pnpm";
+export type ProjectKind = "full" | "minimal" | "pnpm" | "lowest";
 
 /** A second viem version beside the one the peer range installs (an exact older 2.x release). */
 export const VIEM_SECOND = "2.57.0";
@@ -127,6 +128,20 @@ export const VIEM_SECOND = "2.57.0";
 /** The TypeScript versions the consumer test compiles with besides the workspace's own (README: supported range). */
 export const TYPESCRIPT_OLDEST = "5.4.5";
 export const TYPESCRIPT_NEWEST = "7.0.2";
+
+/**
+ * The lowest version a peer range admits: of each `||` alternative `^x.y.z`, `~x.y.z`, `>=x.y.z` or `x.y.z`, the
+ * smallest. Any other form of range throws (add it here before declaring it).
+ */
+export function lowestVersion(range: string): string {
+  const versions = range.split("||").map((alternative) => {
+    const m = /^\s*(?:\^|~|>=)?(\d+)\.(\d+)\.(\d+)\s*$/.exec(alternative);
+    if (!m) throw new Error(`cannot read the lowest version of the range '${range}'`);
+    return [Number(m[1]), Number(m[2]), Number(m[3])] as const;
+  });
+  versions.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  return (versions[0] as readonly number[]).join(".");
+}
 
 /** The package.json dependencies of one project kind (peers at the ranges the tarballs declare). */
 function projectDependencies(packed: PackedPackage[], kind: ProjectKind): Record<string, string> {
@@ -150,7 +165,8 @@ function projectDependencies(packed: PackedPackage[], kind: ProjectKind): Record
       if (kind !== "minimal" || !optional || name === "@bitcoinerlab/secp256k1") peers[name] = range;
     }
   }
-  for (const [name, range] of Object.entries(peers).sort()) dependencies[name] = range;
+  for (const [name, range] of Object.entries(peers).sort())
+    dependencies[name] = kind === "lowest" ? lowestVersion(range) : range;
   for (const p of packed) dependencies[p.name] = `file:./tarballs/${p.tarball.split("/").pop()}`;
   return dependencies;
 }
@@ -160,11 +176,13 @@ function projectDependencies(packed: PackedPackage[], kind: ProjectKind): Record
  * installed as a wallet team would (`npm install`, or pnpm in its strictest layout; no workspace links), see
  * {@link ProjectKind}. The install is reused only when it is byte-for-byte the same input: the folder name is a hash
  * of every tarball and of the files written here, and a folder appears only by rename once its install succeeded.
- * In CI (`CI` set) it is always installed fresh.
+ * In CI (`CI` set) only an install of this run (`runId`, from test/globalSetup.ts) is reused: test files that need the
+ * same project share one install, the first to ask makes it while the others wait.
  */
 export async function createConsumerProject(
   packed: PackedPackage[],
   kind: ProjectKind = "full",
+  runId = "",
 ): Promise<ConsumerProject> {
   const dependencies = projectDependencies(packed, kind);
   const clientTarball = dependencies["@swapintent/client"];
@@ -191,20 +209,38 @@ export async function createConsumerProject(
   const key = `${kind}-${hash.digest("hex").slice(0, 16)}`;
   const base = join(tmpdir(), "swapintent-consumer");
   const dir = join(base, key);
+  const marker = join(dir, "node_modules", ".swapintent-installed");
   await mkdir(base, { recursive: true });
   await removeStale(base, key);
-  if (!process.env.CI && existsSync(join(dir, "node_modules", ".swapintent-installed"))) {
-    return { dir, installed: false, installMs: 0 };
+  // Reused: any earlier identical install, or in CI only one made in this run (by another test file).
+  const reusable = async () =>
+    existsSync(marker) && (!process.env.CI || (await readFile(marker, "utf8")).trim() === runId);
+  // One installer per folder at a time: the others wait for its marker.
+  const lock = `${dir}.lock`;
+  for (const started = Date.now(); ; ) {
+    if (await reusable()) return { dir, installed: false, installMs: 0 };
+    const lockInfo = await stat(lock).catch(() => null);
+    if (lockInfo && Date.now() - lockInfo.mtimeMs > 15 * 60_000)
+      await rm(lock, { recursive: true, force: true });
+    if (
+      await mkdir(lock).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() - started > 15 * 60_000) throw new Error(`waited 15 minutes for ${lock} to go`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   const partial = `${dir}.partial-${process.pid}`;
-  await rm(partial, { recursive: true, force: true });
-  await mkdir(join(partial, "tarballs"), { recursive: true });
-  for (const p of packed)
-    await copyFile(p.tarball, join(partial, "tarballs", p.tarball.split("/").pop() ?? ""));
-  await writeFile(join(partial, "package.json"), manifest);
-  if (npmrc) await writeFile(join(partial, ".npmrc"), npmrc);
   const started = performance.now();
   try {
+    await rm(partial, { recursive: true, force: true });
+    await mkdir(join(partial, "tarballs"), { recursive: true });
+    for (const p of packed)
+      await copyFile(p.tarball, join(partial, "tarballs", p.tarball.split("/").pop() ?? ""));
+    await writeFile(join(partial, "package.json"), manifest);
+    if (npmrc) await writeFile(join(partial, ".npmrc"), npmrc);
     // --ignore-scripts: like the workspace (pnpm 10 runs no dependency build scripts); none is needed here.
     const [file, args] =
       kind === "pnpm"
@@ -219,11 +255,12 @@ export async function createConsumerProject(
       },
       timeoutMs: 600_000,
     });
-    await writeFile(join(partial, "node_modules", ".swapintent-installed"), `${new Date().toISOString()}\n`);
+    await writeFile(join(partial, "node_modules", ".swapintent-installed"), `${runId}\n`);
     await rm(dir, { recursive: true, force: true });
     await rename(partial, dir);
   } finally {
     await rm(partial, { recursive: true, force: true });
+    await rm(lock, { recursive: true, force: true });
   }
   return { dir, installed: true, installMs: performance.now() - started };
 }

@@ -62,6 +62,11 @@ export const THIRD_PARTY_ERRORS: { file: RegExp; codes: string[]; why: string }[
     why: "mipd (under @wagmi/core) type-imports viem without resolution-mode: any module node16 program with @wagmi/core fails",
   },
   {
+    file: /\/node_modules\/viem\/(node_modules\/ox\/)?_types\//,
+    codes: ["TS1541", "TS1479"],
+    why: "viem 2.52 (the lowest our range admits, lowestPeers.test.ts) and the ox it pins type-import ESM-typed packages without resolution-mode: a CommonJS file under module node16 that imports viem fails; later 2.x do not",
+  },
+  {
     file: /\/node_modules\/@solana\/web3\.js\/lib\/index\.d\.ts$/,
     codes: ["TS2307", "TS2591"],
     why: "@solana/web3.js 1.x's types import Node's `http` and `https`: a program without @types/node that imports web3.js fails",

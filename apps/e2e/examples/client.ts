@@ -1,11 +1,14 @@
-import { type Approval, createClient, type Intent, type Quote } from "@swapintent/client";
+import { type Approval, createSwapIntentClient, type Intent, type Quote } from "@swapintent/client";
 
 /** Quote -> intent -> (your signer) -> approval -> wait. Amounts are bigint lots; `amount` is a decimal string. */
 export async function swap(sign: (intent: Intent, quote: Quote) => Promise<Approval>) {
   // An unset key fails here with INVALID_OPTIONS (never a silent call without credentials); a service that
   // needs none takes `auth: "none"`. Redirects are refused (REDIRECT_REFUSED): the key stays with baseUrl.
   // Plain http only to loopback: another http host (a CI sandbox container) needs `allowInsecureHttp: true`.
-  const client = createClient({ baseUrl: "http://127.0.0.1:8787", apiKey: process.env.SWAPINTENT_API_KEY });
+  const client = createSwapIntentClient({
+    baseUrl: "http://127.0.0.1:8787",
+    apiKey: process.env.SWAPINTENT_API_KEY,
+  });
   const quote = await client.getBestQuote({
     sourceChain: 1,
     sourceToken: "0x4De9b883250e455Fbfb84694AB021Bbef1b05828",

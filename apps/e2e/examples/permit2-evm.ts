@@ -12,7 +12,7 @@ export interface EvmChainFacts {
   escrow: string;
 }
 
-/** Verify the permit2 intent against the quote, then sign it; throws a coded BaseError on any mismatch. */
+/** Verify the permit2 intent against the quote, then sign it; throws a coded SwapIntentError on any mismatch. */
 export async function signOnEvm(
   intent: Intent,
   quote: Quote,

@@ -1,9 +1,15 @@
-import { createClient, type Network, type SwapIntentClient, type Token } from "@swapintent/client";
+import {
+  createSwapIntentClient,
+  type Network,
+  type SwapIntentClient,
+  type TokenInfo,
+} from "@swapintent/client";
 import { type ChainFacts, createDevApi, type DevApi } from "@swapintent/testing/devApi";
 import { Redactor } from "./redact.js";
 import { createRouteResult, type ProgressEvent, Reporter, type RouteResult } from "./report.js";
 import { type Route, type RouteEnd, runRoute } from "./runRoute.js";
 import { createWallet, type WalletKeys } from "./wallets/index.js";
+import { createSmartAccountWallet } from "./wallets/smartAccount.js";
 
 /** A route of the tour, by `network:token` names. */
 export interface RouteSpec {
@@ -11,6 +17,8 @@ export interface RouteSpec {
   from: string;
   to: string;
   amount: string;
+  /** The source wallet's kind: a key-held account (default) or an EVM smart account (ERC-1271, ERC-6492 until deployed). */
+  fromWallet?: "key" | "smart-account";
 }
 
 /** The default tour: every approval mechanism as a source, every network as a destination, one intermediate route. */
@@ -20,6 +28,13 @@ export const TOUR: readonly RouteSpec[] = [
   { name: "Bitcoin -> EVM", from: "bitcoin:BTC", to: "ethereum:USDC", amount: "0.001" },
   { name: "Solana -> Tron", from: "solana:USDC", to: "tron:USDT", amount: "20" },
   { name: "WETH -> USDT via USDC", from: "l2:WETH", to: "ethereum:USDT", amount: "0.01" },
+  {
+    name: "EVM smart account (ERC-6492) -> Solana",
+    from: "ethereum:USDC",
+    to: "solana:USDC",
+    amount: "15",
+    fromWallet: "smart-account",
+  },
 ];
 
 /** Options of {@link runDemo}. */
@@ -85,7 +100,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
     reporter.note(`Sandbox ready at ${baseUrl} after ${((performance.now() - started) / 1000).toFixed(2)}s`);
   }
   try {
-    const client = createClient({ baseUrl, apiKey, allowInsecureHttp: options.allowInsecureHttp });
+    const client = createSwapIntentClient({ baseUrl, apiKey, allowInsecureHttp: options.allowInsecureHttp });
     const dev =
       options.baseUrl === undefined || (await hasDevEndpoints(baseUrl, apiKey))
         ? createDevApi({ baseUrl, apiKey })
@@ -100,7 +115,15 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
       try {
         route = {
           name: spec.name,
-          from: await resolveEnd({ spec: spec.from, networks, chains, client, redactor, keys: options.keys }),
+          from: await resolveEnd({
+            spec: spec.from,
+            networks,
+            chains,
+            client,
+            redactor,
+            keys: options.keys,
+            smartAccount: spec.fromWallet === "smart-account",
+          }),
           to: await resolveEnd({ spec: spec.to, networks, chains, client, redactor, keys: options.keys }),
           amount: spec.amount,
           slippageBps: options.slippageBps ?? 50,
@@ -149,6 +172,7 @@ async function resolveEnd(params: {
   client: SwapIntentClient;
   redactor: Redactor;
   keys: WalletKeys | undefined;
+  smartAccount?: boolean;
 }): Promise<RouteEnd> {
   const [networkName, tokenName] = params.spec.split(":");
   if (!networkName || !tokenName) throw new Error(`"${params.spec}" is not network:token`);
@@ -165,7 +189,7 @@ async function resolveEnd(params: {
   if (!network) {
     throw new Error(`no network "${networkName}"; known: ${params.networks.map(alias).join(", ")}`);
   }
-  let token: Token | undefined;
+  let token: TokenInfo | undefined;
   for await (const t of params.client.iterateTokens({ networkId: network.id })) {
     if (t.symbol.toLowerCase() === tokenName.toLowerCase() || t.contractAddress === tokenName) {
       token = t;
@@ -175,12 +199,9 @@ async function resolveEnd(params: {
   if (!token) throw new Error(`no token "${tokenName}" on ${network.name}`);
   const facts = params.chains.find((c) => c.network_id === network.id);
   if (!facts) throw new Error(`no chain facts for ${network.name} (a sandbox lists them at /sandbox/chains)`);
-  const wallet = createWallet({
-    type: network.type,
-    info: facts.info,
-    redactor: params.redactor,
-    keys: params.keys,
-  });
+  const wallet = params.smartAccount
+    ? await createSmartAccountWallet({ info: facts.info, redactor: params.redactor })
+    : createWallet({ type: network.type, info: facts.info, redactor: params.redactor, keys: params.keys });
   return { network, token, wallet };
 }
 

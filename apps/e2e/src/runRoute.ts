@@ -1,14 +1,14 @@
 import {
   type Approval,
-  formatUnits,
+  formatLots,
   type Intent,
   isQuoteExpired,
   isSwapIntentError,
   type Network,
-  parseUnits,
+  parseLots,
   type Quote,
   type SwapIntentClient,
-  type Token,
+  type TokenInfo,
 } from "@swapintent/client";
 import type { DevApi } from "@swapintent/testing/devApi";
 import { createRouteResult, type ProgressEvent, type RouteResult } from "./report.js";
@@ -17,7 +17,7 @@ import type { DemoWallet } from "./wallets/types.js";
 /** One end of a route: a network, a token on it, and a wallet there. */
 export interface RouteEnd {
   network: Network;
-  token: Token;
+  token: TokenInfo;
   wallet: DemoWallet;
 }
 
@@ -166,7 +166,7 @@ async function getQuote(run: RouteRun): Promise<Quote> {
   run.result.minDestAmountLots = quote.minDestAmountLots.toString();
   run.result.intermediateToken = quote.intermediateToken;
   run.progress({
-    step: `quote ${quote.id}: ${route.amount} ${from.token.symbol} -> at least ${formatLots(quote.minDestAmountLots, quote.destAmountDecimals)} ${to.token.symbol}${
+    step: `quote ${quote.id}: ${route.amount} ${from.token.symbol} -> at least ${formatLots({ value: quote.minDestAmountLots, decimals: quote.destAmountDecimals })} ${to.token.symbol}${
       quote.intermediateToken ? ` (via intermediate ${quote.intermediateToken})` : ""
     }`,
   });
@@ -248,7 +248,7 @@ async function waitForTerminal(run: RouteRun, quote: Quote, intent: Intent): Pro
       token: route.to.token.contractAddress,
     });
     run.progress({
-      step: `received ${formatLots(received, quote.destAmountDecimals)} ${route.to.token.symbol}`,
+      step: `received ${formatLots({ value: received, decimals: quote.destAmountDecimals })} ${route.to.token.symbol}`,
     });
   }
 }
@@ -269,9 +269,5 @@ function recordFailure(run: RouteRun, error: unknown): void {
 /** Twice a decimal amount, exactly (the demo funds the source wallet with twice what it swaps). */
 function double(amount: string): string {
   const decimals = amount.split(".")[1]?.length ?? 0;
-  return formatUnits({ value: parseUnits({ value: amount, decimals }) * 2n, decimals });
-}
-
-function formatLots(lots: bigint, decimals: number): string {
-  return formatUnits({ value: lots, decimals });
+  return formatLots({ value: parseLots({ value: amount, decimals }) * 2n, decimals });
 }

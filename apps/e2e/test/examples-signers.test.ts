@@ -6,7 +6,7 @@
  */
 
 import { Keypair } from "@solana/web3.js";
-import { type Approval, createClient, type Intent, type Quote } from "@swapintent/client";
+import { type Approval, createSwapIntentClient, type Intent, type Quote } from "@swapintent/client";
 import { startSandbox } from "@swapintent/sandbox";
 import { createDevApi } from "@swapintent/testing/devApi";
 import { networks } from "bitcoinjs-lib";
@@ -43,7 +43,7 @@ async function routeEnd(
   symbol: string,
   keys: WalletKeys = {},
 ): Promise<RouteEnd & { fact: (name: string) => string }> {
-  const client = createClient({ baseUrl: sandbox.url, apiKey: API_KEY });
+  const client = createSwapIntentClient({ baseUrl: sandbox.url, apiKey: API_KEY });
   const network = (await client.getNetworks()).find((n) => n.type === type);
   if (!network) throw new Error(`the sandbox has no ${type} network`);
   const token = (await client.getTokens({ networkId: network.id })).items.find((t) => t.symbol === symbol);
@@ -76,7 +76,7 @@ async function runWithSnippet(
     },
   };
   const result = await runRoute({
-    client: createClient({ baseUrl: sandbox.url, apiKey: API_KEY }),
+    client: createSwapIntentClient({ baseUrl: sandbox.url, apiKey: API_KEY }),
     route: {
       name: `${from.network.type} -> ${to.network.type}`,
       from: { ...from, wallet },

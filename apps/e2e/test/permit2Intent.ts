@@ -2,7 +2,7 @@
  * What the permit2 snippet tests share: a funded user of the sandbox with an open intent and the one-time Permit2
  * allowance, and the wallet's own facts (its chain, the destination it expects) the snippets take.
  */
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import type { Permit2DestinationExpectation } from "@swapintent/permit2";
 import { createDevApi } from "@swapintent/testing/devApi";
 import type { Hex } from "viem";
@@ -35,7 +35,7 @@ export async function openPermit2Intent(sandboxUrl: string, sourceNetwork: 1 | 3
     amount: "1",
   });
   await dev.faucet({ networkId: sourceNetwork, address: wallet.address, token: sourceToken, amount: "10" });
-  const client = createClient({ baseUrl: sandboxUrl, apiKey: PERMIT2_TEST_API_KEY });
+  const client = createSwapIntentClient({ baseUrl: sandboxUrl, apiKey: PERMIT2_TEST_API_KEY });
   const quote = await client.getBestQuote({
     sourceChain: sourceNetwork,
     sourceToken,

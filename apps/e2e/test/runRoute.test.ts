@@ -2,14 +2,14 @@
  * runRoute's failure paths, with a stand-in client (the happy paths run against the real sandbox in demo.test.ts):
  * a failure names the step it happened at, quote refreshes stop at the limit, and nothing after a failed step runs.
  */
-import type { Intent, Network, Quote, SwapIntentClient, Token } from "@swapintent/client";
+import type { Intent, Network, Quote, SwapIntentClient, TokenInfo } from "@swapintent/client";
 import { describe, expect, it, vi } from "vitest";
 import type { ProgressEvent } from "../src/report.js";
 import { type Route, runRoute } from "../src/runRoute.js";
 import type { DemoWallet } from "../src/wallets/types.js";
 
 const network = (id: number, type: string) => ({ id, name: `net${id}`, type }) as unknown as Network;
-const token = (symbol: string) => ({ symbol, contractAddress: `${symbol}-address` }) as unknown as Token;
+const token = (symbol: string) => ({ symbol, contractAddress: `${symbol}-address` }) as unknown as TokenInfo;
 
 function wallet(address: string, approve: DemoWallet["approve"]) {
   const prepare = vi.fn(async () => null);

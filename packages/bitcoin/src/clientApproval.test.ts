@@ -3,14 +3,14 @@
  * serialises: its base64 passes; its hex, or its base64 cut inside a quad, is refused before any request.
  */
 
-import { createClient, isSwapIntentError } from "@swapintent/client";
+import { createSwapIntentClient, isSwapIntentError } from "@swapintent/client";
 import { Psbt } from "bitcoinjs-lib";
 import { describe, expect, it } from "vitest";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
 
 function submit(signedData: string, bodies: string[]) {
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: "https://swap.example",
     apiKey: "k",
     retry: false,

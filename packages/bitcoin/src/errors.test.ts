@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { BaseError } from "@swapintent/client";
+import { SwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { createBitcoinError, isBitcoinError, listBitcoinErrorCodes, signingFailed } from "./errors.js";
 
@@ -52,9 +52,9 @@ describe("isBitcoinError", () => {
   });
 
   it("refuses other packages' errors, plain errors and non-errors", () => {
-    expect(isBitcoinError(new BaseError("PERMIT2_SPENDER_MISMATCH", "x"))).toBe(false);
-    expect(isBitcoinError(new BaseError("QUOTE_EXPIRED", "x"))).toBe(false);
-    expect(isBitcoinError(new BaseError("BTC_INTENT_NOT_HTLC", "x"))).toBe(false);
+    expect(isBitcoinError(new SwapIntentError("PERMIT2_SPENDER_MISMATCH", "x"))).toBe(false);
+    expect(isBitcoinError(new SwapIntentError("QUOTE_EXPIRED", "x"))).toBe(false);
+    expect(isBitcoinError(new SwapIntentError("BTC_INTENT_NOT_HTLC", "x"))).toBe(false);
     expect(isBitcoinError(new Error("BTC_FEE_TOO_HIGH"))).toBe(false);
     expect(isBitcoinError({ code: "BTC_FEE_TOO_HIGH" })).toBe(false);
     expect(isBitcoinError(null)).toBe(false);
@@ -82,10 +82,10 @@ describe("signingFailed: what a signer threw, as this package's error", () => {
     expect(signingFailed("signPsbt", own)).toBe(own);
   });
 
-  it("wraps an error shaped like ours (any BTC_* code, a client BaseError) as BTC_SIGNING_FAILED, cause kept", () => {
+  it("wraps an error shaped like ours (any BTC_* code, a client SwapIntentError) as BTC_SIGNING_FAILED, cause kept", () => {
     for (const thrown of [
-      new BaseError("BTC_SIGNING_FAILED", "x"),
-      new BaseError("BTC_SIGNING_ABORTED", "x", { details: { stage: "whileSigning" } }),
+      new SwapIntentError("BTC_SIGNING_FAILED", "x"),
+      new SwapIntentError("BTC_SIGNING_ABORTED", "x", { details: { stage: "whileSigning" } }),
       { name: "SwapIntentError", code: "BTC_FEE_TOO_HIGH", shortMessage: "x", details: {} },
       "refused",
       undefined,

@@ -1,4 +1,5 @@
-import { BaseError, type CodedError, hasErrorCode } from "@swapintent/client";
+import { type CodedError, SwapIntentError } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 
 /** Why a signature was refused (`BTC_SIGNATURE_INVALID`'s `reason`). */
 export type SignatureProblem =
@@ -294,7 +295,7 @@ const bitcoinErrorCodes: Readonly<Record<BitcoinErrorCode, true>> = {
 };
 
 /**
- * The error every function of `@swapintent/bitcoin` throws: a `BaseError` whose `code` is a `BitcoinErrorCode`
+ * The error every function of `@swapintent/bitcoin` throws: a `SwapIntentError` whose `code` is a `BitcoinErrorCode`
  * and whose `details` are that code's (`BitcoinErrorDetails`). A union with one member per code, so narrowing
  * `code` narrows `details`; `BitcoinError<"BTC_FEE_TOO_HIGH">` is that one code's error.
  */
@@ -313,7 +314,7 @@ export function createBitcoinError<C extends BitcoinErrorCode>(
   details: BitcoinErrorDetails[C],
   cause?: unknown,
 ): BitcoinError<C> {
-  const error = new BaseError(code, shortMessage, { details, cause });
+  const error = new SwapIntentError(code, shortMessage, { details, cause });
   own.add(error);
   return error as unknown as BitcoinError<C>;
 }

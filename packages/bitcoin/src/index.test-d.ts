@@ -1,7 +1,7 @@
 // Type tests (vitest typecheck, run by tsc under exactOptionalPropertyTypes): the public signatures, results,
 // error codes, and optional inputs that accept `undefined`.
 import * as bitcoinerlab from "@bitcoinerlab/secp256k1";
-import type { Approval, BaseError, Intent, Quote } from "@swapintent/client";
+import type { Approval, Intent, Quote, SwapIntentError } from "@swapintent/client";
 import type { Psbt } from "bitcoinjs-lib";
 import * as tiny from "tiny-secp256k1";
 import { assertType, describe, expectTypeOf, it } from "vitest";
@@ -132,9 +132,9 @@ describe("public types", () => {
 
   it("error codes are a closed union the compiler checks", () => {
     expectTypeOf<BitcoinErrorCode>().toEqualTypeOf<keyof BitcoinErrorDetails>();
-    expectTypeOf<BitcoinError>().toExtend<BaseError<BitcoinErrorCode>>();
+    expectTypeOf<BitcoinError>().toExtend<SwapIntentError<BitcoinErrorCode>>();
     expectTypeOf<BitcoinError<"BTC_FEE_TOO_HIGH">>().toEqualTypeOf<
-      BaseError<"BTC_FEE_TOO_HIGH", BitcoinErrorDetails["BTC_FEE_TOO_HIGH"]>
+      SwapIntentError<"BTC_FEE_TOO_HIGH", BitcoinErrorDetails["BTC_FEE_TOO_HIGH"]>
     >();
     assertType<BitcoinErrorCode>("BTC_INPUT_NOT_SEGWIT");
     assertType<BitcoinErrorCode>("BTC_MECHANISM_MISMATCH");

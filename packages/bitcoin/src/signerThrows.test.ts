@@ -1,7 +1,7 @@
 // Every place the signer calls the caller's signer or wallet: whatever it throws (an Error, a string, undefined, an
 // error shaped like this package's own, a getter that throws, a revoked proxy) comes back as one coded error with
 // the throw as its cause, never raw and never as the forged code; an abort that came first still wins.
-import { BaseError } from "@swapintent/client";
+import { SwapIntentError } from "@swapintent/client";
 import { crypto } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
@@ -39,7 +39,10 @@ const THROWS: [string, () => unknown][] = [
       details: {},
     }),
   ],
-  ["a client BaseError BTC_SIGNER_KEY_MISMATCH", () => new BaseError("BTC_SIGNER_KEY_MISMATCH", "x")],
+  [
+    "a client SwapIntentError BTC_SIGNER_KEY_MISMATCH",
+    () => new SwapIntentError("BTC_SIGNER_KEY_MISMATCH", "x"),
+  ],
 ];
 
 const throwing = (thrown: unknown) => () => {

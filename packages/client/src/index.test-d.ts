@@ -7,7 +7,6 @@ import { describe, expectTypeOf, it } from "vitest";
 import {
   type Approval,
   type BaseClient,
-  type BaseError,
   type CallOptions,
   type ClientError,
   type ClientErrorCode,
@@ -15,19 +14,19 @@ import {
   type ClientHooks,
   type ClientOptions,
   type CodedError,
-  type CreateClientErrorType,
-  type CreateClientParameters,
   type CreateIntentParameters,
   type CreateRequestSignerErrorType,
+  type CreateSwapIntentClientErrorType,
+  type CreateSwapIntentClientParameters,
   type CryptoKeyFields,
   createBaseClient,
-  createClient,
   createRequestSigner,
+  createSwapIntentClient,
   type FormatAmountParameters,
+  type FormatLotsParameters,
   type FormatQueryStringParameters,
-  type FormatUnitsParameters,
+  formatLots,
   formatQueryString,
-  formatUnits,
   type GetBestQuoteErrorType,
   type GetBestQuoteParameters,
   type GetBestQuoteReturnType,
@@ -48,11 +47,12 @@ import {
   isSwapIntentError,
   type Network,
   type Page,
-  type ParseUnitsErrorType,
-  type ParseUnitsParameters,
-  parseUnits,
+  type ParseLotsErrorType,
+  type ParseLotsParameters,
+  parseLots,
   type QueryParameters,
   type Quote,
+  type RequestError,
   type RequestSigner,
   type RequestSigningOptions,
   type ResponseIssue,
@@ -63,9 +63,10 @@ import {
   type SwapHistoryFilter,
   type SwapHistoryItem,
   type SwapIntentClient,
+  type SwapIntentError,
   type SwapStatus,
-  type Token,
   type TokenFilter,
+  type TokenInfo,
   type WaitForIntentParameters,
   type WatchIntentParameters,
   type WebCryptoKey,
@@ -83,10 +84,13 @@ type RejectsUndefined<T> = {
 
 declare const env: Record<string, string | undefined>;
 
-describe("createClient", () => {
+describe("createSwapIntentClient", () => {
   it("accepts the README line with an environment variable that may be unset", () => {
-    const client = createClient({ baseUrl: "https://swap.example", apiKey: process.env.SWAPINTENT_API_KEY });
-    createClient({ baseUrl: "https://swap.example", apiKey: env.SWAPINTENT_API_KEY });
+    const client = createSwapIntentClient({
+      baseUrl: "https://swap.example",
+      apiKey: process.env.SWAPINTENT_API_KEY,
+    });
+    createSwapIntentClient({ baseUrl: "https://swap.example", apiKey: env.SWAPINTENT_API_KEY });
     expectTypeOf(client).toEqualTypeOf<SwapIntentClient>();
     expectTypeOf(client).toExtend<BaseClient>();
     expectTypeOf(createBaseClient).parameter(0).toEqualTypeOf<ClientOptions>();
@@ -94,7 +98,7 @@ describe("createClient", () => {
   });
 
   it('accepts undefined for every option, and auth only as "none"', () => {
-    createClient({
+    createSwapIntentClient({
       baseUrl: "https://swap.example",
       apiKey: undefined,
       requestSigning: undefined,
@@ -106,27 +110,27 @@ describe("createClient", () => {
       hooks: { onRequest: undefined, onResponse: undefined, onRetry: undefined },
       headers: undefined,
     });
-    createClient({ baseUrl: "https://swap.example", auth: "none" });
+    createSwapIntentClient({ baseUrl: "https://swap.example", auth: "none" });
     // @ts-expect-error auth has one value
-    createClient({ baseUrl: "https://swap.example", auth: "bearer" });
+    createSwapIntentClient({ baseUrl: "https://swap.example", auth: "bearer" });
     // @ts-expect-error baseUrl is required
-    createClient({ apiKey: "k" });
+    createSwapIntentClient({ apiKey: "k" });
     // @ts-expect-error apiKey is a string
-    createClient({ baseUrl: "https://swap.example", apiKey: 42 });
+    createSwapIntentClient({ baseUrl: "https://swap.example", apiKey: 42 });
   });
 
   it("request signing takes a signer: createRequestSigner with a private key and a public key or an issued key id", () => {
-    createClient({
+    createSwapIntentClient({
       baseUrl: "https://swap.example",
       requestSigning: createRequestSigner({ privateKey: "pem", publicKey: "pem" }),
     });
-    createClient({
+    createSwapIntentClient({
       baseUrl: "https://swap.example",
       requestSigning: createRequestSigner({ privateKey: "pem", keyId: "id" }),
     });
     // @ts-expect-error the private key is required
     createRequestSigner({ keyId: "id" });
-    createClient({
+    createSwapIntentClient({
       baseUrl: "https://swap.example",
       // @ts-expect-error the former shape (options instead of a signer) no longer compiles
       requestSigning: { privateKey: "pem", publicKey: "pem" },
@@ -165,7 +169,7 @@ describe("every optional input property accepts undefined", () => {
     expectTypeOf<RejectsUndefined<WatchIntentParameters>>().toBeNever();
     expectTypeOf<RejectsUndefined<FormatAmountParameters>>().toBeNever();
     expectTypeOf<RejectsUndefined<IsQuoteExpiredParameters>>().toBeNever();
-    expectTypeOf<RejectsUndefined<ParseUnitsParameters>>().toBeNever();
+    expectTypeOf<RejectsUndefined<ParseLotsParameters>>().toBeNever();
   });
 
   it("the helper itself finds an optional property that rejects undefined", () => {
@@ -174,7 +178,7 @@ describe("every optional input property accepts undefined", () => {
 });
 
 describe("results", () => {
-  const client = createClient({ baseUrl: "https://swap.example", apiKey: "k" });
+  const client = createSwapIntentClient({ baseUrl: "https://swap.example", apiKey: "k" });
 
   it("each method resolves to its domain type; amounts are bigint lots", () => {
     expectTypeOf(client.getBestQuote).returns.resolves.toEqualTypeOf<Quote>();
@@ -183,11 +187,11 @@ describe("results", () => {
     expectTypeOf(client.submitApproval).returns.resolves.toEqualTypeOf<SwapStatus | null>();
     expectTypeOf(client.getIntentStatus).returns.resolves.toEqualTypeOf<SwapStatus>();
     expectTypeOf(client.getNetworks).returns.resolves.toEqualTypeOf<Network[]>();
-    expectTypeOf(client.getTokens).returns.resolves.toEqualTypeOf<Page<Token>>();
-    expectTypeOf(client.iterateTokens).returns.toEqualTypeOf<AsyncGenerator<Token>>();
+    expectTypeOf(client.getTokens).returns.resolves.toEqualTypeOf<Page<TokenInfo>>();
+    expectTypeOf(client.iterateTokens).returns.toEqualTypeOf<AsyncGenerator<TokenInfo>>();
     expectTypeOf(client.getSwapHistory).returns.resolves.toEqualTypeOf<Page<SwapHistoryItem>>();
     expectTypeOf(client.waitForIntent).returns.resolves.toEqualTypeOf<SwapStatus>();
-    expectTypeOf(parseUnits).returns.toEqualTypeOf<bigint>();
+    expectTypeOf(parseLots).returns.toEqualTypeOf<bigint>();
   });
 
   it("standalone actions take the base client first", () => {
@@ -215,10 +219,10 @@ describe("error codes", () => {
     void unknown;
   });
 
-  it("isSwapIntentError narrows to a BaseError with that code", () => {
+  it("isSwapIntentError narrows to a SwapIntentError with that code", () => {
     const error: unknown = new Error("x");
     if (isSwapIntentError(error, "RESPONSE_TOO_LARGE")) {
-      expectTypeOf(error).toEqualTypeOf<BaseError<"RESPONSE_TOO_LARGE">>();
+      expectTypeOf(error).toEqualTypeOf<SwapIntentError<"RESPONSE_TOO_LARGE">>();
       expectTypeOf(error.code).toEqualTypeOf<"RESPONSE_TOO_LARGE">();
       expectTypeOf(error.details).toEqualTypeOf<Readonly<Record<string, unknown>>>();
     }
@@ -290,23 +294,23 @@ describe("viem's naming: Parameters, ReturnType, ErrorType", () => {
     expectTypeOf<GetBestQuoteReturnType>().toEqualTypeOf<Quote>();
     expectTypeOf<SubmitApprovalReturnType>().toEqualTypeOf<SwapStatus | null>();
     expectTypeOf<GetNetworksParameters>().toEqualTypeOf<CallOptions>();
-    expectTypeOf<IterateTokensReturnType>().toEqualTypeOf<AsyncGenerator<Token>>();
+    expectTypeOf<IterateTokensReturnType>().toEqualTypeOf<AsyncGenerator<TokenInfo>>();
     expectTypeOf(getBestQuote).parameters.toEqualTypeOf<[BaseClient, GetBestQuoteParameters]>();
   });
 
   it("ErrorType names the codes a function can throw", () => {
-    expectTypeOf<GetBestQuoteErrorType>().toEqualTypeOf<ClientError>();
-    expectTypeOf<ParseUnitsErrorType>().toEqualTypeOf<ClientError<"INVALID_INPUT">>();
-    expectTypeOf<CreateClientErrorType>().toEqualTypeOf<ClientError<"INVALID_OPTIONS">>();
+    expectTypeOf<GetBestQuoteErrorType>().toEqualTypeOf<RequestError>();
+    expectTypeOf<ParseLotsErrorType>().toEqualTypeOf<ClientError<"INVALID_INPUT">>();
+    expectTypeOf<CreateSwapIntentClientErrorType>().toEqualTypeOf<ClientError<"INVALID_OPTIONS">>();
     expectTypeOf<CreateRequestSignerErrorType["code"]>().toEqualTypeOf<
       "INVALID_OPTIONS" | "SIGNING_FAILED"
     >();
   });
 
   it("every function takes one object parameter (actions: the client first)", () => {
-    expectTypeOf(formatUnits).parameters.toEqualTypeOf<[FormatUnitsParameters]>();
+    expectTypeOf(formatLots).parameters.toEqualTypeOf<[FormatLotsParameters]>();
     expectTypeOf(formatQueryString).parameters.toEqualTypeOf<[FormatQueryStringParameters]>();
     expectTypeOf<FormatQueryStringParameters["query"]>().toEqualTypeOf<QueryParameters | undefined>();
-    expectTypeOf(createClient).parameters.toEqualTypeOf<[CreateClientParameters]>();
+    expectTypeOf(createSwapIntentClient).parameters.toEqualTypeOf<[CreateSwapIntentClientParameters]>();
   });
 });

@@ -1,22 +1,4 @@
 export {
-  type IsAbortSignalLikeErrorType,
-  type IsAbortSignalLikeParameters,
-  type IsAbortSignalLikeReturnType,
-  isAbortSignalLike,
-} from "./abort/isAbortSignalLike.js";
-export {
-  type RaceAbortSignalErrorType,
-  type RaceAbortSignalParameters,
-  type RaceAbortSignalReturnType,
-  raceAbortSignal,
-} from "./abort/raceAbortSignal.js";
-export {
-  type ReadAbortSignalErrorType,
-  type ReadAbortSignalParameters,
-  type ReadAbortSignalReturnType,
-  readAbortSignal,
-} from "./abort/readAbortSignal.js";
-export {
   type CreateIntentErrorType,
   type CreateIntentParameters,
   type CreateIntentReturnType,
@@ -94,9 +76,13 @@ export {
   type CreateClientErrorType,
   type CreateClientParameters,
   type CreateClientReturnType,
+  type CreateSwapIntentClientErrorType,
+  type CreateSwapIntentClientParameters,
+  type CreateSwapIntentClientReturnType,
   createClient,
+  createSwapIntentClient,
   type SwapIntentClient,
-} from "./client/createClient.js";
+} from "./client/createSwapIntentClient.js";
 export type {
   BaseClient,
   CallOptions,
@@ -109,8 +95,25 @@ export type {
   RetryEvent,
   RetryOptions,
 } from "./client/types.js";
-export type { CodedError } from "./errors/baseError.js";
-export { BaseError, hasErrorCode, isSwapIntentError } from "./errors/baseError.js";
+export {
+  hasErrorCode,
+  type IsAbortSignalLikeErrorType,
+  type IsAbortSignalLikeParameters,
+  type IsAbortSignalLikeReturnType,
+  isAbortSignalLike,
+  type RaceAbortSignalErrorType,
+  type RaceAbortSignalParameters,
+  type RaceAbortSignalReturnType,
+  type ReadAbortSignalErrorType,
+  type ReadAbortSignalParameters,
+  type ReadAbortSignalReturnType,
+  raceAbortSignal,
+  readAbortSignal,
+  type StringifyCanonicalJsonErrorType,
+  type StringifyCanonicalJsonParameters,
+  type StringifyCanonicalJsonReturnType,
+  stringifyCanonicalJson,
+} from "./deprecatedAliases.js";
 export {
   type ClientError,
   type ClientErrorCode,
@@ -118,8 +121,12 @@ export {
   type HttpErrorDetails,
   isClientError,
   type RequestDetails,
+  type RequestError,
+  type RequestErrorCode,
   type ResponseIssue,
 } from "./errors/codes.js";
+export type { CodedError } from "./errors/swapIntentError.js";
+export { BaseError, isSwapIntentError, SwapIntentError } from "./errors/swapIntentError.js";
 export {
   type CreateRequestSignerErrorType,
   type CreateRequestSignerParameters,
@@ -144,17 +151,12 @@ export {
   formatQueryString,
   type QueryParameters,
 } from "./signing/formatQueryString.js";
-export {
-  type StringifyCanonicalJsonErrorType,
-  type StringifyCanonicalJsonParameters,
-  type StringifyCanonicalJsonReturnType,
-  stringifyCanonicalJson,
-} from "./signing/stringifyCanonicalJson.js";
 export type {
   Approval,
   ApprovalMechanism,
   CosignParams,
   Hex,
+  HexString,
   HtlcParams,
   Intent,
   IntentStatus,
@@ -168,6 +170,7 @@ export type {
   SwapMetadata,
   SwapStatus,
   Token,
+  TokenInfo,
   TypedDataField,
 } from "./types.js";
 export {
@@ -177,11 +180,15 @@ export {
   formatAmount,
 } from "./utils/formatAmount.js";
 export {
+  type FormatLotsErrorType,
+  type FormatLotsParameters,
+  type FormatLotsReturnType,
   type FormatUnitsErrorType,
   type FormatUnitsParameters,
   type FormatUnitsReturnType,
+  formatLots,
   formatUnits,
-} from "./utils/formatUnits.js";
+} from "./utils/formatLots.js";
 export {
   type GetQuoteTimeLeftErrorType,
   type GetQuoteTimeLeftParameters,
@@ -202,9 +209,13 @@ export {
   terminalStatuses,
 } from "./utils/isTerminalStatus.js";
 export {
+  type ParseLotsErrorType,
+  type ParseLotsParameters,
+  type ParseLotsReturnType,
   type ParseUnitsErrorType,
   type ParseUnitsParameters,
   type ParseUnitsReturnType,
+  parseLots,
   parseUnits,
-} from "./utils/parseUnits.js";
+} from "./utils/parseLots.js";
 export { type WireIntentStatus, wireIntentStatuses } from "./wireIntentStatuses.js";

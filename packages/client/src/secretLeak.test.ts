@@ -9,12 +9,12 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMarkerSecret, findSecret, leakOf } from "../test/expectNoSecret.js";
 import { startTestServer, type TestServer } from "../test/startTestServer.js";
-import { createClient } from "./client/createClient.js";
+import { createSwapIntentClient } from "./client/createSwapIntentClient.js";
 import type { ClientOptions } from "./client/types.js";
-import { isSwapIntentError } from "./errors/baseError.js";
+import { isSwapIntentError } from "./errors/swapIntentError.js";
 import { createRequestSigner } from "./signing/createRequestSigner.js";
 import { formatAmount } from "./utils/formatAmount.js";
-import { parseUnits } from "./utils/parseUnits.js";
+import { parseLots } from "./utils/parseLots.js";
 
 const apiKeyMarker = createMarkerSecret(24);
 const apiKey = `sk_live_${Buffer.from(apiKeyMarker.bytes).toString("base64url")}+/=`;
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function clientWith(options: Partial<ClientOptions>, events: string[]) {
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: server.url,
     retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 2 },
     hooks: {
@@ -205,7 +205,7 @@ describe("a key or seed passed as a parameter", () => {
         } as never),
       );
       await noLeak(() => client.getIntentStatus({ intentId: value } as never));
-      await noLeak(() => parseUnits({ value, decimals: 6 }));
+      await noLeak(() => parseLots({ value, decimals: 6 }));
       await noLeak(() => formatAmount({ value: value as never, decimals: 6 }));
     },
   );

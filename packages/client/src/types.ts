@@ -7,7 +7,10 @@
  */
 
 /** A 0x-prefixed hex string. */
-export type Hex = `0x${string}`;
+export type HexString = `0x${string}`;
+
+/** @deprecated Use HexString. */
+export type Hex = HexString;
 
 /** The service's own network id (not an EVM chain id). */
 export type NetworkId = number;
@@ -76,7 +79,7 @@ export interface Permit2Params {
     witness: Record<string, unknown>;
     secretHash?: string | undefined;
     witnessTypeString: string;
-    witnessHash: Hex;
+    witnessHash: HexString;
   };
 }
 
@@ -96,7 +99,7 @@ interface IntentBase {
   /** Unix seconds. */
   deadlineSecs: number;
   /** 0x-prefixed SHA-256 hash (32 bytes) of the intent's secret. */
-  secretHash: Hex;
+  secretHash: HexString;
 }
 
 /** The result of creating an intent (spec 2.2), discriminated by `approvalMechanism`. */
@@ -107,7 +110,7 @@ export type Intent =
 
 /** What the user signed, ready to submit (design 2: `POST /intents/{id}/approvals`). */
 export type Approval =
-  | { type: "permit2"; signedData: Hex }
+  | { type: "permit2"; signedData: HexString }
   | { type: "psbt"; signedData: string }
   | { type: "cosign"; signedData: { transaction: string; userAddress: string } };
 
@@ -160,7 +163,7 @@ export interface Network {
 }
 
 /** A token (spec 2.7). */
-export interface Token {
+export interface TokenInfo {
   networkId: NetworkId;
   name: string;
   contractAddress: string;
@@ -170,10 +173,23 @@ export interface Token {
   wrappedTokenAddress: string | null;
 }
 
+/** @deprecated Use TokenInfo. */
+export type Token = TokenInfo;
+
 /** A page of a paginated listing. */
 export interface Page<T> {
   items: T[];
   limit: number;
   offset: number;
   total: number;
+}
+
+/** Whose swaps to list: `wallet` (one or more addresses), `retailId`, or both. At least one is required. */
+export interface SwapHistoryFilter {
+  /** Wallet address(es); sent as repeated `wallet=` parameters. */
+  wallet?: string | readonly string[] | undefined;
+  /** Retail user identifier; sent as `retail_id`. */
+  retailId?: string | undefined;
+  /** `true`: only swaps not yet in a terminal state. */
+  active?: boolean | undefined;
 }

@@ -1,10 +1,10 @@
-import { createClient, type SwapIntentClient } from "../src/client/createClient.js";
+import { createSwapIntentClient, type SwapIntentClient } from "../src/client/createSwapIntentClient.js";
 import type { ClientOptions } from "../src/client/types.js";
 import type { TestServer } from "./startTestServer.js";
 
 /** A client against the test server with fast retries. */
 export function testClient(server: TestServer, options: Partial<ClientOptions> = {}): SwapIntentClient {
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: server.url,
     apiKey: "sk_test_key",
     retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 4 },

@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { createClientError } from "../src/errors/codes.js";
 import type {
-  Hex,
+  HexString,
   Intent,
   IntentStatus,
   KnownIntentStatus,
@@ -18,7 +18,7 @@ import type {
   Quote,
   SwapHistoryItem,
   SwapStatus,
-  Token,
+  TokenInfo,
 } from "../src/types.js";
 
 /** `snake_case` to `camelCase`, as a type: the domain name of a wire field. */
@@ -56,7 +56,7 @@ function buildPieces() {
   const str = v.string();
   const int = v.pipe(v.number(), v.safeInteger());
   const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-  // the range formatUnits and formatAmount accept: a larger count would only fail later, at display
+  // the range formatLots and formatAmount accept: a larger count would only fail later, at display
   const decimals = v.pipe(nonNegativeInt, v.maxValue(255));
   // at most 78 digits, a uint256's width: a longer text is no amount, and turning megabytes of digits into a
   // bigint costs seconds of CPU (about 0.2 s per million digits)
@@ -322,7 +322,7 @@ export function parseQuote(json: unknown): Quote {
 /** Parses an intent creation result (spec 2.2, 4.3). */
 export function parseIntent(json: unknown): Intent {
   const { approvalMechanism, paramsToSign, ...base } = check(intentSchema(), json, "intent");
-  const intent = { ...base, secretHash: base.secretHash as Hex };
+  const intent = { ...base, secretHash: base.secretHash as HexString };
   switch (approvalMechanism) {
     case "permit2":
       return {
@@ -366,7 +366,7 @@ export function parseNetworks(json: unknown): Network[] {
 }
 
 /** Parses a page of tokens (spec 4.6). An empty `wrapped_token_address` becomes `null`. */
-export function parseTokensPage(json: unknown): Page<Token> {
+export function parseTokensPage(json: unknown): Page<TokenInfo> {
   const page = check(tokensPageSchema(), json, "token page");
   return {
     items: page.data.map((t) => ({

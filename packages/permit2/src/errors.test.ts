@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BaseError } from "@swapintent/client";
+import { SwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { PERMIT2_ERROR_CODES as permit2ErrorCodes } from "../test/permit2Codes.js";
+import { parseTronAddress } from "./address/parseTronAddress.js";
 import { isPermit2Error, type Permit2ErrorCode } from "./errors.js";
-import { parseTronAddress } from "./parseTronAddress.js";
 
 const srcDir = import.meta.dirname;
 
@@ -69,10 +69,10 @@ describe("isPermit2Error", () => {
   });
 
   it("is false for another package's swapintent error, a plain error and non-errors", () => {
-    expect(isPermit2Error(new BaseError("QUOTE_EXPIRED", "expired"))).toBe(false);
-    expect(isPermit2Error(new BaseError("BTC_MECHANISM_MISMATCH", "not an htlc"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("QUOTE_EXPIRED", "expired"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("BTC_MECHANISM_MISMATCH", "not an htlc"))).toBe(false);
     // The old unprefixed spelling is no longer a permit2 code.
-    expect(isPermit2Error(new BaseError("TRON_ADDRESS_INVALID", "old"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("TRON_ADDRESS_INVALID", "old"))).toBe(false);
     const plain = Object.assign(new Error("x"), { code: "PERMIT2_SPENDER_MISMATCH" });
     expect(isPermit2Error(plain)).toBe(false);
     for (const value of [null, undefined, "PERMIT2_SPENDER_MISMATCH", 42, {}])
@@ -81,13 +81,14 @@ describe("isPermit2Error", () => {
 
   it("follows the exact code list, not the PERMIT2_ prefix: a prefixed code this copy does not know is no permit2 error", () => {
     // A newer copy of the package may add a code; this copy's guard must not narrow it to its own union.
-    expect(isPermit2Error(new BaseError("PERMIT2_FUTURE_CODE", "newer"))).toBe(false);
-    expect(isPermit2Error(new BaseError("PERMIT2_", "bare prefix"))).toBe(false);
-    expect(isPermit2Error(new BaseError("permit2_spender_mismatch", "lower case"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("PERMIT2_FUTURE_CODE", "newer"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("PERMIT2_", "bare prefix"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("permit2_spender_mismatch", "lower case"))).toBe(false);
     // A code named like an Object.prototype member is not in the list either.
-    expect(isPermit2Error(new BaseError("toString", "prototype"))).toBe(false);
-    expect(isPermit2Error(new BaseError("__proto__", "prototype"))).toBe(false);
-    for (const code of permit2ErrorCodes) expect(isPermit2Error(new BaseError(code, "x"), code)).toBe(true);
+    expect(isPermit2Error(new SwapIntentError("toString", "prototype"))).toBe(false);
+    expect(isPermit2Error(new SwapIntentError("__proto__", "prototype"))).toBe(false);
+    for (const code of permit2ErrorCodes)
+      expect(isPermit2Error(new SwapIntentError(code, "x"), code)).toBe(true);
   });
 
   it("narrows details to the code's facts at runtime too (the thrown error carries them)", () => {

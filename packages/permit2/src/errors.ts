@@ -1,12 +1,13 @@
-import { type CodedError, type Hex, hasErrorCode } from "@swapintent/client";
+import type { CodedError, HexString } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 
 /**
  * An unsigned transaction request for `token.approve(permit2, approveAmount)`, ready for `sendTransaction`.
- * (`Hex` is `` `0x${string}` ``, the same type as viem's `Address`; declared here so no viem type is needed.)
+ * (`HexString` is `` `0x${string}` ``, the same type as viem's `Address`; declared here so no viem type is needed.)
  */
 export interface Permit2ApproveTransaction {
-  to: Hex;
-  data: Hex;
+  to: HexString;
+  data: HexString;
   value: 0n;
 }
 
@@ -16,6 +17,15 @@ export interface Permit2ApproveTransaction {
  * no address recovers from it.
  */
 export type Permit2SignatureProblem = "not-a-string" | "length" | "v" | "range" | "high-s" | "unrecoverable";
+
+/**
+ * Why a contract owner's signature is refused (`details.reason` of `PERMIT2_CONTRACT_SIGNATURE_INVALID`): its
+ * ERC-1271 `isValidSignature` does not return the magic value for the permit's digest (`rejected`), it also
+ * returns it for an unrelated hash, so the signature does not commit to this permit (`accepts-any-hash`), the
+ * owner was said to be a contract but has no code and no ERC-6492 deployment (`no-code`), or the signature is not
+ * bounded, even-length hex (`malformed`).
+ */
+export type Permit2ContractSignatureProblem = "rejected" | "accepts-any-hash" | "no-code" | "malformed";
 
 /**
  * Every code a `@swapintent/permit2` error can carry, with the facts its `details` hold. Each check has its own code
@@ -98,6 +108,12 @@ export interface Permit2ErrorDetails {
   PERMIT2_DEST_CHAIN_MISMATCH: { expected: unknown; actual: unknown };
   /** The witness destination token differs from the quote's, or the quote's from `expected.destination.token`. */
   PERMIT2_DEST_TOKEN_MISMATCH: { expected: unknown; actual: unknown };
+  /**
+   * `additional_data.message` (sent beside the typed data, never signed) is not the message that is signed: a
+   * member the permit does not declare, or a witness field that differs from the verified witness (`field` names
+   * it; `actual`: what was sent, or the undeclared member names).
+   */
+  PERMIT2_MESSAGE_MISMATCH: { field: string; expected?: unknown; actual: unknown };
   /** The quote's destination decimals differ from the decimals the wallet knows (`expected.destination.decimals`). */
   PERMIT2_DEST_DECIMALS_MISMATCH: { expected: number; actual: unknown };
   /** The signed minimum destination amount is below the least the user accepts (`expected.destination.minAmountLots`). */
@@ -119,6 +135,22 @@ export interface Permit2ErrorDetails {
    * the owner's hex form): the wallet signed with another account, or signed other data.
    */
   PERMIT2_SIGNER_MISMATCH: { expected: string; recovered: string };
+  /**
+   * The owner is a contract (a smart account) and the signature is not one Permit2 will accept from it, checked
+   * against the chain before submission: `reason` says why (see {@link Permit2ContractSignatureProblem}).
+   */
+  PERMIT2_CONTRACT_SIGNATURE_INVALID: {
+    owner: string;
+    reason: Permit2ContractSignatureProblem;
+    length?: number;
+  };
+  /**
+   * An ERC-6492 signature's factory call does not deploy the owner's address (it fails, or deploys something
+   * else): Permit2 would ask a contract that does not exist.
+   */
+  PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH: { owner: string; factory: string; factorySucceeded: boolean };
+  /** The chain could not be asked about the contract owner's signature (the read's error is the `cause`). */
+  PERMIT2_CONTRACT_CHECK_FAILED: { owner: string; method: "eth_chainId" | "eth_getCode" | "eth_call" };
   /** The wallet or signer refused or failed to sign (its error is the `cause`); `step` says which request failed. */
   PERMIT2_SIGNING_FAILED: { step: "accounts" | "chainId" | "sign" | "privateKey" };
   /**
@@ -154,13 +186,64 @@ export interface Permit2ErrorDetails {
 export type Permit2ErrorCode = keyof Permit2ErrorDetails;
 
 /**
- * The error every function of `@swapintent/permit2` throws: a swapintent `BaseError` with a permit2 code, one per
+ * The error every function of `@swapintent/permit2` throws: a swapintent `SwapIntentError` with a permit2 code, one per
  * code, so narrowing `code` (a `switch`, or {@link isPermit2Error} with a code) narrows `details` to that code's facts.
  */
 export type Permit2Error<TCode extends Permit2ErrorCode = Permit2ErrorCode> = CodedError<
   Permit2ErrorDetails,
   TCode
 >;
+
+/** The codes verification can throw (`verifyPermit2Approval`, and every signer before it asks a wallet). */
+export type Permit2VerifyErrorCode =
+  | "PERMIT2_ADDRESS_INVALID"
+  | "PERMIT2_AMOUNT_MISMATCH"
+  | "PERMIT2_CHAIN_ID_MISMATCH"
+  | "PERMIT2_CHAIN_TYPE_MISMATCH"
+  | "PERMIT2_CONTRACT_NOT_ALLOWED"
+  | "PERMIT2_DEADLINE_MISMATCH"
+  | "PERMIT2_DEADLINE_PASSED"
+  | "PERMIT2_DEADLINE_TOO_FAR"
+  | "PERMIT2_DECIMALS_MISMATCH"
+  | "PERMIT2_DEST_CHAIN_MISMATCH"
+  | "PERMIT2_DEST_DECIMALS_MISMATCH"
+  | "PERMIT2_DEST_TOKEN_MISMATCH"
+  | "PERMIT2_DIGEST_MISMATCH"
+  | "PERMIT2_DOMAIN_INVALID"
+  | "PERMIT2_DOMAIN_NAME_MISMATCH"
+  | "PERMIT2_EXPECTED_INVALID"
+  | "PERMIT2_INTENT_ID_MISMATCH"
+  | "PERMIT2_MAX_AMOUNT_MISMATCH"
+  | "PERMIT2_MECHANISM_MISMATCH"
+  | "PERMIT2_MESSAGE_MISMATCH"
+  | "PERMIT2_MIN_AMOUNT_MISMATCH"
+  | "PERMIT2_MIN_AMOUNT_TOO_LOW"
+  | "PERMIT2_NONCE_MISMATCH"
+  | "PERMIT2_PARAMS_INVALID"
+  | "PERMIT2_RECIPIENT_MISMATCH"
+  | "PERMIT2_SECRET_HASH_MISMATCH"
+  | "PERMIT2_SPENDER_MISMATCH"
+  | "PERMIT2_TEXT_UNSAFE"
+  | "PERMIT2_TOKEN_MISMATCH"
+  | "PERMIT2_TYPES_INVALID"
+  | "PERMIT2_VERIFYING_CONTRACT_MISMATCH"
+  | "PERMIT2_WITNESS_HASH_MISMATCH"
+  | "PERMIT2_WITNESS_INVALID"
+  | "PERMIT2_WITNESS_TYPE_STRING_MISMATCH";
+
+/** The codes of asking a wallet and checking its answer, on every signing path. */
+export type Permit2SigningErrorCode =
+  | "PERMIT2_OWNER_MISMATCH"
+  | "PERMIT2_SIGNATURE_INVALID"
+  | "PERMIT2_SIGNER_MISMATCH"
+  | "PERMIT2_SIGNING_ABORTED"
+  | "PERMIT2_SIGNING_FAILED";
+
+/** The codes only a contract owner's (smart account's) signature check throws, on the EVM signer with `publicClient`. */
+export type Permit2ContractSignatureErrorCode =
+  | "PERMIT2_CONTRACT_SIGNATURE_INVALID"
+  | "PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH"
+  | "PERMIT2_CONTRACT_CHECK_FAILED";
 
 /** The package's exact code list at runtime; the compiler keeps it equal to {@link Permit2ErrorCode}. */
 export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
@@ -194,12 +277,16 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
   PERMIT2_INTENT_ID_MISMATCH: true,
   PERMIT2_DEST_CHAIN_MISMATCH: true,
   PERMIT2_DEST_TOKEN_MISMATCH: true,
+  PERMIT2_MESSAGE_MISMATCH: true,
   PERMIT2_DEST_DECIMALS_MISMATCH: true,
   PERMIT2_MIN_AMOUNT_TOO_LOW: true,
   PERMIT2_TEXT_UNSAFE: true,
   PERMIT2_OWNER_MISMATCH: true,
   PERMIT2_SIGNATURE_INVALID: true,
   PERMIT2_SIGNER_MISMATCH: true,
+  PERMIT2_CONTRACT_SIGNATURE_INVALID: true,
+  PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH: true,
+  PERMIT2_CONTRACT_CHECK_FAILED: true,
   PERMIT2_SIGNING_FAILED: true,
   PERMIT2_SIGNING_ABORTED: true,
   PERMIT2_WALLET_RESPONSE_INVALID: true,
@@ -211,7 +298,7 @@ export const permit2ErrorCodes: Readonly<Record<Permit2ErrorCode, true>> = {
 
 /**
  * True when `error` is a `@swapintent/permit2` error (its code is one of this package's exact list, see
- * `hasErrorCode` in `@swapintent/client`), optionally with the given code; narrows `error` to that code's error, so
+ * `hasErrorCode` in `@swapintent/client/internal`), optionally with the given code; narrows `error` to that code's error, so
  * `details` has that code's facts. An error of another package (a client or bitcoin code), or a code this copy of
  * the package does not know, is not a permit2 error.
  *

@@ -1,5 +1,6 @@
 export { CANONICAL_PERMIT2_ADDRESS } from "./constants.js";
 export * from "./entries/common.js";
+export type { Permit2ChainReader } from "./evm/assertContractSignature.js";
 export {
   type AssertPermit2AllowanceErrorType,
   type AssertPermit2AllowanceParameters,

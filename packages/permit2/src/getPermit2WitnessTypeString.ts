@@ -14,7 +14,7 @@ export interface GetPermit2WitnessTypeStringParameters {
 export type GetPermit2WitnessTypeStringReturnType = string;
 
 /** The error {@link getPermit2WitnessTypeString} throws. */
-export type GetPermit2WitnessTypeStringErrorType = Permit2Error;
+export type GetPermit2WitnessTypeStringErrorType = Permit2Error<"PERMIT2_TYPES_INVALID">;
 
 /**
  * Builds the `witnessTypeString` Permit2's `permitWitnessTransferFrom` needs for `types`: Permit2 appends it to

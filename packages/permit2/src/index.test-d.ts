@@ -3,7 +3,7 @@
  * return types and error codes, and calls that pass `undefined` for every optional input, as a consumer with
  * `process.env.X`-like values would.
  */
-import type { BaseError, Hex, Intent, Quote } from "@swapintent/client";
+import type { HexString, Intent, Quote, SwapIntentError } from "@swapintent/client";
 import type { EIP1193Provider } from "viem";
 import { describe, expectTypeOf, it } from "vitest";
 import type { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
@@ -80,7 +80,7 @@ describe("verifyPermit2Approval", () => {
   it("takes one parameters object and returns the verified approval", () => {
     expectTypeOf(verifyPermit2Approval).parameters.toEqualTypeOf<[VerifyPermit2ApprovalParameters]>();
     expectTypeOf(verifyPermit2Approval).returns.toEqualTypeOf<VerifyPermit2ApprovalReturnType>();
-    expectTypeOf<VerifyPermit2ApprovalReturnType["digest"]>().toEqualTypeOf<Hex>();
+    expectTypeOf<VerifyPermit2ApprovalReturnType["digest"]>().toEqualTypeOf<HexString>();
     expectTypeOf<VerifyPermit2ApprovalReturnType["summary"]>().toEqualTypeOf<Permit2ApprovalSummary>();
   });
 
@@ -116,13 +116,13 @@ describe("verifyPermit2Approval", () => {
 
 describe("signers", () => {
   it("signPermit2Approval returns the approval to submit; account accepts undefined", () => {
-    const signer = { address: "0x00" as Hex, signTypedData: async () => "0x" as Hex };
+    const signer = { address: "0x00" as HexString, signTypedData: async () => "0x" as HexString };
     expectTypeOf(
       signPermit2Approval({ intent, quote, expected, signer, account: undefined }),
     ).resolves.toEqualTypeOf<SignPermit2ApprovalReturnType>();
     expectTypeOf<SignPermit2ApprovalReturnType["approval"]>().toEqualTypeOf<{
       type: "permit2";
-      signedData: Hex;
+      signedData: HexString;
     }>();
   });
 
@@ -164,9 +164,9 @@ describe("signers", () => {
 
 describe("helpers", () => {
   it("address, signature and type-string helpers", () => {
-    expectTypeOf(parseTronAddress({ address: "T…" })).toEqualTypeOf<Hex>();
+    expectTypeOf(parseTronAddress({ address: "T…" })).toEqualTypeOf<HexString>();
     expectTypeOf(formatTronAddress({ address: "0x00" })).toEqualTypeOf<string>();
-    expectTypeOf(normalizeSignature({ signature: "0x00" })).toEqualTypeOf<Hex>();
+    expectTypeOf(normalizeSignature({ signature: "0x00" })).toEqualTypeOf<HexString>();
     expectTypeOf(getPermit2WitnessTypeString({ types: {} })).toEqualTypeOf<string>();
   });
 });
@@ -182,7 +182,7 @@ describe("error codes", () => {
     // @ts-expect-error an unknown code is not a Permit2ErrorCode
     const unknown: Permit2ErrorCode = "PERMIT2_NOT_A_CODE";
     expectTypeOf(unknown).toEqualTypeOf<Permit2ErrorCode>();
-    expectTypeOf<BaseError<Permit2ErrorCode>["code"]>().toEqualTypeOf<Permit2ErrorCode>();
+    expectTypeOf<SwapIntentError<Permit2ErrorCode>["code"]>().toEqualTypeOf<Permit2ErrorCode>();
     expectTypeOf<keyof Permit2ErrorDetails>().toEqualTypeOf<Permit2ErrorCode>();
   });
 });
@@ -198,7 +198,7 @@ describe("isPermit2Error and the error types", () => {
       expectTypeOf(error.code).toEqualTypeOf<"PERMIT2_SPENDER_MISMATCH">();
       expectTypeOf(error).toEqualTypeOf<Permit2Error<"PERMIT2_SPENDER_MISMATCH">>();
       expectTypeOf(error).toEqualTypeOf<
-        BaseError<"PERMIT2_SPENDER_MISMATCH", Permit2ErrorDetails["PERMIT2_SPENDER_MISMATCH"]>
+        SwapIntentError<"PERMIT2_SPENDER_MISMATCH", Permit2ErrorDetails["PERMIT2_SPENDER_MISMATCH"]>
       >();
     }
     // @ts-expect-error a misspelt code does not compile
@@ -212,12 +212,12 @@ describe("isPermit2Error and the error types", () => {
   });
 
   it("every XErrorType is a Permit2Error, and the renamed codes are in the union", () => {
-    expectTypeOf<Permit2Error>().toExtend<BaseError<Permit2ErrorCode>>();
-    expectTypeOf<VerifyPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<SignPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<SignTronPermit2ApprovalErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<GetPermit2AllowanceErrorType>().toEqualTypeOf<Permit2Error>();
-    expectTypeOf<FormatTronAddressErrorType>().toEqualTypeOf<Permit2Error>();
+    expectTypeOf<Permit2Error>().toExtend<SwapIntentError<Permit2ErrorCode>>();
+    expectTypeOf<VerifyPermit2ApprovalErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<SignPermit2ApprovalErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<SignTronPermit2ApprovalErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<GetPermit2AllowanceErrorType>().toExtend<Permit2Error>();
+    expectTypeOf<FormatTronAddressErrorType>().toExtend<Permit2Error>();
     expectTypeOf<
       "PERMIT2_TRON_ADDRESS_INVALID" | "PERMIT2_TRONWEB_UNAVAILABLE" | "PERMIT2_EXPECTED_INVALID"
     >().toExtend<Permit2ErrorCode>();
@@ -238,7 +238,7 @@ describe("isPermit2Error and the error types", () => {
     if (isPermit2Error(error, "PERMIT2_ALLOWANCE_INSUFFICIENT")) {
       expectTypeOf(error.details.allowance).toEqualTypeOf<bigint>();
       expectTypeOf(error.details.required).toEqualTypeOf<bigint>();
-      expectTypeOf(error.details.approveTransaction.to).toEqualTypeOf<Hex>();
+      expectTypeOf(error.details.approveTransaction.to).toEqualTypeOf<HexString>();
     }
     if (isPermit2Error(error, "PERMIT2_SIGNATURE_INVALID")) {
       expectTypeOf(error.details.reason).toEqualTypeOf<Permit2SignatureProblem>();

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import type { Permit2Error } from "./errors.js";
 import { createPermit2Error } from "./internal/fail.js";
 
@@ -13,10 +13,10 @@ const signaturePattern = /^(0x)?[0-9a-fA-F]{130}$/;
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /** What {@link normalizeSignature} returns. */
-export type NormalizeSignatureReturnType = Hex;
+export type NormalizeSignatureReturnType = HexString;
 
 /** The error {@link normalizeSignature} throws. */
-export type NormalizeSignatureErrorType = Permit2Error;
+export type NormalizeSignatureErrorType = Permit2Error<"PERMIT2_SIGNATURE_INVALID">;
 
 /**
  * Returns the 65-byte signature as lowercase `0x` hex with `v` normalized to 27 or 28, whichever form

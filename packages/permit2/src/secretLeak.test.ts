@@ -12,7 +12,7 @@ import { createMarkerSecret, leakOf } from "../../client/test/expectNoSecret.js"
 import { buildPermit2Fixture, TRON } from "../test/fixtures/buildPermit2Fixture.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
 import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 const marker = createMarkerSecret();
 const key = `0x${marker.hex}` as const;

@@ -10,9 +10,9 @@ import {
   DOC_WITNESS_TYPE_STRING,
   RECIPIENT,
 } from "../test/fixtures/buildPermit2Fixture.js";
+import { parseTronAddress } from "./address/parseTronAddress.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
-import { parseTronAddress } from "./parseTronAddress.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 /** The code `run` refuses with, and how long it took in milliseconds. */
 function timed(run: () => unknown): { code: string; ms: number } {
@@ -21,12 +21,19 @@ function timed(run: () => unknown): { code: string; ms: number } {
   return { code, ms: performance.now() - started };
 }
 
-function verifyWithRecipients(witnessRecipient: string, expectedRecipient: string) {
+function verifyWithRecipients(witnessRecipient: string, expectedRecipient: string, networkType = "BITCOIN") {
   const f = buildPermit2Fixture({ witness: { recipient: witnessRecipient } });
+  const destination = {
+    network: f.quote.destChain,
+    networkType,
+    token: f.quote.destToken,
+    decimals: f.quote.destAmountDecimals,
+    minAmountLots: f.quote.minDestAmountLots,
+  };
   return verifyPermit2Approval({
     intent: f.intent,
     quote: f.quote,
-    expected: { ...f.expected, recipient: expectedRecipient },
+    expected: { ...f.expected, recipient: expectedRecipient, destination },
     allowedPermit2Addresses: f.allowedPermit2Addresses,
     nowMs: f.nowMs,
   });
@@ -40,7 +47,7 @@ describe("destination strings compare in linear time", () => {
     expect(ms).toBeLessThan(1000);
   });
 
-  it("still compares a single-case bech32 string case-insensitively, and nothing else", () => {
+  it("on a Bitcoin destination compares a real bech32 address case-insensitively, and nothing else", () => {
     const upper = RECIPIENT.toUpperCase();
     expect(() => verifyWithRecipients(RECIPIENT, upper)).not.toThrow();
     expect(() => verifyWithRecipients(upper, RECIPIENT)).not.toThrow();
@@ -52,12 +59,20 @@ describe("destination strings compare in linear time", () => {
       ["qqqq1", "QQQQ1"],
       ["q1-q", "Q1-Q"],
       ["qqqq", "QQQQ"],
+      // single-case with an inner 1 but no valid checksum: not bech32, so not case-insensitive
+      ["q1q", "Q1Q"],
+      ["bcrt1qqqqq", "BCRT1QQQQQ"],
     ] as const)
       expect(
         codeOf(() => verifyWithRecipients(sent, own)),
         sent,
       ).toBe("PERMIT2_RECIPIENT_MISMATCH");
-    expect(() => verifyWithRecipients("q1q", "Q1Q")).not.toThrow();
+    // the same real address on another chain, or with no network type, compares exactly
+    for (const networkType of ["SOLANA", "TRON", "EVM", "SOMETHING_NEW"])
+      expect(
+        codeOf(() => verifyWithRecipients(RECIPIENT, upper, networkType)),
+        networkType,
+      ).toBe("PERMIT2_RECIPIENT_MISMATCH");
   });
 });
 

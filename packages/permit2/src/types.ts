@@ -1,5 +1,5 @@
-import type { Hex, Intent, Quote, TypedDataField } from "@swapintent/client";
-import type { Permit2Error } from "./errors.js";
+import type { HexString, Intent, Quote, TypedDataField } from "@swapintent/client";
+import type { Permit2Error, Permit2VerifyErrorCode } from "./errors.js";
 
 /** The address family of a permit: `evm` (0x hex) or `tron` (base58check `T…`). */
 export type Permit2ChainType = "evm" | "tron";
@@ -92,8 +92,8 @@ export interface Permit2ApprovalSummary {
   /** Which facts the wallet confirmed from its own state and which are the service's word. */
   sources: Permit2FactSources;
   /**
-   * The same facts as short English lines, in display order. A fact only the service reported says so on its
-   * line ("as the service reports it, not checked by the wallet").
+   * The same facts as short English lines, in display order. A line with facts only the service reported ends
+   * with one mark naming them ("[not checked by the wallet, as the service reports it: token, amount]").
    */
   lines: string[];
 }
@@ -109,9 +109,9 @@ export interface VerifyPermit2ApprovalReturnType {
   /** The same data as EIP-712 hashes it: 20-byte `0x` addresses, Tron chain id masked. Equal to `typedData` on EVM. */
   hashedTypedData: Permit2TypedData;
   /** The EIP-712 / TIP-712 digest that gets signed. */
-  digest: Hex;
+  digest: HexString;
   /** `hashStruct(witness)` recomputed from `types` (equals `witness_hash`). */
-  witnessHash: Hex;
+  witnessHash: HexString;
   /** The `witnessTypeString` Permit2 gets (equals `witness_type_string`). */
   witnessTypeString: string;
   summary: Permit2ApprovalSummary;
@@ -124,6 +124,13 @@ export interface VerifyPermit2ApprovalReturnType {
 export interface Permit2DestinationExpectation {
   /** The service's network id of the destination chain, as the wallet's own catalogue maps it. */
   network: number;
+  /**
+   * That network's `type` in the wallet's catalogue (`GET /networks`: `EVM`, `TRON`, `BITCOIN`, `SOLANA`). It
+   * decides how the recipient and the destination token compare: EVM hex by its bytes (case-insensitively, a
+   * mixed-case spelling with a valid checksum), a Bitcoin bech32 address in either case, and every other address
+   * (base58 on Solana, Tron and legacy Bitcoin) exactly. Without it every destination string compares exactly.
+   */
+  networkType?: string | undefined;
   /** The destination token as the wallet's registry spells it (contract address, mint, or `btc`). */
   token: string;
   /** The destination token's decimals from the wallet's registry; the quote's `destAmountDecimals` must match. */
@@ -176,7 +183,7 @@ export interface Permit2Expectation {
    * was shown). A signer verifies again; with this it signs only that permit, not one the intent or quote became
    * since (a second `createIntent`, a refreshed store): another digest is `PERMIT2_DIGEST_MISMATCH`.
    */
-  digest?: Hex | undefined;
+  digest?: HexString | undefined;
 }
 
 /** Parameters of `verifyPermit2Approval` (and of the signers, which verify first). */
@@ -198,4 +205,4 @@ export interface VerifyPermit2ApprovalParameters {
 }
 
 /** The error {@link verifyPermit2Approval} throws: a `Permit2Error` with the code of the first check that failed. */
-export type VerifyPermit2ApprovalErrorType = Permit2Error;
+export type VerifyPermit2ApprovalErrorType = Permit2Error<Permit2VerifyErrorCode>;

@@ -1,5 +1,5 @@
 /**
- * Second review (after issue 12): payloads a malicious service or a compromised layer between it and the wallet
+ * Payloads a malicious service or a compromised layer between it and the wallet
  * could hand over, beyond plain JSON: accessors and proxies that answer each read differently, so a check and the
  * signing see different values. Each must be refused with a code before any key signs, or be verified on a copy.
  */
@@ -19,7 +19,7 @@ import { signWithSpies } from "../test/signWithSpies.js";
 import { isPermit2Error } from "./errors.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
 import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 const DESTINATION: Permit2DestinationExpectation = {
   network: 4,

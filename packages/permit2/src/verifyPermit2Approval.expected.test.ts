@@ -8,7 +8,7 @@ import { codeOf } from "../test/codeOf.js";
 import { buildPermit2Fixture, USER_ADDRESS } from "../test/fixtures/buildPermit2Fixture.js";
 import { signWithSpies } from "../test/signWithSpies.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 type Chain = "evm" | "tron";
 

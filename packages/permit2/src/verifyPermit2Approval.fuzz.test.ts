@@ -1,9 +1,9 @@
 /**
- * Generative tamper test (issue 12): start from a quote and an intent whose `params_to_sign` the sandbox's own
+ * Generative tamper test: start from a quote and an intent whose `params_to_sign` the sandbox's own
  * builder produced (test/fixtures/sandbox-permit2.json, EVM and Tron), mutate any field or JSON value (replace,
  * delete, add or rename keys, nudge numbers, edit strings, swap address forms), then sign through the package's
  * signers with a real key behind a spy. Each case must end one of two ways:
- * - refused with a `BaseError` whose code is one of this package's codes, the spy (the key) never called; or
+ * - refused with a `SwapIntentError` whose code is one of this package's codes, the spy (the key) never called; or
  * - signed, and what was signed means exactly what the wallet expected: domain (name, chain, Permit2), token,
  *   amount, spender, deadline within its bound, witness intent id, secret hash, destination chain and token,
  *   recipient, a minimum at least the wallet's least accepted, and a digest that viem (an independent encoder)
@@ -16,7 +16,7 @@
  * CI runs a fixed seed and FUZZ_RUNS (default 150) cases per layer and chain;
  * `FUZZ_RUNS=100000 pnpm --filter @swapintent/permit2 fuzz` runs more (FUZZ_SEED picks another seed).
  */
-import { createClient, type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
+import { createSwapIntentClient, type Intent, isSwapIntentError, type Quote } from "@swapintent/client";
 import { TypedDataEncoder } from "ethers";
 import fc from "fast-check";
 import * as tronweb from "tronweb";
@@ -26,9 +26,9 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { USER_PRIVATE_KEY } from "../test/fixtures/buildPermit2Fixture.js";
 import sandbox from "../test/fixtures/sandbox-permit2.json" with { type: "json" };
 import { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
+import { anyAddressTo20 } from "./address/addresses.js";
 import { CANONICAL_PERMIT2_ADDRESS, DEFAULT_MAX_DEADLINE_SECS, TRON_CHAIN_ID_MASK } from "./constants.js";
 import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { anyAddressTo20 } from "./internal/addresses.js";
 import { UNSAFE_TEXT } from "./internal/unsafeText.js";
 import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
 import type {
@@ -66,7 +66,7 @@ function expectationOf(base: Base): Permit2Expectation {
 /** The wire JSON parsed by the client, as a wallet gets it (a stub transport answers with the given body). */
 async function parseWithClient(chain: Chain, wire: { quote: unknown; intent: unknown }, nowMs: number) {
   let body: unknown;
-  const client = createClient({
+  const client = createSwapIntentClient({
     baseUrl: "https://sandbox.test",
     apiKey: "fuzz",
     retry: false,

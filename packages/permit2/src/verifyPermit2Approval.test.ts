@@ -17,7 +17,7 @@ import {
 } from "../test/fixtures/buildPermit2Fixture.js";
 import type { Permit2ErrorCode } from "./errors.js";
 import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
 
 function parametersOf(options: FixtureOptions = {}): VerifyPermit2ApprovalParameters {
   const f = buildPermit2Fixture(options);
@@ -131,56 +131,81 @@ describe("verifyPermit2Approval on EVM", () => {
     expect(result.typedData.domain.verifyingContract).toBe(canonical);
   });
 
-  it("builds Permit2's type string when the witness type sorts after TokenPermissions", () => {
-    const result = verifyPermit2Approval(parametersOf({ witnessTypeName: "ZWitness" }));
-    const { domain, types, message } = buildPermit2Fixture({ witnessTypeName: "ZWitness" }).evmTypedData;
-    expect(result.digest).toBe(TypedDataEncoder.hash(domain, types, message));
-    expect(result.witnessTypeString).toBe(
-      "ZWitness witness)TokenPermissions(address token,uint256 amount)ZWitness(bytes32 intentId,bytes32 secretHash,uint256 destChain,string destToken,string recipient,uint256 minDestAmount,uint256 maxDestAmount)",
-    );
+  it("refuses a consistent witness type under another name: the escrow hashes only SwapWitness", () => {
+    for (const name of ["ZWitness", "Witness", "SwapWitnesS", "SwapWitness2"]) {
+      const parameters = parametersOf({ witnessTypeName: name });
+      // consistent: its hash and type string are what an independent encoder computes for that name
+      const { types } = buildPermit2Fixture({ witnessTypeName: name }).evmTypedData;
+      const additional = (parameters.intent.paramsToSign as { additionalData: Record<string, unknown> })
+        .additionalData;
+      expect(additional.witnessHash).toBe(
+        TypedDataEncoder.hashStruct(
+          name,
+          types,
+          buildPermit2Fixture().evmTypedData.message.witness as Record<string, unknown>,
+        ),
+      );
+      expect(
+        codeOf(() => verifyPermit2Approval(parameters)),
+        name,
+      ).toBe("PERMIT2_TYPES_INVALID");
+    }
   });
 
-  it("accepts the witness fields in another order, hashing them in that order like ethers", () => {
-    const reorder = (fields: { name: string; type: string }[]) => [...fields].reverse();
-    const parameters = parametersOf({
-      tamper: (p) => {
-        p.additionalData.types.SwapWitness = reorder(p.additionalData.types.SwapWitness!);
-      },
-    });
-    const fixture = buildPermit2Fixture();
-    const types = {
-      ...fixture.evmTypedData.types,
-      SwapWitness: reorder(fixture.evmTypedData.types.SwapWitness!),
-    };
-    const witness = fixture.evmTypedData.message.witness as Record<string, unknown>;
-    const witnessHash = TypedDataEncoder.hashStruct("SwapWitness", types, witness);
-    const typeString = TypedDataEncoder.from(types).encodeType("PermitWitnessTransferFrom");
-    const sent = {
-      ...parameters,
-      intent: {
-        ...parameters.intent,
-        paramsToSign: {
-          ...(parameters.intent.paramsToSign as object),
-          additionalData: {
-            ...(parameters.intent.paramsToSign as { additionalData: object }).additionalData,
-            witnessHash,
-            witnessTypeString: typeString.slice(typeString.indexOf("SwapWitness witness)")),
-          },
+  it("refuses the witness fields in another order, though hashed consistently in that order", () => {
+    const orders: ((fields: { name: string; type: string }[]) => { name: string; type: string }[])[] = [
+      (fields) => [...fields].reverse(),
+      (fields) => [fields[1]!, fields[0]!, ...fields.slice(2)],
+      (fields) => [...fields.slice(0, 5), fields[6]!, fields[5]!],
+    ];
+    for (const reorder of orders) {
+      const parameters = parametersOf({
+        tamper: (p) => {
+          p.additionalData.types.SwapWitness = reorder(p.additionalData.types.SwapWitness!);
         },
-      } as Intent,
-    };
-    const result = verifyPermit2Approval(sent);
-    expect(result.witnessHash).toBe(witnessHash);
-    expect(result.digest).toBe(
-      TypedDataEncoder.hash(fixture.evmTypedData.domain, types, fixture.evmTypedData.message),
-    );
+      });
+      const fixture = buildPermit2Fixture();
+      const types = {
+        ...fixture.evmTypedData.types,
+        SwapWitness: reorder(fixture.evmTypedData.types.SwapWitness!),
+      };
+      const witness = fixture.evmTypedData.message.witness as Record<string, unknown>;
+      const witnessHash = TypedDataEncoder.hashStruct("SwapWitness", types, witness);
+      const typeString = TypedDataEncoder.from(types).encodeType("PermitWitnessTransferFrom");
+      const additional = (parameters.intent.paramsToSign as { additionalData: Record<string, unknown> })
+        .additionalData;
+      additional.witnessHash = witnessHash;
+      additional.witnessTypeString = typeString.slice(typeString.indexOf("SwapWitness witness)"));
+      expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_TYPES_INVALID");
+    }
   });
 
-  it("compares an EVM recipient case-insensitively", () => {
+  it("compares an EVM recipient case-insensitively when the wallet's catalogue says the destination is EVM", () => {
     const recipient = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
     const parameters = parametersOf({ witness: { recipient: recipient.toLowerCase() } });
-    const result = verifyPermit2Approval({ ...parameters, expected: { ...parameters.expected, recipient } });
+    const { quote } = parameters;
+    const destination = {
+      network: quote.destChain,
+      token: quote.destToken,
+      decimals: quote.destAmountDecimals,
+      minAmountLots: quote.minDestAmountLots,
+    };
+    const result = verifyPermit2Approval({
+      ...parameters,
+      expected: { ...parameters.expected, recipient, destination: { ...destination, networkType: "EVM" } },
+    });
     expect(result.summary.recipient).toBe(recipient.toLowerCase());
+    // without the network's type, or on another chain, the strings compare exactly
+    for (const networkType of [undefined, "SOLANA", "TRON", "BITCOIN"])
+      expect(
+        codeOf(() =>
+          verifyPermit2Approval({
+            ...parameters,
+            expected: { ...parameters.expected, recipient, destination: { ...destination, networkType } },
+          }),
+        ),
+        String(networkType),
+      ).toBe("PERMIT2_RECIPIENT_MISMATCH");
   });
 });
 

@@ -9,6 +9,8 @@ import type { Core } from "./service/core.js";
 import { createCore } from "./start/createCore.js";
 import { createSandboxClock, type SandboxClock } from "./start/createSandboxClock.js";
 import { closeServer, listen } from "./start/listen.js";
+import { readEnginesId } from "./start/readEnginesId.js";
+import { reportForeignWork } from "./start/reportForeignWork.js";
 import { type StartedLegs, startLegs } from "./start/startLegs.js";
 import type { ChainInfo, Faults, Sandbox, SandboxOptions } from "./types.js";
 
@@ -39,12 +41,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   let legs: StartedLegs | undefined;
   try {
-    const store = createStore({ db: database.db, gate: database.gate });
+    const enginesId = options.enginesId ?? readEnginesId({ dataDir: options.dataDir });
+    const store = createStore({ db: database.db, gate: database.gate, enginesId });
     const masterSeed = await store.loadMasterSeed();
     const clock = await createSandboxClock(store, options.clock ?? { nowMs: () => Date.now() });
+    await store.adoptUnrecordedIntents();
+    await reportForeignWork({ store, enginesId, log });
+    // Retaking a server database's lock: whatever this sandbox holds from the database is read again first.
+    database.gate.onRetaken?.(async () => {
+      await clock.reload();
+      await reportForeignWork({ store, enginesId, log });
+    });
     const networks = options.networks ?? SANDBOX_NETWORKS;
     legs = await startLegs({ networks, options, clock: clock.clock, masterSeed, log });
-    const core = createCore({ store, clock: clock.clock, networks, legs: legs.legs, options, log });
+    const core = createCore({
+      store,
+      clock: clock.clock,
+      networks,
+      legs: legs.legs,
+      options,
+      enginesId,
+      masterSeed,
+      log,
+    });
     return await serve({ core, options, clock, legs, database });
   } catch (error) {
     await legs?.stop();
@@ -97,6 +116,14 @@ async function serve({
           clockOffsetMs: clock.offsetMs,
           faults: () => ({ ...core.faults }),
           setFaults,
+          status: async () => ({
+            engines_id: core.enginesId,
+            resolver_lock_held: database.gate.held(),
+            paused_intents: (await core.store.listForeignWork()).map((w) => ({
+              engines_id: w.enginesId,
+              intents: w.intents,
+            })),
+          }),
         }
       : undefined,
   });

@@ -44,7 +44,11 @@ test.each(["SIGKILL", "SIGTERM"] as const)(
   "%s to `pnpm sandbox`: the sandbox closes and exits, and no anvil or watchdog is left",
   async (signal) => {
     const sandbox = runPnpmSandbox(["--port", "0", "--dev"]);
-    await sandbox.waitFor(/Sandbox ready at/);
+    await sandbox.waitFor(/client baseUrl: /);
+    // The line a client copies names the root it passes as `baseUrl`, the URL the sandbox serves on.
+    const printed = /Sandbox ready at (\S+) [^\n]*\n {2}client baseUrl: (\S+) /.exec(sandbox.output());
+    expect(printed?.[2]).toBe(printed?.[1]);
+    expect(printed?.[2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(processesMarked(sandbox.mark).length).toBeGreaterThan(3);
     sandbox.child.kill(signal);
     await sandbox.closed; // every process holding the output pipes has exited: before, the sandbox served on

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { QUOTE_KEEP_AFTER_EXPIRY_MS } from "../src/resolver/startResolver.js";
 import { createTestWallet, signTestApproval } from "./support/createTestLeg.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
 import { ErrorSchema } from "./support/specSchemas.js";
@@ -259,6 +260,35 @@ describe("intent errors", () => {
       "Quote",
     );
   });
+});
+
+test("a quote expired long enough ago to be pruned is still 422 QUOTE_EXPIRED, saying when it expired; to another partner, and for a made-up id, 404", async () => {
+  const own = await startTestSandbox();
+  try {
+    const q = await own.quote({});
+    await own.sandbox.advanceClock(30 + QUOTE_KEEP_AFTER_EXPIRY_MS / 1000 + 60);
+    await own.sandbox.runResolverOnce(); // prunes it
+    const wallet = createTestWallet();
+    const body = (quoteId: string) => ({
+      quote_id: quoteId,
+      refund_address: wallet.address,
+      user_destination_address: createTestWallet().address,
+      user_source_address: wallet.address,
+    });
+    const late = await own.request("POST", "/affiliate/v1/intents", body(q.body.id));
+    expectError(late, 422, "QUOTE_EXPIRED", "Quote");
+    expect(late.body.message).toBe(
+      `The quote expired at ${new Date(q.body.expiry).toISOString()}; ask for a new one.`,
+    );
+    const other = await own.request("POST", "/affiliate/v1/intents", body(q.body.id), {
+      "x-api-key": "another-partner",
+    });
+    expectError(other, 404, "QUOTE_NOT_FOUND", "Quote");
+    const madeUp = await own.request("POST", "/affiliate/v1/intents", body(crypto.randomUUID()));
+    expectError(madeUp, 404, "QUOTE_NOT_FOUND", "Quote");
+  } finally {
+    await own.close();
+  }
 });
 
 describe("status and approval errors", () => {

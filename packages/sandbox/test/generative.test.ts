@@ -5,7 +5,7 @@ import { ErrorSchema } from "./support/specSchemas.js";
 import { startPostgres, type TestPostgres } from "./support/startPostgres.js";
 
 /**
- * Generative test over every endpoint (issue 13): any body, query, path id and header gets a 2xx or a 4xx with a
+ * Generative test over every endpoint: any body, query, path id and header gets a 2xx or a 4xx with a
  * JSON `{code, message, entity, type}` body, never a 5xx, and the service still answers a normal quote afterwards.
  * Fixed seed and a moderate count here; `pnpm --filter @swapintent/sandbox fuzz` runs many more
  * (`FUZZ_RUNS`, `FUZZ_SEED` override both). It runs on PGlite and, with a tenth of the requests (the same code

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, createSign, generateKeyPairSync } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { createClient, createRequestSigner } from "@swapintent/client";
+import { createRequestSigner, createSwapIntentClient } from "@swapintent/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestSandbox, type TestSandbox, type Wire } from "./support/harness.js";
 
@@ -181,7 +181,7 @@ describe("the key id (x-api-key of signed requests)", () => {
 
 describe("request signing (design §2)", () => {
   test("the swapintent client's signed requests are accepted: GET with sorted query, POST with a JSON body", async () => {
-    const client = createClient({
+    const client = createSwapIntentClient({
       baseUrl: t.sandbox.url,
       requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
       retry: false,

@@ -10,7 +10,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
-import { createClient, isSwapIntentError } from "@swapintent/client";
+import { createSwapIntentClient, isSwapIntentError } from "@swapintent/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type Chain,
@@ -31,7 +31,7 @@ beforeAll(async () => {
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
 
 function stubClient(bodies: string[]) {
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: "https://swap.example",
     apiKey: "k",
     retry: false,

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BaseError, isSwapIntentError } from "@swapintent/client";
+import { isSwapIntentError, SwapIntentError } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
-import { SOLANA_ERROR_CODES } from "../test/codes.js";
-import { type SolanaErrorCode, solanaError } from "./errors.js";
-import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
-import { isSolanaError } from "./isSolanaError.js";
+import { SOLANA_COSIGN_ERROR_CODES } from "../test/codes.js";
+import { type SolanaCosignErrorCode, solanaError } from "./errors.js";
+import { getAssociatedTokenAccountAddress } from "./getAssociatedTokenAccountAddress.js";
+import { isSolanaCosignError } from "./isSolanaCosignError.js";
 
 const SRC = import.meta.dirname;
-const UNION = Object.keys(SOLANA_ERROR_CODES).sort();
+const UNION = Object.keys(SOLANA_COSIGN_ERROR_CODES).sort();
 
 /** The package's own code: every `.ts` under src/ but tests, type tests, benchmarks and the code list itself. */
 function sourceFiles(dir: string): string[] {
@@ -23,7 +23,7 @@ function sourceFiles(dir: string): string[] {
 /** Source text without comments, so a code named only in a comment does not count as raised. */
 const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
 
-describe("the SolanaErrorCode union", () => {
+describe("the SolanaCosignErrorCode union", () => {
   const code = sourceFiles(SRC).map((file) => withoutComments(readFileSync(file, "utf8")));
 
   it("every code is raised somewhere in src, and src raises no code outside the union", () => {
@@ -34,8 +34,8 @@ describe("the SolanaErrorCode union", () => {
     expect(raised.sort()).toEqual(UNION);
   });
 
-  it("every error goes through the typed factory (no bare BaseError in src)", () => {
-    for (const text of code) expect(text).not.toMatch(/new BaseError\b/);
+  it("every error goes through the typed factory (no bare SwapIntentError in src)", () => {
+    for (const text of code) expect(text).not.toMatch(/new SwapIntentError\b/);
     const thrown = code.join("\n").match(/solanaError\(/g) ?? [];
     expect(thrown.length).toBeGreaterThan(25);
   });
@@ -54,10 +54,10 @@ describe("the SolanaErrorCode union", () => {
   });
 });
 
-describe("isSolanaError", () => {
+describe("isSolanaCosignError", () => {
   const thrown = (() => {
     try {
-      getAssociatedTokenAddress({ owner: "not an address", mint: "also not" });
+      getAssociatedTokenAccountAddress({ owner: "not an address", mint: "also not" });
     } catch (error) {
       return error;
     }
@@ -65,18 +65,18 @@ describe("isSolanaError", () => {
   })();
 
   it("accepts an error the package throws, with or without its code", () => {
-    expect(isSolanaError(thrown)).toBe(true);
-    expect(isSolanaError(thrown, "SOL_INVALID_ADDRESS")).toBe(true);
-    expect(isSolanaError(thrown, "SOL_AMOUNT_MISMATCH")).toBe(false);
+    expect(isSolanaCosignError(thrown)).toBe(true);
+    expect(isSolanaCosignError(thrown, "SOL_INVALID_ADDRESS")).toBe(true);
+    expect(isSolanaCosignError(thrown, "SOL_AMOUNT_MISMATCH")).toBe(false);
   });
 
   it("accepts every code of the union, each only under its own code", () => {
     for (const name of UNION) {
-      const error = solanaError(name as SolanaErrorCode, "x", {} as never);
-      expect(isSolanaError(error)).toBe(true);
-      expect(isSolanaError(error, name as SolanaErrorCode)).toBe(true);
+      const error = solanaError(name as SolanaCosignErrorCode, "x", {} as never);
+      expect(isSolanaCosignError(error)).toBe(true);
+      expect(isSolanaCosignError(error, name as SolanaCosignErrorCode)).toBe(true);
       expect(
-        isSolanaError(error, name === "SOL_MEMO_MISMATCH" ? "SOL_MINT_MISMATCH" : "SOL_MEMO_MISMATCH"),
+        isSolanaCosignError(error, name === "SOL_MEMO_MISMATCH" ? "SOL_MINT_MISMATCH" : "SOL_MEMO_MISMATCH"),
       ).toBe(false);
     }
   });
@@ -92,9 +92,9 @@ describe("isSolanaError", () => {
       "SOL_MEMO_MISMATCH\n",
       "SOL_MEMO MISMATCH",
     ]) {
-      const error = new BaseError(other, "x");
+      const error = new SwapIntentError(other, "x");
       expect(isSwapIntentError(error)).toBe(true);
-      expect(isSolanaError(error), other).toBe(false);
+      expect(isSolanaCosignError(error), other).toBe(false);
     }
     for (const value of [
       new Error("SOL_AMOUNT_MISMATCH"),
@@ -103,23 +103,23 @@ describe("isSolanaError", () => {
       undefined,
       "SOL_AMOUNT_MISMATCH",
     ])
-      expect(isSolanaError(value)).toBe(false);
-    expect(isSolanaError(new BaseError("toString", "x"))).toBe(false);
-    expect(isSolanaError(new BaseError("__proto__", "x"))).toBe(false);
+      expect(isSolanaCosignError(value)).toBe(false);
+    expect(isSolanaCosignError(new SwapIntentError("toString", "x"))).toBe(false);
+    expect(isSolanaCosignError(new SwapIntentError("__proto__", "x"))).toBe(false);
   });
 
   it("goes by the exact list, not the SOL_ prefix: a code this copy does not know is not a Solana error", () => {
-    const newer = new BaseError("SOL_A_CODE_ADDED_LATER", "x");
+    const newer = new SwapIntentError("SOL_A_CODE_ADDED_LATER", "x");
     expect(isSwapIntentError(newer)).toBe(true);
-    expect(isSolanaError(newer)).toBe(false);
-    expect(isSolanaError(newer, "SOL_MEMO_MISMATCH")).toBe(false);
-    expect(isSolanaError(newer, "SOL_A_CODE_ADDED_LATER" as SolanaErrorCode)).toBe(false);
+    expect(isSolanaCosignError(newer)).toBe(false);
+    expect(isSolanaCosignError(newer, "SOL_MEMO_MISMATCH")).toBe(false);
+    expect(isSolanaCosignError(newer, "SOL_A_CODE_ADDED_LATER" as SolanaCosignErrorCode)).toBe(false);
   });
 
   it("the factory keeps code, message, details and cause, and the details reach the message", () => {
     const cause = new Error("inner");
     const error = solanaError("SOL_AMOUNT_MISMATCH", "Amount differs.", { expected: 5n, actual: 6n }, cause);
-    expect(error).toBeInstanceOf(BaseError);
+    expect(error).toBeInstanceOf(SwapIntentError);
     expect(error.code).toBe("SOL_AMOUNT_MISMATCH");
     expect(error.details).toEqual({ expected: 5n, actual: 6n });
     expect(error.cause).toBe(cause);
@@ -134,6 +134,6 @@ describe("isSolanaError", () => {
       shortMessage: "x",
       details: {},
     });
-    expect(isSolanaError(copy, "SOL_MEMO_MISMATCH")).toBe(true);
+    expect(isSolanaCosignError(copy, "SOL_MEMO_MISMATCH")).toBe(true);
   });
 });

@@ -1,11 +1,11 @@
-import { BaseError, type CodedError } from "@swapintent/client";
+import { type CodedError, SwapIntentError } from "@swapintent/client";
 
 /**
  * Every failure code of `@swapintent/solana`, each with the facts its `details` carry. Details hold facts (field
  * names, expected and actual values, instruction and account indexes), never a key, seed or signature secret; text
  * that came from the service is escaped (no control, bidi or zero-width character) and bounded.
  */
-export interface SolanaErrorDetails {
+export interface SolanaCosignErrorDetails {
   /** A parameter of the caller is missing or malformed (amount not positive, bad option, an ambiguous escrow). */
   SOL_INVALID_PARAMETERS: {
     /** The parameter at fault, e.g. `maxNativeOutflowLamports` or `quote.sourceAmountLots`. */
@@ -130,11 +130,21 @@ export interface SolanaErrorDetails {
     mint?: string;
     escrowOwner?: string;
   };
-  /** The amount sent to the escrow differs from `source_amount_lots`. */
+  /**
+   * The user's tokens move through Token-2022 and the wallet did not state the mint's extensions
+   * (`token2022Mint`): a transfer fee would change what the escrow receives, a transfer hook would run another
+   * program, and neither shows in the transaction.
+   */
+  SOL_MINT_EXTENSIONS_UNKNOWN: {
+    instruction: number;
+    /** The token program of the transfer. */
+    program: string;
+  };
+  /** The amount the escrow receives (a transfer fee taken off; SOL wrapped into its account added) differs from `source_amount_lots`. */
   SOL_AMOUNT_MISMATCH: { expected: bigint; actual: bigint };
   /** More lamports leave the user than the configured cap allows. */
   SOL_NATIVE_OUTFLOW_TOO_HIGH: { lamports: bigint; cap: bigint };
-  /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent. */
+  /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent, or the transaction carries any other memo or a second one. */
   SOL_MEMO_MISMATCH: {
     /** The memo expected, escaped. */
     expected: string;
@@ -196,17 +206,37 @@ export interface SolanaErrorDetails {
   };
 }
 
-/** Every failure code of `@swapintent/solana` (the keys of {@link SolanaErrorDetails}). */
-export type SolanaErrorCode = keyof SolanaErrorDetails;
+/** Every failure code of `@swapintent/solana` (the keys of {@link SolanaCosignErrorDetails}). */
+export type SolanaCosignErrorCode = keyof SolanaCosignErrorDetails;
 
 /**
- * A failure of `@swapintent/solana`: a `BaseError` from `@swapintent/client` whose `code` is one of
- * {@link SolanaErrorCode}, a union with one member per code, so narrowing `code` narrows `details`.
+ * A failure of `@swapintent/solana`: a `SwapIntentError` from `@swapintent/client` whose `code` is one of
+ * {@link SolanaCosignErrorCode}, a union with one member per code, so narrowing `code` narrows `details`.
  */
-export type SolanaError<C extends SolanaErrorCode = SolanaErrorCode> = CodedError<SolanaErrorDetails, C>;
+export type SolanaCosignError<C extends SolanaCosignErrorCode = SolanaCosignErrorCode> = CodedError<
+  SolanaCosignErrorDetails,
+  C
+>;
 
-/** Every code, once, at run time: the exact list {@link isSolanaError} checks (the compiler keeps it equal to the union). */
-export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
+/** Internal: the codes only a signing path throws (about the signer, its answer, the wait); verification throws none. */
+export type SigningErrorCode =
+  | "SOL_SIGNER_INVALID"
+  | "SOL_WALLET_MESSAGE_CHANGED"
+  | "SOL_WALLET_SIGNATURES_CHANGED"
+  | "SOL_WALLET_RESPONSE_INVALID"
+  | "SOL_SIGNATURE_INVALID"
+  | "SOL_SIGNING_ABORTED"
+  | "SOL_SIGNING_FAILED";
+
+/** @deprecated Use {@link SolanaCosignError} (`SolanaError` is also `@solana/kit`'s error class). Kept for one minor release. */
+export type SolanaError<C extends SolanaCosignErrorCode = SolanaCosignErrorCode> = SolanaCosignError<C>;
+/** @deprecated Use {@link SolanaCosignErrorCode} (`SolanaErrorCode` is also `@solana/kit`'s). Kept for one minor release. */
+export type SolanaErrorCode = SolanaCosignErrorCode;
+/** @deprecated Use {@link SolanaCosignErrorDetails}. Kept for one minor release. */
+export type SolanaErrorDetails = SolanaCosignErrorDetails;
+
+/** Every code, once, at run time: the exact list {@link isSolanaCosignError} checks (the compiler keeps it equal to the union). */
+export const SOLANA_COSIGN_ERROR_CODES: Readonly<Record<SolanaCosignErrorCode, true>> = {
   SOL_INVALID_PARAMETERS: true,
   SOL_MECHANISM_MISMATCH: true,
   SOL_INVALID_ADDRESS: true,
@@ -226,6 +256,7 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
   SOL_DECIMALS_MISMATCH: true,
   SOL_DESTINATION_NOT_ALLOWED: true,
   SOL_EXTRA_OUTFLOW: true,
+  SOL_MINT_EXTENSIONS_UNKNOWN: true,
   SOL_AMOUNT_MISMATCH: true,
   SOL_NATIVE_OUTFLOW_TOO_HIGH: true,
   SOL_MEMO_MISMATCH: true,
@@ -241,25 +272,25 @@ export const SOLANA_ERROR_CODES: Readonly<Record<SolanaErrorCode, true>> = {
 };
 
 /**
- * Internal: every error this copy of the package made by {@link solanaError}. `isSolanaError` accepts another
+ * Internal: every error this copy of the package made by {@link solanaError}. `isSolanaCosignError` accepts another
  * copy's errors by their shape, so a wallet could throw any `SOL_*` code; it cannot throw one of these.
  */
 export const ownErrors = new WeakSet<object>();
 
 /**
  * Internal: the one way this package makes an error. The compiler checks `details` against the code's entry in
- * {@link SolanaErrorDetails}.
+ * {@link SolanaCosignErrorDetails}.
  */
-export function solanaError<C extends SolanaErrorCode>(
+export function solanaError<C extends SolanaCosignErrorCode>(
   code: C,
   shortMessage: string,
-  details: SolanaErrorDetails[C],
+  details: SolanaCosignErrorDetails[C],
   cause?: unknown,
-): SolanaError<C> {
-  const error = new BaseError(code, shortMessage, {
+): SolanaCosignError<C> {
+  const error = new SwapIntentError(code, shortMessage, {
     details,
     ...(cause === undefined ? {} : { cause }),
   });
   ownErrors.add(error);
-  return error as SolanaError<C>;
+  return error as SolanaCosignError<C>;
 }

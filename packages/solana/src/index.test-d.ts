@@ -4,24 +4,24 @@
  * accepting `undefined`.
  */
 import type { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
-import type { BaseError, Intent } from "@swapintent/client";
+import type { Intent, SwapIntentError } from "@swapintent/client";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type CosignSigner,
   type Ed25519MessageSigner,
   type ExpectedEscrow,
-  type GetAssociatedTokenAddressErrorType,
-  type GetAssociatedTokenAddressParameters,
-  type GetAssociatedTokenAddressReturnType,
-  getAssociatedTokenAddress,
-  isSolanaError,
+  type GetAssociatedTokenAccountAddressErrorType,
+  type GetAssociatedTokenAccountAddressParameters,
+  type GetAssociatedTokenAccountAddressReturnType,
+  getAssociatedTokenAccountAddress,
+  isSolanaCosignError,
   type LookupTableContents,
   type SignCosignTransactionErrorType,
   type SignCosignTransactionParameters,
   type SignCosignTransactionReturnType,
-  type SolanaError,
-  type SolanaErrorCode,
-  type SolanaErrorDetails,
+  type SolanaCosignError,
+  type SolanaCosignErrorCode,
+  type SolanaCosignErrorDetails,
   signCosignTransaction,
   type VerifyCosignTransactionErrorType,
   type VerifyCosignTransactionParameters,
@@ -59,11 +59,11 @@ describe("the helper itself", () => {
 });
 
 describe("every optional input property accepts undefined", () => {
-  it("verify, sign, the quote subset and getAssociatedTokenAddress", () => {
+  it("verify, sign, the quote subset and getAssociatedTokenAccountAddress", () => {
     expectTypeOf<RejectsUndefined<VerifyCosignTransactionParameters>>().toEqualTypeOf<never>();
     expectTypeOf<RejectsUndefined<SignCosignTransactionParameters>>().toEqualTypeOf<never>();
     expectTypeOf<RejectsUndefined<VerifyCosignTransactionParameters["quote"]>>().toEqualTypeOf<never>();
-    expectTypeOf<RejectsUndefined<GetAssociatedTokenAddressParameters>>().toEqualTypeOf<never>();
+    expectTypeOf<RejectsUndefined<GetAssociatedTokenAccountAddressParameters>>().toEqualTypeOf<never>();
   });
 
   it("values that may be unset pass straight through", () => {
@@ -79,7 +79,7 @@ describe("every optional input property accepts undefined", () => {
     });
     expectTypeOf(verification).toEqualTypeOf<VerifyCosignTransactionReturnType>();
     expectTypeOf(
-      getAssociatedTokenAddress({ owner: "o", mint: "m", tokenProgram: maybe.tokenProgram }),
+      getAssociatedTokenAccountAddress({ owner: "o", mint: "m", tokenProgram: maybe.tokenProgram }),
     ).toEqualTypeOf<string>();
   });
 });
@@ -135,71 +135,105 @@ describe("signatures and results", () => {
 
 describe("error codes", () => {
   it("are a closed union of SOL_ strings, including the issue-12 refusals", () => {
-    expectTypeOf<SolanaErrorCode>().toExtend<`SOL_${string}`>();
-    expectTypeOf<"SOL_USER_ROLE_NOT_ALLOWED">().toExtend<SolanaErrorCode>();
-    expectTypeOf<"SOL_MEMO_NOT_UTF8">().toExtend<SolanaErrorCode>();
-    expectTypeOf<"SOL_MEMO_UNSAFE_TEXT">().toExtend<SolanaErrorCode>();
-    expectTypeOf<"SOL_TX_DECODE_FAILED">().toExtend<SolanaErrorCode>();
-    expectTypeOf<"SOL_NOT_A_CODE">().not.toExtend<SolanaErrorCode>();
-    expectTypeOf<"PERMIT2_SPENDER_MISMATCH">().not.toExtend<SolanaErrorCode>();
-    expectTypeOf<BaseError<SolanaErrorCode>["code"]>().toEqualTypeOf<SolanaErrorCode>();
+    expectTypeOf<SolanaCosignErrorCode>().toExtend<`SOL_${string}`>();
+    expectTypeOf<"SOL_USER_ROLE_NOT_ALLOWED">().toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<"SOL_MEMO_NOT_UTF8">().toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<"SOL_MEMO_UNSAFE_TEXT">().toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<"SOL_TX_DECODE_FAILED">().toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<"SOL_NOT_A_CODE">().not.toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<"PERMIT2_SPENDER_MISMATCH">().not.toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<SwapIntentError<SolanaCosignErrorCode>["code"]>().toEqualTypeOf<SolanaCosignErrorCode>();
   });
 });
 
 describe("the viem convention: Parameters, ReturnType and ErrorType per function", () => {
   it("each function returns its ReturnType and names its ErrorType", () => {
     expectTypeOf(verifyCosignTransaction).returns.toEqualTypeOf<VerifyCosignTransactionReturnType>();
-    expectTypeOf(getAssociatedTokenAddress).parameters.toEqualTypeOf<[GetAssociatedTokenAddressParameters]>();
-    expectTypeOf(getAssociatedTokenAddress).returns.toEqualTypeOf<GetAssociatedTokenAddressReturnType>();
-    expectTypeOf<VerifyCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
-    expectTypeOf<SignCosignTransactionErrorType>().toEqualTypeOf<SolanaError>();
-    expectTypeOf<GetAssociatedTokenAddressErrorType>().toEqualTypeOf<SolanaError>();
-    expectTypeOf<SolanaError>().toExtend<BaseError<SolanaErrorCode>>();
-    expectTypeOf<SolanaError<"SOL_AMOUNT_MISMATCH">>().toEqualTypeOf<
-      BaseError<"SOL_AMOUNT_MISMATCH", SolanaErrorDetails["SOL_AMOUNT_MISMATCH"]>
+    expectTypeOf(getAssociatedTokenAccountAddress).parameters.toEqualTypeOf<
+      [GetAssociatedTokenAccountAddressParameters]
+    >();
+    expectTypeOf(
+      getAssociatedTokenAccountAddress,
+    ).returns.toEqualTypeOf<GetAssociatedTokenAccountAddressReturnType>();
+    expectTypeOf<SignCosignTransactionErrorType>().toEqualTypeOf<SolanaCosignError>();
+    expectTypeOf<SolanaCosignError>().toExtend<SwapIntentError<SolanaCosignErrorCode>>();
+    expectTypeOf<SolanaCosignError>().toExtend<SwapIntentError<SolanaCosignErrorCode>>();
+    expectTypeOf<SolanaCosignError<"SOL_AMOUNT_MISMATCH">>().toEqualTypeOf<
+      SwapIntentError<"SOL_AMOUNT_MISMATCH", SolanaCosignErrorDetails["SOL_AMOUNT_MISMATCH"]>
     >();
   });
 });
 
-describe("isSolanaError narrows", () => {
+describe("each ErrorType lists the codes its function can throw", () => {
+  it("verification throws no signing code; the address helper only SOL_INVALID_ADDRESS", () => {
+    type Codes<E> = E extends { code: infer C } ? C : never;
+    expectTypeOf<Codes<GetAssociatedTokenAccountAddressErrorType>>().toEqualTypeOf<"SOL_INVALID_ADDRESS">();
+    expectTypeOf<GetAssociatedTokenAccountAddressErrorType>().toEqualTypeOf<
+      SolanaCosignError<"SOL_INVALID_ADDRESS">
+    >();
+    expectTypeOf<"SOL_SIGNING_ABORTED">().not.toExtend<Codes<VerifyCosignTransactionErrorType>>();
+    expectTypeOf<"SOL_SIGNER_INVALID">().not.toExtend<Codes<VerifyCosignTransactionErrorType>>();
+    expectTypeOf<"SOL_WALLET_RESPONSE_INVALID">().not.toExtend<Codes<VerifyCosignTransactionErrorType>>();
+    expectTypeOf<"SOL_AMOUNT_MISMATCH">().toExtend<Codes<VerifyCosignTransactionErrorType>>();
+    expectTypeOf<"SOL_MEMO_MISMATCH">().toExtend<Codes<VerifyCosignTransactionErrorType>>();
+    expectTypeOf<VerifyCosignTransactionErrorType>().toExtend<SignCosignTransactionErrorType>();
+  });
+
+  it("a switch over a narrowed code is exhaustive without the signing codes", () => {
+    const explain = (error: VerifyCosignTransactionErrorType): string => {
+      switch (error.code) {
+        case "SOL_AMOUNT_MISMATCH":
+          return `${error.details.expected}`;
+        default:
+          return error.code;
+      }
+    };
+    expectTypeOf(explain).returns.toEqualTypeOf<string>();
+    // @ts-expect-error a signing code is not one verification can throw
+    const impossible: VerifyCosignTransactionErrorType["code"] = "SOL_SIGNING_FAILED";
+    void impossible;
+  });
+});
+
+describe("isSolanaCosignError narrows", () => {
   it("to the given code, or to the whole union without one", () => {
     const error: unknown = new Error("x");
-    if (isSolanaError(error, "SOL_AMOUNT_MISMATCH")) {
-      expectTypeOf(error).toEqualTypeOf<SolanaError<"SOL_AMOUNT_MISMATCH">>();
+    if (isSolanaCosignError(error, "SOL_AMOUNT_MISMATCH")) {
+      expectTypeOf(error).toEqualTypeOf<SolanaCosignError<"SOL_AMOUNT_MISMATCH">>();
       expectTypeOf(error.code).toEqualTypeOf<"SOL_AMOUNT_MISMATCH">();
     }
-    if (isSolanaError(error)) {
-      expectTypeOf(error.code).toEqualTypeOf<SolanaErrorCode>();
-      expectTypeOf(error).toExtend<BaseError<SolanaErrorCode>>();
+    if (isSolanaCosignError(error)) {
+      expectTypeOf(error.code).toEqualTypeOf<SolanaCosignErrorCode>();
+      expectTypeOf(error).toExtend<SwapIntentError<SolanaCosignErrorCode>>();
     }
-    if (isSolanaError(error, "SOL_MECHANISM_MISMATCH")) {
+    if (isSolanaCosignError(error, "SOL_MECHANISM_MISMATCH")) {
       expectTypeOf(error.code).toEqualTypeOf<"SOL_MECHANISM_MISMATCH">();
     }
   });
 
   it("narrowing the code narrows details to that code's facts", () => {
     const error: unknown = new Error("x");
-    if (isSolanaError(error, "SOL_AMOUNT_MISMATCH")) {
+    if (isSolanaCosignError(error, "SOL_AMOUNT_MISMATCH")) {
       expectTypeOf(error.details.expected).toEqualTypeOf<bigint>();
       expectTypeOf(error.details.actual).toEqualTypeOf<bigint>();
       // @ts-expect-error: the amount failure carries no memo
       error.details.memos;
     }
-    if (isSolanaError(error, "SOL_MINT_MISMATCH")) {
+    if (isSolanaCosignError(error, "SOL_MINT_MISMATCH")) {
       expectTypeOf(error.details.actual).toEqualTypeOf<string | null>();
       expectTypeOf(error.details.instruction).toEqualTypeOf<number>();
     }
-    if (isSolanaError(error, "SOL_INVALID_ADDRESS")) {
+    if (isSolanaCosignError(error, "SOL_INVALID_ADDRESS")) {
       expectTypeOf(error.details).toEqualTypeOf<Readonly<{ parameter: string; value: string }>>();
     }
-    if (isSolanaError(error, "SOL_ESCROW_NOT_SPECIFIED")) {
+    if (isSolanaCosignError(error, "SOL_ESCROW_NOT_SPECIFIED")) {
       expectTypeOf(error.details).toEqualTypeOf<Readonly<Record<string, never>>>();
     }
   });
 
   it("a switch over the code of the whole union narrows details per case", () => {
     const error: unknown = new Error("x");
-    if (!isSolanaError(error)) return;
+    if (!isSolanaCosignError(error)) return;
     switch (error.code) {
       case "SOL_NATIVE_OUTFLOW_TOO_HIGH":
         expectTypeOf(error.details).toEqualTypeOf<Readonly<{ lamports: bigint; cap: bigint }>>();
@@ -216,23 +250,25 @@ describe("isSolanaError narrows", () => {
   });
 
   it("the details map has one entry per code and each entry is an object", () => {
-    expectTypeOf<keyof SolanaErrorDetails>().toEqualTypeOf<SolanaErrorCode>();
-    expectTypeOf<SolanaErrorDetails[SolanaErrorCode]>().toExtend<Readonly<Record<string, unknown>>>();
+    expectTypeOf<keyof SolanaCosignErrorDetails>().toEqualTypeOf<SolanaCosignErrorCode>();
+    expectTypeOf<SolanaCosignErrorDetails[SolanaCosignErrorCode]>().toExtend<
+      Readonly<Record<string, unknown>>
+    >();
   });
 
   it("refuses a code outside the union at compile time", () => {
     const error: unknown = undefined;
     // @ts-expect-error: a misspelt code does not compile
-    isSolanaError(error, "SOL_AMOUNT_MISMATCHED");
+    isSolanaCosignError(error, "SOL_AMOUNT_MISMATCHED");
     // @ts-expect-error: another package's code is not a Solana code
-    isSolanaError(error, "PERMIT2_MECHANISM_MISMATCH");
+    isSolanaCosignError(error, "PERMIT2_MECHANISM_MISMATCH");
     // @ts-expect-error: the code is a string, not any value
-    isSolanaError(error, 1);
-    expectTypeOf(isSolanaError).parameter(0).toEqualTypeOf<unknown>();
+    isSolanaCosignError(error, 1);
+    expectTypeOf(isSolanaCosignError).parameter(0).toEqualTypeOf<unknown>();
   });
 
   it("the mechanism failure has its own code, the caller's bad input another", () => {
-    expectTypeOf<"SOL_MECHANISM_MISMATCH">().toExtend<SolanaErrorCode>();
-    expectTypeOf<"SOL_INVALID_PARAMETERS">().toExtend<SolanaErrorCode>();
+    expectTypeOf<"SOL_MECHANISM_MISMATCH">().toExtend<SolanaCosignErrorCode>();
+    expectTypeOf<"SOL_INVALID_PARAMETERS">().toExtend<SolanaCosignErrorCode>();
   });
 });

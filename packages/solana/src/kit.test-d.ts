@@ -8,7 +8,7 @@ import type { SolanaSignTransactionFeature } from "@solana/wallet-standard-featu
 import type { Wallet, WalletAccount } from "@wallet-standard/base";
 import { describe, expectTypeOf, it } from "vitest";
 import {
-  isSolanaError,
+  isSolanaCosignError,
   type KitCosignSigner,
   type SignCosignTransactionWithKitErrorType,
   type SignCosignTransactionWithKitParameters,
@@ -16,7 +16,7 @@ import {
   type SignCosignTransactionWithWalletStandardErrorType,
   type SignCosignTransactionWithWalletStandardParameters,
   type SignCosignTransactionWithWalletStandardReturnType,
-  type SolanaError,
+  type SolanaCosignError,
   signCosignTransactionWithKit,
   signCosignTransactionWithWalletStandard,
   type WalletStandardAccount,
@@ -43,7 +43,12 @@ describe("Kit signers", () => {
     expectTypeOf(
       signCosignTransactionWithKit,
     ).returns.resolves.toEqualTypeOf<SignCosignTransactionWithKitReturnType>();
-    expectTypeOf<SignCosignTransactionWithKitErrorType>().toEqualTypeOf<SolanaError>();
+    expectTypeOf<SignCosignTransactionWithKitErrorType>().toExtend<SolanaCosignError>();
+    // A Kit signer answers with signatures, not a transaction: its message cannot have changed.
+    expectTypeOf<"SOL_WALLET_MESSAGE_CHANGED">().not.toExtend<
+      SignCosignTransactionWithKitErrorType["code"]
+    >();
+    expectTypeOf<"SOL_WALLET_SIGNATURES_CHANGED">().toExtend<SignCosignTransactionWithKitErrorType["code"]>();
     expectTypeOf<SignCosignTransactionWithKitParameters>().not.toHaveProperty("userAddress");
   });
 });
@@ -64,7 +69,7 @@ describe("wallet-standard", () => {
     expectTypeOf(
       signCosignTransactionWithWalletStandard,
     ).returns.resolves.toEqualTypeOf<SignCosignTransactionWithWalletStandardReturnType>();
-    expectTypeOf<SignCosignTransactionWithWalletStandardErrorType>().toEqualTypeOf<SolanaError>();
+    expectTypeOf<SignCosignTransactionWithWalletStandardErrorType>().toEqualTypeOf<SolanaCosignError>();
     expectTypeOf<"solana:mainnet">().toExtend<SignCosignTransactionWithWalletStandardParameters["chain"]>();
     expectTypeOf<"eip155:1">().not.toExtend<SignCosignTransactionWithWalletStandardParameters["chain"]>();
     expectTypeOf<undefined>().toExtend<SignCosignTransactionWithWalletStandardParameters["chain"]>();
@@ -72,13 +77,13 @@ describe("wallet-standard", () => {
 
   it("the new codes narrow their details", () => {
     const error: unknown = undefined;
-    if (isSolanaError(error, "SOL_WALLET_SIGNATURES_CHANGED")) {
+    if (isSolanaCosignError(error, "SOL_WALLET_SIGNATURES_CHANGED")) {
       expectTypeOf(error.details.slots).toEqualTypeOf<number[]>();
     }
-    if (isSolanaError(error, "SOL_WALLET_RESPONSE_INVALID")) {
+    if (isSolanaCosignError(error, "SOL_WALLET_RESPONSE_INVALID")) {
       expectTypeOf(error.details).toEqualTypeOf<Readonly<{ source: string; reason: string }>>();
     }
-    if (isSolanaError(error, "SOL_SIGNING_ABORTED")) {
+    if (isSolanaCosignError(error, "SOL_SIGNING_ABORTED")) {
       expectTypeOf(error.details.stage).toEqualTypeOf<"beforeSigning" | "whileSigning">();
       // @ts-expect-error a fact of another code is not in this code's details
       expectTypeOf(error.details.slots);

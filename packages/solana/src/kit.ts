@@ -10,12 +10,26 @@ export {
   MEMO_PROGRAM_ADDRESS,
   MEMO_V1_PROGRAM_ADDRESS,
   NATIVE_SOL_ADDRESS,
+  SOLANA_PROGRAM_ADDRESSES,
   SYSTEM_PROGRAM_ADDRESS,
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "./constants.js";
-export type { SolanaError, SolanaErrorCode, SolanaErrorDetails } from "./errors.js";
+export type {
+  SolanaCosignError,
+  SolanaCosignErrorCode,
+  SolanaCosignErrorDetails,
+  SolanaError,
+  SolanaErrorCode,
+  SolanaErrorDetails,
+} from "./errors.js";
+export {
+  type GetAssociatedTokenAccountAddressErrorType,
+  type GetAssociatedTokenAccountAddressParameters,
+  type GetAssociatedTokenAccountAddressReturnType,
+  getAssociatedTokenAccountAddress,
+} from "./getAssociatedTokenAccountAddress.js";
 export {
   type GetAssociatedTokenAddressErrorType,
   type GetAssociatedTokenAddressParameters,
@@ -23,6 +37,7 @@ export {
   getAssociatedTokenAddress,
 } from "./getAssociatedTokenAddress.js";
 export type { AddressLike } from "./internal/address.js";
+export { isSolanaCosignError } from "./isSolanaCosignError.js";
 export { isSolanaError } from "./isSolanaError.js";
 export {
   type KitCosignSigner,

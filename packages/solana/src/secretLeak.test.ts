@@ -16,7 +16,7 @@ import {
   intentFor,
   quoteFor,
 } from "../test/fixture.js";
-import { getAssociatedTokenAddress } from "./getAssociatedTokenAddress.js";
+import { getAssociatedTokenAccountAddress } from "./getAssociatedTokenAccountAddress.js";
 import { base58Encode } from "./internal/base58.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
 import { signCosignTransactionWithKit } from "./signCosignTransactionWithKit.js";
@@ -113,8 +113,8 @@ describe.each(Object.entries(keyForms))("a key as %s", (_form, value) => {
       ),
     );
   });
-  it("getAssociatedTokenAddress: owner", async () => {
-    await expectNoLeak(() => getAssociatedTokenAddress({ owner: value, mint: value } as never));
+  it("getAssociatedTokenAccountAddress: owner", async () => {
+    await expectNoLeak(() => getAssociatedTokenAccountAddress({ owner: value, mint: value } as never));
   });
 });
 

@@ -1,10 +1,8 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { type Keypair, type PublicKey, VersionedTransaction } from "@solana/web3.js";
-import { type SolanaError, solanaError } from "./errors.js";
-import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
-import { type ParsedAddress, parseAddress, parseSignerAddress } from "./internal/address.js";
+import { type SolanaCosignError, solanaError } from "./errors.js";
+import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
 import {
-  assembleCosign,
   type CosignResult,
   checkReturnedTransaction,
   checkUserSignature,
@@ -12,11 +10,8 @@ import {
   readSigner,
 } from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
-import {
-  type VerifiedTransaction,
-  type VerifyCosignTransactionParameters,
-  verifyAndDecode,
-} from "./verifyCosignTransaction.js";
+import { type CosignAdapter, signWithAdapter } from "./internal/signWithAdapter.js";
+import type { VerifyCosignTransactionParameters } from "./verifyCosignTransaction.js";
 
 /** A wallet-adapter style signer: signs a whole transaction and returns it (possibly a new object). */
 export interface WalletTransactionSigner {
@@ -54,8 +49,8 @@ export interface SignCosignTransactionParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransaction} throws (rejects with): a `BaseError` whose code is a `SolanaErrorCode`. */
-export type SignCosignTransactionErrorType = SolanaError;
+/** The error {@link signCosignTransaction} throws (rejects with): a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
+export type SignCosignTransactionErrorType = SolanaCosignError;
 
 /**
  * Verify the intent's cosign transaction (see {@link verifyCosignTransaction}) and add the user's signature to the
@@ -84,53 +79,58 @@ export type SignCosignTransactionErrorType = SolanaError;
 export async function signCosignTransaction(
   parameters: SignCosignTransactionParameters,
 ): Promise<SignCosignTransactionReturnType> {
-  const { signer, signal, ...verifyParameters } = parameters;
-  checkSignal(signal);
-  // The signer's kind is read once, with its address: the kind checked is the kind that signs.
-  const user = readSigner("signer", () => signerAddress(signer));
-  const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
-  throwIfAborted(signal, "beforeSigning");
-  const signature = await userSignatureFrom(signer, user.kind, verified, signal);
-  // An abort while the answer was checked still wins: no approval after an abort.
-  throwIfAborted(signal, "whileSigning");
-  return assembleCosign(verified, signature);
+  return signWithAdapter(parameters, ["signer"], ({ signer }) => {
+    // The signer's kind is read once, with its address: the kind checked is the kind that signs.
+    const user = readSigner("signer", () => signerAddress(signer as CosignSigner | undefined));
+    return adapterOf(signer as CosignSigner, user);
+  });
 }
 
-/** The user's signature from whichever signer, checked the same way: only the user's slot may change. */
-async function userSignatureFrom(
-  signer: CosignSigner,
-  kind: SignerKind,
-  verified: VerifiedTransaction,
-  signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
-  if (kind === "keypair") {
-    const keypair = signer as Keypair;
-    // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses). The seed is
-    // copied once and must derive the user's public key, so the signature verifies under it (a Keypair-shaped
-    // object holding another key's secret is refused before it signs; cheaper than verifying the signature after).
-    const seed = readSigner("signer", () => ownBytes(keypair.secretKey)?.slice(0, 32));
-    const user = parseAddress(verified.userAddress, "userAddress").bytes;
-    if (seed?.length !== 32 || !bytesEqual(ed25519.getPublicKey(seed), user)) {
-      throw solanaError("SOL_SIGNER_INVALID", "The Keypair's secret key is not its public key's.", {
-        reason: "secret key does not derive the public key",
-        address: verified.userAddress,
-      });
-    }
-    return ed25519.sign(verified.messageBytes, seed);
+/** The path of each kind of signer; every one is held to the same rule: only the user's slot may change. */
+function adapterOf(signer: CosignSigner, user: ParsedAddress & { kind: SignerKind }): CosignAdapter {
+  if (user.kind === "keypair") {
+    return {
+      kind: "local",
+      address: user.address,
+      sign: (verified) => {
+        // The verified message bytes are signed as they are (the same ed25519 web3.js's own `sign` uses). The seed
+        // is copied once and must derive the user's public key, so the signature verifies under it (a
+        // Keypair-shaped object holding another key's secret is refused before it signs).
+        const seed = readSigner("signer", () => ownBytes((signer as Keypair).secretKey)?.slice(0, 32));
+        if (seed?.length !== 32 || !bytesEqual(ed25519.getPublicKey(seed), user.bytes)) {
+          throw solanaError("SOL_SIGNER_INVALID", "The Keypair's secret key is not its public key's.", {
+            reason: "secret key does not derive the public key",
+            address: user.address,
+          });
+        }
+        return ed25519.sign(verified.messageBytes, seed);
+      },
+    };
   }
-  if (kind === "wallet") {
-    const wallet = signer as WalletTransactionSigner;
-    const returned: unknown = await askUntilAborted(signal, "wallet", () =>
-      wallet.signTransaction(VersionedTransaction.deserialize(verified.decoded.bytes)),
-    );
-    // Whatever object came back, its wire bytes are what it says: parsed again and held to the one rule.
-    const bytes = readAnswer("wallet", "the returned transaction", () => serializedOf(returned));
-    return checkReturnedTransaction(bytes, verified, "wallet");
+  if (user.kind === "wallet") {
+    return {
+      kind: "ask",
+      address: user.address,
+      source: "wallet",
+      ask: (verified) =>
+        (signer as WalletTransactionSigner).signTransaction(
+          VersionedTransaction.deserialize(verified.decoded.bytes),
+        ),
+      read: (returned, verified) => {
+        // Whatever object came back, its wire bytes are what it says: parsed again and held to the one rule.
+        const bytes = readAnswer("wallet", "the returned transaction", () => serializedOf(returned));
+        return checkReturnedTransaction(bytes, verified, "wallet");
+      },
+    };
   }
-  const returned = await askUntilAborted(signal, "external signer", () =>
-    (signer as Ed25519MessageSigner).signMessage(verified.messageBytes.slice(), { signal }),
-  );
-  return checkUserSignature(returned, verified, "external signer");
+  return {
+    kind: "ask",
+    address: user.address,
+    source: "external signer",
+    ask: (verified, signal) =>
+      (signer as Ed25519MessageSigner).signMessage(verified.messageBytes.slice(), { signal }),
+    read: (returned, verified) => checkUserSignature(returned, verified, "external signer"),
+  };
 }
 
 /** The wire bytes of what a wallet adapter returned (`serialize()` of a `VersionedTransaction`), else undefined. */

@@ -1,19 +1,10 @@
-import { type SolanaError, solanaError } from "./errors.js";
-import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
+import { type SolanaCosignError, type SolanaCosignErrorCode, solanaError } from "./errors.js";
+import { throwIfAborted } from "./internal/abort.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import {
-  assembleCosign,
-  type CosignResult,
-  checkUserSignature,
-  readAnswer,
-  readSigner,
-} from "./internal/cosign.js";
+import { type CosignResult, checkUserSignature, readAnswer, readSigner } from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
-import {
-  type VerifiedTransaction,
-  type VerifyCosignTransactionParameters,
-  verifyAndDecode,
-} from "./verifyCosignTransaction.js";
+import { signWithAdapter } from "./internal/signWithAdapter.js";
+import type { VerifiedTransaction, VerifyCosignTransactionParameters } from "./verifyCosignTransaction.js";
 
 /** Bytes the signer may read but not change (Kit's `ReadonlyUint8Array`); at run time a `Uint8Array`. */
 export type ReadonlyBytes = Omit<Uint8Array, "copyWithin" | "fill" | "reverse" | "set" | "sort">;
@@ -63,8 +54,11 @@ export interface SignCosignTransactionWithKitParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithKitReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithKit} rejects with: a `BaseError` whose code is a `SolanaErrorCode`. */
-export type SignCosignTransactionWithKitErrorType = SolanaError;
+/** The error {@link signCosignTransactionWithKit} rejects with: a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
+export type SignCosignTransactionWithKitErrorType = SolanaCosignError<
+  // A Kit signer returns signatures, never a transaction: its message cannot change.
+  Exclude<SolanaCosignErrorCode, "SOL_WALLET_MESSAGE_CHANGED">
+>;
 
 const SOURCE = "kit signer";
 
@@ -90,14 +84,22 @@ const SOURCE = "kit signer";
 export async function signCosignTransactionWithKit(
   parameters: SignCosignTransactionWithKitParameters,
 ): Promise<SignCosignTransactionWithKitReturnType> {
-  const { signer, signal, ...verifyParameters } = parameters;
-  checkSignal(signal);
-  const user = readSigner("Kit signer", () => kitSignerAddress(signer));
-  const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
-  throwIfAborted(signal, "beforeSigning");
-  const dictionaries: unknown = await askUntilAborted(signal, SOURCE, () =>
-    signer.signTransactions([kitTransactionOf(verified, signal)], { abortSignal: signal }),
-  );
+  return signWithAdapter(parameters, ["signer"], ({ signer }) => {
+    const kitSigner = signer as KitCosignSigner;
+    const user = readSigner("Kit signer", () => kitSignerAddress(kitSigner));
+    return {
+      kind: "ask",
+      address: user.address,
+      source: SOURCE,
+      ask: (verified, signal) =>
+        kitSigner.signTransactions([kitTransactionOf(verified, signal)], { abortSignal: signal }),
+      read: signatureFromDictionaries,
+    };
+  });
+}
+
+/** The user's signature from a Kit signer's answer: one dictionary, no other signer's entry changed, verified. */
+function signatureFromDictionaries(dictionaries: unknown, verified: VerifiedTransaction): Uint8Array {
   const read = readAnswer(SOURCE, "the signature dictionary", () => userSignatureOf(dictionaries, verified));
   if ("wrong" in read) {
     throw solanaError(
@@ -119,9 +121,7 @@ export async function signCosignTransactionWithKit(
       },
     );
   }
-  const signature = checkUserSignature(read.value, verified, SOURCE);
-  throwIfAborted(signal, "whileSigning");
-  return assembleCosign(verified, signature);
+  return checkUserSignature(read.value, verified, SOURCE);
 }
 
 /**

@@ -99,7 +99,7 @@ function params(
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   return promise.then(
     () => undefined,
-    (error: unknown) => (isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`),
+    (error: unknown) => (isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`),
   );
 }
 

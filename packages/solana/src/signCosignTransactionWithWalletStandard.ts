@@ -1,16 +1,10 @@
-import { type SolanaError, solanaError } from "./errors.js";
-import { askUntilAborted, checkSignal, throwIfAborted } from "./internal/abort.js";
+import { type SolanaCosignError, solanaError } from "./errors.js";
 import { type ParsedAddress, parseSignerAddress } from "./internal/address.js";
-import {
-  assembleCosign,
-  type CosignResult,
-  checkReturnedTransaction,
-  readAnswer,
-  readSigner,
-} from "./internal/cosign.js";
+import { type CosignResult, checkReturnedTransaction, readAnswer, readSigner } from "./internal/cosign.js";
 import { bytesEqual, ownBytes } from "./internal/hex.js";
+import { signWithAdapter } from "./internal/signWithAdapter.js";
 import type { ReadonlyBytes } from "./signCosignTransactionWithKit.js";
-import { type VerifyCosignTransactionParameters, verifyAndDecode } from "./verifyCosignTransaction.js";
+import type { VerifyCosignTransactionParameters } from "./verifyCosignTransaction.js";
 
 /** The wallet-standard feature name of Solana transaction signing. */
 export const SOLANA_SIGN_TRANSACTION_FEATURE = "solana:signTransaction";
@@ -79,8 +73,8 @@ export interface SignCosignTransactionWithWalletStandardParameters
 /** The signed transaction and the approval body to submit. */
 export interface SignCosignTransactionWithWalletStandardReturnType extends CosignResult {}
 
-/** The error {@link signCosignTransactionWithWalletStandard} rejects with: a `BaseError` whose code is a `SolanaErrorCode`. */
-export type SignCosignTransactionWithWalletStandardErrorType = SolanaError;
+/** The error {@link signCosignTransactionWithWalletStandard} rejects with: a `SwapIntentError` whose code is a `SolanaCosignErrorCode`. */
+export type SignCosignTransactionWithWalletStandardErrorType = SolanaCosignError;
 
 const SOURCE = "wallet-standard wallet";
 
@@ -114,12 +108,48 @@ const SOURCE = "wallet-standard wallet";
 export async function signCosignTransactionWithWalletStandard(
   parameters: SignCosignTransactionWithWalletStandardParameters,
 ): Promise<SignCosignTransactionWithWalletStandardReturnType> {
-  const { account, chain, signal, wallet, ...verifyParameters } = parameters;
-  checkSignal(signal);
-  const feature = readSigner("wallet", () => signTransactionFeatureOf(wallet));
-  const user = readSigner("wallet account", () => accountAddress(account, chain));
-  const verified = verifyAndDecode({ ...verifyParameters, userAddress: user.address });
-  const version = verified.decoded.version;
+  return signWithAdapter(parameters, ["wallet", "account", "chain"], (fields) => {
+    const account = fields.account as WalletStandardAccount;
+    const chain = fields.chain as string | undefined;
+    const feature = readSigner("wallet", () =>
+      signTransactionFeatureOf(fields.wallet as WalletStandardWallet),
+    );
+    const user = readSigner("wallet account", () => accountAddress(account, chain));
+    return {
+      kind: "ask",
+      address: user.address,
+      source: SOURCE,
+      prepare: (verified) => checkVersion(feature, verified.decoded.version, user.address),
+      ask: (verified) =>
+        feature.signTransaction({
+          account,
+          transaction: verified.decoded.bytes.slice(),
+          ...(chain === undefined ? {} : { chain }),
+        }),
+      read: (outputs, verified) => {
+        const read = readAnswer(SOURCE, "the outputs", () => signedTransactionOf(outputs));
+        if (read === undefined) {
+          throw solanaError(
+            "SOL_WALLET_RESPONSE_INVALID",
+            "The wallet did not return one signed transaction.",
+            {
+              source: SOURCE,
+              reason: "not one output per input",
+            },
+          );
+        }
+        return checkReturnedTransaction(read.value, verified, SOURCE);
+      },
+    };
+  });
+}
+
+/** The wallet signs the transaction's version (legacy or v0), as its feature declares. */
+function checkVersion(
+  feature: WalletStandardSignTransactionFeature,
+  version: number | "legacy",
+  address: string,
+) {
   const unsupported = readSigner("wallet", () => {
     const versions: unknown = feature.supportedTransactionVersions;
     return Array.isArray(versions) && !versions.includes(version);
@@ -127,27 +157,9 @@ export async function signCosignTransactionWithWalletStandard(
   if (unsupported) {
     throw solanaError("SOL_SIGNER_INVALID", "The wallet does not sign this transaction version.", {
       reason: `wallet does not sign ${version === 0 ? "v0" : "legacy"} transactions`,
-      address: user.address,
+      address,
     });
   }
-  throwIfAborted(signal, "beforeSigning");
-  const outputs: unknown = await askUntilAborted(signal, SOURCE, () =>
-    feature.signTransaction({
-      account,
-      transaction: verified.decoded.bytes.slice(),
-      ...(chain === undefined ? {} : { chain }),
-    }),
-  );
-  const read = readAnswer(SOURCE, "the outputs", () => signedTransactionOf(outputs));
-  if (read === undefined) {
-    throw solanaError("SOL_WALLET_RESPONSE_INVALID", "The wallet did not return one signed transaction.", {
-      source: SOURCE,
-      reason: "not one output per input",
-    });
-  }
-  const signature = checkReturnedTransaction(read.value, verified, SOURCE);
-  throwIfAborted(signal, "whileSigning");
-  return assembleCosign(verified, signature);
 }
 
 /** The `signedTransaction` of the one output a wallet returned, or undefined when the answer has another shape. */

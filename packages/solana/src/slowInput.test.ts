@@ -15,7 +15,7 @@ import {
 } from "../test/fixture.js";
 import { decodeTransactionBytes } from "./internal/decodeTransaction.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import { isSolanaError } from "./isSolanaError.js";
+import { isSolanaCosignError } from "./isSolanaCosignError.js";
 import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 /** A canonical legacy transaction: one empty signature slot, `keys` distinct static keys, no instruction. */
@@ -37,7 +37,7 @@ function reasonOf(run: () => unknown): unknown {
   try {
     run();
   } catch (error) {
-    return isSolanaError(error, "SOL_TX_DECODE_FAILED") ? error.details.reason : error;
+    return isSolanaCosignError(error, "SOL_TX_DECODE_FAILED") ? error.details.reason : error;
   }
   return "decoded";
 }
@@ -96,7 +96,7 @@ describe("error details from service text are cut before they are escaped", () =
       }
     })();
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(isSolanaError(error, "SOL_MECHANISM_MISMATCH")).toBe(true);
+    expect(isSolanaCosignError(error, "SOL_MECHANISM_MISMATCH")).toBe(true);
     // the first 120 characters of the escaped text, then a mark that it was cut
     expect((error as { details: { approvalMechanism: string } }).details.approvalMechanism).toBe(
       `${"\\u{202E}".repeat(15)}…`,

@@ -279,6 +279,6 @@ export function codeOf(fn: () => unknown): string | undefined {
     fn();
     return undefined;
   } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
+    return isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`;
   }
 }

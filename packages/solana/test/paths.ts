@@ -27,7 +27,7 @@ async function outcome(run: () => Promise<unknown>, calls: () => number): Promis
   try {
     await run();
   } catch (error) {
-    code = isSwapIntentError(error) ? error.code : `not a BaseError: ${String(error)}`;
+    code = isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`;
   }
   return { code, signerCalls: calls() };
 }

@@ -102,6 +102,32 @@ injectedWallets.push(
     },
   },
   {
+    // A smart-account wallet behind `window.ethereum` (ERC-1271; ERC-6492 while its account is not deployed): the
+    // signer checks its signature against the chain through the same provider, as Permit2 will. Its Permit2
+    // allowance comes with the account's deployment (the wallet's factory grants it), so the page checks none.
+    name: "smartwallet",
+    type: "EVM",
+    async create({ chain }) {
+      const provider = injected().ethereum;
+      if (!provider) throw new Error("no window.ethereum");
+      const accounts = (await provider.request({ method: "eth_requestAccounts" })) as string[];
+      const address = accounts[0]!;
+      const facts = chainOf(chain, false);
+      return walletOf({
+        type: "EVM",
+        address,
+        chain: { ...facts, prepare: async () => null },
+        sign: (parameters) =>
+          signPermit2Approval({
+            ...parameters,
+            provider,
+            account: address as Address,
+            publicClient: provider,
+          }),
+      });
+    },
+  },
+  {
     name: "tronlink",
     type: "TRON",
     async create({ chain }) {

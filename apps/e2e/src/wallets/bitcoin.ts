@@ -1,5 +1,5 @@
 import { signHtlcPsbt, verifyHtlcPsbt } from "@swapintent/bitcoin";
-import { formatUnits } from "@swapintent/client";
+import { formatLots } from "@swapintent/client";
 import { createSignOnlyWalletBase } from "@swapintent/testing/wallet";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
@@ -24,7 +24,7 @@ export function createBitcoinWallet(params: {
   const publicKeyHex = Buffer.from(key.publicKey).toString("hex");
   const policy = { resolverPublicKey: readFact(params.info, "resolverPublicKey") };
   const describe = (verified: ReturnType<typeof verifyHtlcPsbt>) => [
-    `Lock ${formatUnits({ value: verified.htlc.valueLots, decimals: 8 })} BTC in a Taproot HTLC (output ${verified.htlc.outputIndex})`,
+    `Lock ${formatLots({ value: verified.htlc.valueLots, decimals: 8 })} BTC in a Taproot HTLC (output ${verified.htlc.outputIndex})`,
     `Claimable only with the preimage of the intent's secret hash by the resolver key`,
     `Refundable to you after ${verified.htlc.csvBlocks} blocks`,
     `Signing ${verified.inputs.length} input(s); network fee ${verified.feeLots} sat`,

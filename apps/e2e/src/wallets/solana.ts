@@ -1,5 +1,5 @@
 import { Keypair } from "@solana/web3.js";
-import { formatUnits } from "@swapintent/client";
+import { formatLots } from "@swapintent/client";
 import { signCosignTransaction, verifyCosignTransaction } from "@swapintent/solana";
 import { createSignOnlyWalletBase } from "@swapintent/testing/wallet";
 import type { Redactor } from "../redact.js";
@@ -20,7 +20,7 @@ export function createSolanaWallet(params: {
     v: { amountLots: bigint; mint: string; destination: string; programs: string[] },
     decimals: number,
   ) => [
-    `Transfer ${formatUnits({ value: v.amountLots, decimals })} of mint ${v.mint}`,
+    `Transfer ${formatLots({ value: v.amountLots, decimals })} of mint ${v.mint}`,
     `to the escrow token account ${v.destination} (owner ${escrow.owner})`,
     `Programs called: ${v.programs.length}; the resolver pays the fee`,
   ];

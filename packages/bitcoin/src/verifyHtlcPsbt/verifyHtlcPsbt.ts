@@ -116,7 +116,7 @@ export type VerifyHtlcPsbtErrorType = BitcoinError<
 
 /**
  * Check a Bitcoin deposit PSBT (`params_to_sign` of an `htlc` intent) against the intent and quote the user
- * accepted, before anything is signed. Throws a `BaseError` whose `code` names the first check that failed
+ * accepted, before anything is signed. Throws a `SwapIntentError` whose `code` names the first check that failed
  * (README, "What is verified"): the intent's deadline is still ahead; the listed inputs are the user's (P2TR BIP-86 key path or P2WPKH of
  * `userPublicKey`) with only the PSBT fields a key spend needs and SIGHASH_DEFAULT/ALL; every input spends a
  * native segwit output (so the txid is final before signing); no unlisted input asks for the user's key;

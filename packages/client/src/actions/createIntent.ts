@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import { type ClientError, clientError } from "../errors/codes.js";
+import { type ClientError, clientError, type RequestError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { parseIntent } from "../internal/wire.js";
 import type { Intent, Network, Quote } from "../types.js";
@@ -37,7 +37,7 @@ export interface CreateIntentParameters extends CallOptions {
 export type CreateIntentReturnType = Intent;
 
 /** The errors {@link createIntent} can throw. */
-export type CreateIntentErrorType = ClientError;
+export type CreateIntentErrorType = RequestError | ClientError<"QUOTE_EXPIRED">;
 
 /** The source public key each network type needs, as hex: a 33-byte compressed secp256k1 key, a 32-byte ed25519 key. */
 const publicKeyPatterns: Record<string, RegExp> = {

@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import {
   assertInteger,
   assertNonEmptyString,
@@ -35,7 +35,7 @@ export interface GetBestQuoteParameters extends CallOptions {
 export type GetBestQuoteReturnType = Quote;
 
 /** The errors {@link getBestQuote} can throw. */
-export type GetBestQuoteErrorType = ClientError;
+export type GetBestQuoteErrorType = RequestError;
 
 /**
  * Asks for the best quote (`POST /affiliate/v1/quotes/best`). Idempotent: retried on transient failures.

@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { assertUuid } from "../internal/assertInput.js";
 import { parseStatusOf } from "../internal/parseStatusOf.js";
 import type { SwapStatus } from "../types.js";
@@ -13,7 +13,7 @@ export interface GetIntentStatusParameters extends CallOptions {
 export type GetIntentStatusReturnType = SwapStatus;
 
 /** The errors {@link getIntentStatus} can throw. */
-export type GetIntentStatusErrorType = ClientError;
+export type GetIntentStatusErrorType = RequestError;
 
 /**
  * Reads an intent's swap status record (`GET /affiliate/v1/intents/{id}/status`).

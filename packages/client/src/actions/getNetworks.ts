@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { parseNetworks } from "../internal/wire.js";
 import type { Network } from "../types.js";
 
@@ -13,7 +13,7 @@ export type GetNetworksParameters = CallOptions;
 export type GetNetworksReturnType = Network[];
 
 /** The errors {@link getNetworks} can throw. */
-export type GetNetworksErrorType = ClientError;
+export type GetNetworksErrorType = RequestError;
 
 /**
  * Lists the supported networks (`GET /affiliate/v1/networks`). Always asks the service, and refreshes the

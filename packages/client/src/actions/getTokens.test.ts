@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokensPageWire } from "../../test/fixtures.js";
 import { rejection, testClient } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import type { Token } from "../types.js";
+import type { TokenInfo } from "../types.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe("iterateTokens", () => {
       const page = tokensPageWire(new URLSearchParams("limit=20"), 45);
       return { body: { ...page, pagination: { ...(page.pagination as object), total: 1e9 } } };
     });
-    const tokens: Token[] = [];
+    const tokens: TokenInfo[] = [];
     const error = await rejection(async () => {
       for await (const token of testClient(server).iterateTokens({ pageSize: 20 })) tokens.push(token);
     });
@@ -86,7 +86,7 @@ describe("iterateTokens", () => {
 
   it("walks every page until total, passing the filter along", async () => {
     server.handle((request) => ({ body: tokensPageWire(request.query, 45) }));
-    const tokens: Token[] = [];
+    const tokens: TokenInfo[] = [];
     for await (const token of testClient(server).iterateTokens({ pageSize: 20, networkId: 3 }))
       tokens.push(token);
     expect(tokens).toHaveLength(45);
@@ -105,7 +105,7 @@ describe("iterateTokens", () => {
         pagination: { limit: 2, offset: Number(request.query.get("offset")), pages: 9, total: 99 },
       },
     }));
-    const tokens: Token[] = [];
+    const tokens: TokenInfo[] = [];
     for await (const token of testClient(server).iterateTokens({ pageSize: 2 })) tokens.push(token);
     expect(tokens).toHaveLength(3);
     expect(server.requests).toHaveLength(3);

@@ -1,10 +1,10 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { appendPageQuery } from "../internal/appendPageQuery.js";
 import { assertInteger } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseTokensPage } from "../internal/wire.js";
-import type { NetworkId, Page, Token } from "../types.js";
+import type { NetworkId, Page, TokenInfo } from "../types.js";
 
 /** Filters of the token listing. */
 export interface TokenFilter {
@@ -23,10 +23,10 @@ export interface GetTokensParameters extends TokenFilter, CallOptions {
 }
 
 /** What {@link getTokens} returns (awaited). */
-export type GetTokensReturnType = Page<Token>;
+export type GetTokensReturnType = Page<TokenInfo>;
 
 /** The errors {@link getTokens} can throw. */
-export type GetTokensErrorType = ClientError;
+export type GetTokensErrorType = RequestError;
 
 /**
  * Reads one page of tokens (`GET /affiliate/v1/tokens`). See `iterateTokens` for all pages.

@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { buildHistoryQuery } from "../internal/buildHistoryQuery.js";
 import { iteratePages } from "../internal/iteratePages.js";
 import type { SwapHistoryItem } from "../types.js";
@@ -15,7 +15,7 @@ export interface IterateSwapHistoryParameters extends SwapHistoryFilter, CallOpt
 export type IterateSwapHistoryReturnType = AsyncGenerator<SwapHistoryItem>;
 
 /** The errors {@link iterateSwapHistory} can throw. */
-export type IterateSwapHistoryErrorType = ClientError;
+export type IterateSwapHistoryErrorType = RequestError;
 
 /**
  * Yields every swap history item, page after page, until `total` is reached or a page comes back empty.

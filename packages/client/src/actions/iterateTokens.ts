@@ -1,7 +1,7 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { iteratePages } from "../internal/iteratePages.js";
-import type { Token } from "../types.js";
+import type { TokenInfo } from "../types.js";
 import { getTokens, type TokenFilter } from "./getTokens.js";
 
 /** Parameters of {@link iterateTokens}. */
@@ -11,10 +11,10 @@ export interface IterateTokensParameters extends TokenFilter, CallOptions {
 }
 
 /** What {@link iterateTokens} returns. */
-export type IterateTokensReturnType = AsyncGenerator<Token>;
+export type IterateTokensReturnType = AsyncGenerator<TokenInfo>;
 
 /** The errors {@link iterateTokens} can throw. */
-export type IterateTokensErrorType = ClientError;
+export type IterateTokensErrorType = RequestError;
 
 /**
  * Yields every token of the listing, page after page, until `total` is reached or a page comes back empty.

@@ -6,13 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { createClient } from "../client/createClient.js";
+import { createSwapIntentClient } from "../client/createSwapIntentClient.js";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
 const other = "00000000-0000-4000-8000-000000000000";
 
 function answering(id: string) {
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: "https://swap.example",
     apiKey: "sk_live_OtherIntent0123",
     retry: false,

@@ -46,6 +46,31 @@ describe("permit2: a 65-byte ECDSA signature whose v is 27 or 28", () => {
   });
 });
 
+describe("permit2: a contract owner's signature (ERC-1271, ERC-6492 wrapped), 66 to 16384 bytes of 0x hex", () => {
+  const wrapped = `0x${"00".repeat(31)}${"ab".repeat(300)}${"6492".repeat(16)}`;
+  it.each([
+    ["66 bytes", `0x${"ab".repeat(66)}`],
+    ["a two-owner multisig (130 bytes)", `0x${"ab".repeat(130)}`],
+    ["an ERC-6492 wrapper", wrapped],
+    ["16384 bytes", `0x${"cd".repeat(16_384)}`],
+  ])("%s: accepted and sent as given", async (_name, signature) => {
+    await accepted({ type: "permit2", signedData: signature as `0x${string}` });
+    const body = JSON.parse(server.requests.at(-1)?.body ?? "{}") as { signed_data?: string };
+    expect(body.signed_data).toBe(signature);
+  });
+  it.each([
+    ["16385 bytes", `0x${"cd".repeat(16_385)}`],
+    ["an odd number of hex digits", `0x${"ab".repeat(70)}a`],
+    ["no 0x", "ab".repeat(70)],
+    ["a non-hex character", `0x${"ab".repeat(69)}zz`],
+    ["64 bytes (a compact signature)", `0x${"ab".repeat(64)}`],
+    ["empty", "0x"],
+    ["whitespace inside", `0x${"ab".repeat(40)} ${"ab".repeat(40)}`],
+  ])("%s: refused", async (_name, signature) => {
+    await refused({ type: "permit2", signedData: signature });
+  });
+});
+
 describe("psbt: base64 of a PSBT (magic 70736274ff, base64 cHNidP8), padded to whole quads", () => {
   it.each([
     ["a WIF private key", "KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn"],

@@ -1,5 +1,5 @@
 import type { BaseClient, CallOptions } from "../client/types.js";
-import type { ClientError } from "../errors/codes.js";
+import type { RequestError } from "../errors/codes.js";
 import { assertNonEmptyString, assertPattern, assertUuid } from "../internal/assertInput.js";
 import { invalidInput } from "../internal/invalidInput.js";
 import { parseStatusOf } from "../internal/parseStatusOf.js";
@@ -16,7 +16,7 @@ export interface SubmitApprovalParameters extends CallOptions {
 export type SubmitApprovalReturnType = SwapStatus | null;
 
 /** The errors {@link submitApproval} can throw. */
-export type SubmitApprovalErrorType = ClientError;
+export type SubmitApprovalErrorType = RequestError;
 
 /**
  * Submits the user's signed approval (`POST /affiliate/v1/intents/{id}/approvals`, body `{type, signed_data}`;
@@ -41,8 +41,15 @@ export async function submitApproval(
   const field = "approval.signedData";
   switch (approval?.type) {
     case "permit2":
-      // v 27 or 28: Permit2's ecrecover fails on any other
-      assertPattern(data, /^0x[\da-fA-F]{128}1[bcBC]$/, field, "must be a 65-byte signature as 0x hex");
+      // 65 bytes with v 27/28 (Permit2's ecrecover fails on any other), or a contract owner's ERC-1271 signature
+      // (ERC-6492 wrapped before the account exists): whole bytes, 66 to 16384; whether it is valid is the signer's
+      // and the service's check
+      assertPattern(
+        data,
+        /^0x(?:[\da-f]{128}1[bc]|(?:[\da-f]{2}){66,16384})$/i,
+        field,
+        "must be a 65-byte (v 1b/1c) or contract signature as 0x hex",
+      );
       signedData = data;
       break;
     case "psbt":

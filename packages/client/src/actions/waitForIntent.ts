@@ -1,5 +1,5 @@
 import type { BaseClient } from "../client/types.js";
-import { type ClientError, clientError } from "../errors/codes.js";
+import { type ClientError, clientError, type RequestError } from "../errors/codes.js";
 import type { SwapStatus } from "../types.js";
 import { type WatchIntentParameters, watchIntent } from "./watchIntent.js";
 
@@ -16,7 +16,7 @@ export interface WaitForIntentParameters extends WatchIntentParameters {
 export type WaitForIntentReturnType = SwapStatus;
 
 /** The errors {@link waitForIntent} can throw. */
-export type WaitForIntentErrorType = ClientError;
+export type WaitForIntentErrorType = RequestError | ClientError<"WAIT_TIMEOUT">;
 
 /**
  * Polls until the intent reaches a terminal status (Fulfilled, Declined, Expired, Refunded) and returns that record.

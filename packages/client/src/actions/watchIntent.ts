@@ -1,6 +1,6 @@
 import type { BaseClient } from "../client/types.js";
-import { isSwapIntentError } from "../errors/baseError.js";
-import { type ClientError, clientError } from "../errors/codes.js";
+import { type ClientError, clientError, type RequestError } from "../errors/codes.js";
+import { isSwapIntentError } from "../errors/swapIntentError.js";
 import { assertInteger, assertUuid, maxTimerMs } from "../internal/assertInput.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
 import type { SwapStatus } from "../types.js";
@@ -22,7 +22,7 @@ export interface WatchIntentParameters {
 export type WatchIntentReturnType = AsyncGenerator<SwapStatus>;
 
 /** The errors {@link watchIntent} can throw. */
-export type WatchIntentErrorType = ClientError;
+export type WatchIntentErrorType = RequestError | ClientError<"WAIT_TIMEOUT">;
 
 /**
  * Polls an intent's status and yields the record each time the status changes (the first poll always yields),

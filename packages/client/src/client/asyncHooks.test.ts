@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { networksWire, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 import type { ClientOptions } from "./types.js";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
@@ -25,7 +25,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 function clientWith(options: Partial<ClientOptions>, answers: Array<() => Response>) {
   let call = 0;
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: "https://swap.example",
     apiKey: "sk_live_AsyncHooks0123456",
     retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 },

@@ -12,7 +12,7 @@ import { intentId, networksWire, permit2IntentWire, quoteId } from "../../test/f
 import { rejection } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createRequestSigner } from "../signing/createRequestSigner.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 import type { ResponseEvent } from "./types.js";
 
 /** A key with characters that change under URL encoding and JSON escaping. */
@@ -35,8 +35,8 @@ afterAll(async () => {
   await elsewhere.close();
 });
 
-function client(extra: Partial<Parameters<typeof createClient>[0]> = {}) {
-  return createClient({
+function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
+  return createSwapIntentClient({
     baseUrl: origin.url,
     apiKey,
     retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
@@ -218,7 +218,7 @@ describe("server text in errors is bounded and scrubbed", () => {
         message: `${request.headers["x-api-signature"]} ${request.headers["x-api-key"]} ${request.headers.authorization}`,
       },
     }));
-    const signing = createClient({
+    const signing = createSwapIntentClient({
       baseUrl: origin.url,
       requestSigning: createRequestSigner({
         privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
@@ -274,7 +274,9 @@ describe("response size limit", () => {
   it("a 40 MB streamed body is cut off after the default 8 MiB: RESPONSE_TOO_LARGE, the rest never sent", async () => {
     const big = await startStreamingServer(40 * 1024 * 1024, false);
     try {
-      const error = await rejection(createClient({ baseUrl: big.url, apiKey, retry: false }).getNetworks());
+      const error = await rejection(
+        createSwapIntentClient({ baseUrl: big.url, apiKey, retry: false }).getNetworks(),
+      );
       expect(error.code).toBe("RESPONSE_TOO_LARGE");
       expect(error.details.maxResponseBytes).toBe(8 * 1024 * 1024);
       expect(error.details.receivedBytes).toBeGreaterThan(8 * 1024 * 1024);
@@ -290,7 +292,12 @@ describe("response size limit", () => {
     const big = await startStreamingServer(2 * 1024 * 1024, true);
     try {
       const error = await rejection(
-        createClient({ baseUrl: big.url, apiKey, retry: false, maxResponseBytes: 1024 * 1024 }).getNetworks(),
+        createSwapIntentClient({
+          baseUrl: big.url,
+          apiKey,
+          retry: false,
+          maxResponseBytes: 1024 * 1024,
+        }).getNetworks(),
       );
       expect(error.code).toBe("RESPONSE_TOO_LARGE");
       expect(error.details.receivedBytes).toBe(2 * 1024 * 1024);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networksWire, quoteWire, statusWire } from "../../test/fixtures.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import { isSwapIntentError } from "../errors/baseError.js";
+import { isSwapIntentError } from "../errors/swapIntentError.js";
 import { createRequestSigner } from "../signing/createRequestSigner.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 import type { RequestEvent, ResponseEvent, RetryEvent } from "./types.js";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
@@ -18,8 +18,10 @@ afterAll(async () => {
   await server.close();
 });
 
-function client(extra: Parameters<typeof createClient>[0] extends infer O ? Partial<O> : never = {}) {
-  return createClient({
+function client(
+  extra: Parameters<typeof createSwapIntentClient>[0] extends infer O ? Partial<O> : never = {},
+) {
+  return createSwapIntentClient({
     baseUrl: server.url,
     apiKey,
     retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 4 },
@@ -416,7 +418,7 @@ describe("response bodies", () => {
   it("names what was expected for a wrong type or a value out of range", async () => {
     server.handle(() => ({ body: statusWire("Initiated", { intent_id: 7, source_amount_decimals: -1 }) }));
     const error = await failure(client().getIntentStatus({ intentId }));
-    // the first problem only: collecting every issue of a hostile body costs without bound (hostileServer.test.ts)
+    // the first problem only: collecting every issue of a hostile body costs without bound (responseCost.test.ts)
     expect(error.details.issues).toEqual([{ path: "intent_id", message: "expected string" }]);
     server.handle(() => ({ body: statusWire("Initiated", { source_amount_decimals: -1 }) }));
     const outOfRange = await failure(client().getIntentStatus({ intentId }));
@@ -498,7 +500,7 @@ describe("hooks", () => {
 describe("options", () => {
   it("sends X-Api-Key and accept headers; a base URL with a trailing slash works", async () => {
     server.handle(() => ({ body: networksWire }));
-    await createClient({ baseUrl: `${server.url}/`, apiKey }).getNetworks();
+    await createSwapIntentClient({ baseUrl: `${server.url}/`, apiKey }).getNetworks();
     expect(server.requests[0]?.path).toBe("/affiliate/v1/networks");
     expect(server.requests[0]?.headers["x-api-key"]).toBe(apiKey);
     expect(server.requests[0]?.headers.accept).toBe("application/json");
@@ -513,31 +515,33 @@ describe("options", () => {
       seen.push(String(input));
       return fetch(input, init);
     } as typeof fetch;
-    await createClient({ baseUrl: server.url, auth: "none", fetch: recordingFetch }).getNetworks();
+    await createSwapIntentClient({ baseUrl: server.url, auth: "none", fetch: recordingFetch }).getNetworks();
     expect(seen).toEqual([`${server.url}/affiliate/v1/networks`]);
     expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
   });
 
   it("refuses unusable options with INVALID_OPTIONS", () => {
-    expect(fieldOf(() => createClient({ baseUrl: "not a url" }))).toBe("baseUrl");
-    expect(fieldOf(() => createClient({ baseUrl: "ftp://host" }))).toBe("baseUrl");
-    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: "" }))).toBe("apiKey");
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: "not a url" }))).toBe("baseUrl");
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: "ftp://host" }))).toBe("baseUrl");
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: server.url, apiKey: "" }))).toBe("apiKey");
     expect(
       fieldOf(() =>
-        createClient({
+        createSwapIntentClient({
           baseUrl: server.url,
           apiKey,
           requestSigning: createRequestSigner({ privateKey: "x", publicKey: "y" }),
         }),
       ),
     ).toBe("apiKey");
-    expect(fieldOf(() => createClient({ baseUrl: server.url, maxResponseBytes: 0 }))).toBe("apiKey");
-    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey, maxResponseBytes: 0 }))).toBe(
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: server.url, maxResponseBytes: 0 }))).toBe(
+      "apiKey",
+    );
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: server.url, apiKey, maxResponseBytes: 0 }))).toBe(
       "maxResponseBytes",
     );
-    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey, maxResponseBytes: 1.5 }))).toBe(
-      "maxResponseBytes",
-    );
+    expect(
+      fieldOf(() => createSwapIntentClient({ baseUrl: server.url, apiKey, maxResponseBytes: 1.5 })),
+    ).toBe("maxResponseBytes");
   });
 });
 
@@ -546,7 +550,7 @@ describe("headers", () => {
     // `[\t\n\r ]+$` retried from every space of an inner run: 100 000 spaces took seconds at construction
     const inner = " ".repeat(100_000);
     const started = performance.now();
-    createClient({ baseUrl: server.url, apiKey, headers: { "x-note": `\t a${inner}b \n` } });
+    createSwapIntentClient({ baseUrl: server.url, apiKey, headers: { "x-note": `\t a${inner}b \n` } });
     expect(performance.now() - started).toBeLessThan(1000);
     server.handle(() => ({ body: networksWire }));
     await client({ headers: { "x-note": " \t a  b\r\n " } }).getNetworks();
@@ -557,17 +561,17 @@ describe("headers", () => {
 describe("credentials are stated at construction", () => {
   it("an undefined apiKey (an unset environment variable) is refused, naming apiKey", () => {
     const env: Record<string, string | undefined> = {};
-    expect(fieldOf(() => createClient({ baseUrl: server.url, apiKey: env.SWAPINTENT_API_KEY }))).toBe(
-      "apiKey",
-    );
-    expect(fieldOf(() => createClient({ baseUrl: server.url }))).toBe("apiKey");
+    expect(
+      fieldOf(() => createSwapIntentClient({ baseUrl: server.url, apiKey: env.SWAPINTENT_API_KEY })),
+    ).toBe("apiKey");
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: server.url }))).toBe("apiKey");
   });
 
   it("exactly one credential: any two or three together are refused, naming auth when it is one of them", () => {
     const signer = createRequestSigner({ privateKey: "x", publicKey: "y" });
     const reasonOf = (options: Record<string, unknown>) => {
       try {
-        createClient({ baseUrl: server.url, ...options } as never);
+        createSwapIntentClient({ baseUrl: server.url, ...options } as never);
       } catch (error) {
         if (isSwapIntentError(error, "INVALID_OPTIONS")) return [error.details.field, error.details.reason];
       }
@@ -586,12 +590,12 @@ describe("credentials are stated at construction", () => {
 
   it('auth: "none" calls without credentials on purpose, and cannot be combined with a key', async () => {
     server.handle(() => ({ body: networksWire }));
-    await createClient({ baseUrl: server.url, auth: "none" }).getNetworks();
+    await createSwapIntentClient({ baseUrl: server.url, auth: "none" }).getNetworks();
     expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
-    expect(fieldOf(() => createClient({ baseUrl: server.url, auth: "none", apiKey }))).toBe("auth");
+    expect(fieldOf(() => createSwapIntentClient({ baseUrl: server.url, auth: "none", apiKey }))).toBe("auth");
     expect(
       fieldOf(() =>
-        createClient({
+        createSwapIntentClient({
           baseUrl: server.url,
           auth: "none",
           requestSigning: createRequestSigner({ privateKey: "x", publicKey: "y" }),
@@ -599,8 +603,8 @@ describe("credentials are stated at construction", () => {
       ),
     ).toBe("auth");
     const unknownAuth = { baseUrl: server.url, auth: "bearer" } as unknown as Parameters<
-      typeof createClient
+      typeof createSwapIntentClient
     >[0];
-    expect(fieldOf(() => createClient(unknownAuth))).toBe("auth");
+    expect(fieldOf(() => createSwapIntentClient(unknownAuth))).toBe("auth");
   });
 });

@@ -1,8 +1,9 @@
-import { type BaseError, isSwapIntentError } from "../errors/baseError.js";
 import { type ClientError, clientError, createClientError, type ResponseIssue } from "../errors/codes.js";
+import { isSwapIntentError, type SwapIntentError } from "../errors/swapIntentError.js";
 import { assertInteger, maxTimerMs } from "../internal/assertInput.js";
 import { createHttpError } from "../internal/createHttpError.js";
 import { invalidInput } from "../internal/invalidInput.js";
+import { networkError } from "../internal/networkError.js";
 import { callError, discardBody, readResponseText } from "../internal/readResponseText.js";
 import { maxServerTextLength, redacted, scrubText } from "../internal/scrubText.js";
 import { abortedError, deadline, sleep } from "../internal/sleep.js";
@@ -48,6 +49,8 @@ type ResolvedRetry = { [K in keyof RetryOptions]-?: number };
 
 /** The client options with every default filled in. */
 interface Transport extends ClientOptions {
+  /** `scheme://host:port` of `baseUrl`, as errors name it. */
+  origin: string;
   fetch: typeof fetch;
   timeoutMs: number;
   maxResponseBytes: number;
@@ -75,7 +78,7 @@ export type CreateBaseClientErrorType = ClientError<"INVALID_OPTIONS">;
 /**
  * Creates the transport-only client: auth, timeouts, retries and hooks, without any action attached.
  * Pair it with the standalone actions (`getIntentStatus(client, { intentId })`) to ship only what you import;
- * `createClient` wraps this and binds every action.
+ * `createSwapIntentClient` wraps this and binds every action.
  *
  * Retries: only idempotent calls (GETs and `getBestQuote`), on a network error, a per-attempt timeout, 429
  * (waiting `Retry-After` when given) and 502/503/504, with exponential backoff and jitter.
@@ -103,7 +106,8 @@ export function createBaseClient(options: ClientOptions): BaseClient {
 }
 
 function resolveOptions(options: ClientOptions): Transport {
-  const baseUrl = assertBaseUrl(options);
+  const url = assertBaseUrl(options);
+  const baseUrl = url.href;
   assertCredentials(options);
   checkHeaders({ ...options.headers, ...(options.apiKey ? { "x-api-key": options.apiKey } : {}) });
   const { maxResponseBytes = defaultMaxResponseBytes, timeoutMs = 30_000 } = options;
@@ -125,6 +129,7 @@ function resolveOptions(options: ClientOptions): Transport {
     // `(?<!\/)`: the trailing run is tried from its first slash only (a plain `\/+$` retries from every slash of an
     // inner run, quadratic)
     baseUrl: baseUrl.replace(/(?<!\/)\/+$/, ""),
+    origin: `${url.protocol}//${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}`,
     fetch: fetchFn,
     timeoutMs,
     maxResponseBytes,
@@ -139,7 +144,7 @@ function resolveOptions(options: ClientOptions): Transport {
  * `2130706433` as `127.0.0.1`, `[0:0:0:0:0:0:0:1]` as `[::1]`, and lower-cased the name) or with
  * `allowInsecureHttp`: the key or signature would cross the network in clear text.
  */
-function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): string {
+function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): URL {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
@@ -160,7 +165,14 @@ function assertBaseUrl({ baseUrl, allowInsecureHttp }: ClientOptions): string {
     !/^(127\.[\d.]+|\[::1\]|localhost)$/.test(url.hostname)
   )
     throw invalidOption("baseUrl", "must be https, or loopback, or set `allowInsecureHttp: true`");
-  return url.href;
+  // the client appends `/affiliate/v1/…` itself: a base holding it would double it (every call a 404)
+  const api = url.pathname.search(/\/affiliate\/v1(\/|$)/i);
+  if (api >= 0)
+    throw invalidOption(
+      "baseUrl",
+      `must not hold /affiliate/v1 (the client adds it): use ${url.origin}${url.pathname.slice(0, api)}`,
+    );
+  return url;
 }
 
 /** Exactly one way to authenticate: `apiKey`, `requestSigning`, or an explicit `auth: "none"`. */
@@ -207,7 +219,7 @@ async function sendRequest<T>(transport: Transport, request: ClientRequest<T>): 
 }
 
 /** Milliseconds before the next attempt, or `undefined` when `error` must not be retried. */
-function retryDelay(error: BaseError, attempt: number, retry: ResolvedRetry): number | undefined {
+function retryDelay(error: SwapIntentError, attempt: number, retry: ResolvedRetry): number | undefined {
   const status = error.details.status;
   const retryable =
     error.code === "NETWORK_ERROR" ||
@@ -269,7 +281,10 @@ async function sendAttempt<T>(
       stop,
       timeout.signal,
     ).catch((error) =>
-      stopped(error, isSwapIntentError(error) ? error : callError("NETWORK_ERROR", request, {}, error)),
+      stopped(
+        error,
+        isSwapIntentError(error) ? error : networkError(request, transport.origin, error, secrets),
+      ),
     );
     if (transport.hooks.onResponse) {
       callHook(transport.hooks.onResponse, {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { rejection } from "../../test/helpers.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const proxyCredential = "Basic cHJveHl1c2VyOnByb3h5UGFzc3dvcmQ5OQ==";
 const session = "gw_session=Sess10nT0ken0123456789; Path=/; HttpOnly";
@@ -15,7 +15,7 @@ describe("credential headers beyond x-api-key and authorization", () => {
   it("proxy-authorization: redacted in onRequest, scrubbed from an echo in the error and onResponse", async () => {
     const requests: unknown[] = [];
     const responses: unknown[] = [];
-    const client = createClient({
+    const client = createSwapIntentClient({
       baseUrl: "https://swap.example",
       apiKey: "sk_live_Headers0123456789",
       retry: false,
@@ -40,7 +40,7 @@ describe("credential headers beyond x-api-key and authorization", () => {
 
   it("set-cookie in a response: onResponse sees it redacted", async () => {
     const responses: Array<{ headers: Record<string, string> }> = [];
-    const client = createClient({
+    const client = createSwapIntentClient({
       baseUrl: "https://swap.example",
       apiKey: "sk_live_Headers0123456789",
       retry: false,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { createBaseClient } from "./createBaseClient.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 import type { ClientOptions } from "./types.js";
 
 const apiKey = "sk_live_0123456789abcdef";
@@ -57,7 +57,7 @@ describe("plain http: only to loopback, or with allowInsecureHttp", () => {
       { auth: "none" as const },
       { requestSigning: async () => ({ "x-api-signature": "s" }) },
     ]) {
-      const error = await rejection(() => createClient({ baseUrl, ...credentials }));
+      const error = await rejection(() => createSwapIntentClient({ baseUrl, ...credentials }));
       expect(error.code).toBe("INVALID_OPTIONS");
       expect(error.details.field).toBe("baseUrl");
       expect(error.shortMessage).toContain("allowInsecureHttp: true");
@@ -70,7 +70,7 @@ describe("plain http: only to loopback, or with allowInsecureHttp", () => {
   it('allowInsecureHttp must be `true` itself (an environment string `"true"` is no opt-in)', async () => {
     for (const allowInsecureHttp of [false, "true", 1, "yes"] as unknown as boolean[]) {
       const error = await rejection(() =>
-        createClient({ baseUrl: "http://sandbox:8080", apiKey, allowInsecureHttp }),
+        createSwapIntentClient({ baseUrl: "http://sandbox:8080", apiKey, allowInsecureHttp }),
       );
       expect(error.code).toBe("INVALID_OPTIONS");
     }
@@ -79,7 +79,7 @@ describe("plain http: only to loopback, or with allowInsecureHttp", () => {
   it.each(remote)("%s with allowInsecureHttp: true is called", async (baseUrl) => {
     const urls: string[] = [];
     const options: ClientOptions = { baseUrl, apiKey, allowInsecureHttp: true, fetch: recordingFetch(urls) };
-    await createClient(options).getNetworks();
+    await createSwapIntentClient(options).getNetworks();
     expect(urls).toHaveLength(1);
     expect(urls[0]).toMatch(/^http:\/\/.*\/affiliate\/v1\/networks$/);
   });
@@ -101,7 +101,7 @@ describe("plain http: only to loopback, or with allowInsecureHttp", () => {
     ["https://10.0.0.1:8443/prefix", "https://10.0.0.1:8443/prefix"],
   ])("%s is accepted without opting in (called as %s)", async (baseUrl, called) => {
     const urls: string[] = [];
-    await createClient({ baseUrl, apiKey, fetch: recordingFetch(urls) }).getNetworks();
+    await createSwapIntentClient({ baseUrl, apiKey, fetch: recordingFetch(urls) }).getNetworks();
     expect(urls).toEqual([`${called}/affiliate/v1/networks`]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const apiKey = "sk_test_0123456789abcdef";
 
@@ -21,14 +21,23 @@ describe("baseUrl", () => {
   it("a base URL with a run of 50 000 inner slashes is read at once (/\\/+$/ took ~4 s)", () => {
     // `\/+$` retried from every slash of the run, each time failing at the `x` after it
     const started = performance.now();
-    createClient({ baseUrl: `https://swap.test/${"/".repeat(50_000)}x`, apiKey, fetch: recordingFetch([]) });
+    createSwapIntentClient({
+      baseUrl: `https://swap.test/${"/".repeat(50_000)}x`,
+      apiKey,
+      fetch: recordingFetch([]),
+    });
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("still drops every trailing slash, and keeps inner ones", async () => {
     const urls: string[] = [];
     for (const baseUrl of ["https://swap.test///", "https://swap.test/a//b///"])
-      await createClient({ baseUrl, apiKey, fetch: recordingFetch(urls), retry: false }).getNetworks();
+      await createSwapIntentClient({
+        baseUrl,
+        apiKey,
+        fetch: recordingFetch(urls),
+        retry: false,
+      }).getNetworks();
     expect(urls).toEqual([
       "https://swap.test/affiliate/v1/networks",
       "https://swap.test/a//b/affiliate/v1/networks",

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { networksWire, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { createClient } from "./createClient.js";
+import { createSwapIntentClient } from "./createSwapIntentClient.js";
 import type { ClientOptions } from "./types.js";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
@@ -18,7 +18,7 @@ function clientWith(
   options: Partial<ClientOptions> = {},
 ) {
   const sent: string[] = [];
-  const client = createClient({
+  const client = createSwapIntentClient({
     baseUrl: "https://swap.example",
     requestSigning: signer,
     fetch: (async (url: string) => {

@@ -58,7 +58,7 @@ export interface ClientHooks {
   onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
-/** Options of `createClient` / `createBaseClient`. */
+/** Options of `createSwapIntentClient` / `createBaseClient`. */
 export interface ClientOptions {
   /** Service base URL, for example `https://host` (paths `/affiliate/v1/...` are appended). */
   baseUrl: string;
@@ -128,7 +128,7 @@ export interface ClientRequest<T> extends CallOptions {
 
 /**
  * The minimal client every action takes as its first argument: configuration plus `request`.
- * `createClient` returns one of these with all actions bound; `createBaseClient` returns only this,
+ * `createSwapIntentClient` returns one of these with all actions bound; `createBaseClient` returns only this,
  * so an app that imports a few actions ships only those.
  */
 export interface BaseClient {

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatUnits } from "../utils/formatUnits.js";
-import { BaseError } from "./baseError.js";
+import { formatLots } from "../utils/formatLots.js";
 import {
   type ClientErrorCode,
   clientError,
@@ -10,6 +9,7 @@ import {
   formatClientMessage,
   isClientError,
 } from "./codes.js";
+import { SwapIntentError } from "./swapIntentError.js";
 
 const srcDir = join(import.meta.dirname, "..");
 
@@ -65,7 +65,7 @@ describe("client error codes", () => {
 describe("isClientError", () => {
   const thrown = (() => {
     try {
-      formatUnits({ value: 1n, decimals: 256 });
+      formatLots({ value: 1n, decimals: 256 });
     } catch (error) {
       return error;
     }
@@ -82,14 +82,14 @@ describe("isClientError", () => {
     for (const code of declaredCodes() as ClientErrorCode[]) {
       const error = createClientError(code, "A failure.", {} as never);
       expect(isClientError(error, code)).toBe(true);
-      expect(error).toBeInstanceOf(BaseError);
+      expect(error).toBeInstanceOf(SwapIntentError);
     }
   });
 
   it("refuses a swapintent error of another package, a lookalike code, and non-errors", () => {
-    expect(isClientError(new BaseError("PERMIT2_AMOUNT_MISMATCH", "x"))).toBe(false);
-    expect(isClientError(new BaseError("INVALID_INPUTS", "x"))).toBe(false);
-    expect(isClientError(new BaseError("invalid_input", "x"))).toBe(false);
+    expect(isClientError(new SwapIntentError("PERMIT2_AMOUNT_MISMATCH", "x"))).toBe(false);
+    expect(isClientError(new SwapIntentError("INVALID_INPUTS", "x"))).toBe(false);
+    expect(isClientError(new SwapIntentError("invalid_input", "x"))).toBe(false);
     expect(isClientError(new Error("INVALID_INPUT"))).toBe(false);
     expect(isClientError({ code: "INVALID_INPUT" })).toBe(false);
     expect(isClientError(null)).toBe(false);

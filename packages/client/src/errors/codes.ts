@@ -1,4 +1,5 @@
-import { BaseError, type CodedError, hasErrorCode } from "./baseError.js";
+import { hasErrorCode } from "./hasErrorCode.js";
+import { type CodedError, SwapIntentError } from "./swapIntentError.js";
 
 /** Facts of an HTTP error status: what was asked, what the service answered (scrubbed of credentials, bounded). */
 export type HttpErrorDetails = {
@@ -28,6 +29,9 @@ export type ResponseIssue = {
   message: string;
 };
 
+/** Why a request got no HTTP response (see `NETWORK_ERROR`); `unknown` when the runtime gave no code (a browser). */
+export type NetworkFailure = "refused" | "dns" | "tls" | "reset" | "timeout" | "unreachable" | "unknown";
+
 /** Facts of a request: what was asked. */
 export type RequestDetails = {
   /** `GET` or `POST`. */
@@ -53,7 +57,7 @@ export interface ClientErrorDetails {
      */
     value?: unknown;
   };
-  /** `createClient` options or request-signing keys are unusable (for example both `apiKey` and `requestSigning`). */
+  /** `createSwapIntentClient` options or request-signing keys are unusable (for example both `apiKey` and `requestSigning`). */
   INVALID_OPTIONS: {
     /** The option, for example `baseUrl`, `apiKey`, `headers` or `requestSigning.privateKey`. */
     field: string;
@@ -86,8 +90,15 @@ export interface ClientErrorDetails {
   TIMEOUT: RequestDetails & { timeoutMs: number };
   /** The caller's `AbortSignal` fired; `cause` is the signal's reason. */
   ABORTED: Record<string, never>;
-  /** The request never got an HTTP response (connection refused, reset, DNS). */
-  NETWORK_ERROR: RequestDetails;
+  /** The request never got an HTTP response (connection refused, reset, DNS, TLS, timeout). */
+  NETWORK_ERROR: RequestDetails & {
+    /** Where the request went: `scheme://host:port` of `baseUrl`, never its path, a credential or a query. */
+    origin: string;
+    /** Why, from the runtime's code: `refused`, `dns`, `tls`, `reset`, `timeout`, `unreachable` or `unknown`. */
+    failure: NetworkFailure;
+    /** The runtime's own code, for example `ECONNREFUSED` or `ENOTFOUND`, when it gave one. */
+    causeCode?: string;
+  };
   /** The service answered with a redirect; the client follows none (no key or body leaves the base URL). */
   REDIRECT_REFUSED: RequestDetails & { status: number };
   /** The body passed `maxResponseBytes`; reading stopped there. */
@@ -112,8 +123,37 @@ export interface ClientErrorDetails {
 /** Every `code` a `@swapintent/client` error can carry (see {@link ClientErrorDetails}). */
 export type ClientErrorCode = keyof ClientErrorDetails;
 
-/** An error of `@swapintent/client`: one `BaseError` per code, so narrowing `code` narrows `details`. */
+/** An error of `@swapintent/client`: one `SwapIntentError` per code, so narrowing `code` narrows `details`. */
 export type ClientError<C extends ClientErrorCode = ClientErrorCode> = CodedError<ClientErrorDetails, C>;
+
+/**
+ * The codes any call through the transport can end with: a per-call option or request body refused before sending
+ * (`INVALID_INPUT`), a header a request signer returned that HTTP cannot carry (`INVALID_OPTIONS`), the signer's
+ * own failure (`SIGNING_FAILED`), a stop (`TIMEOUT`, `ABORTED`), no response (`NETWORK_ERROR`), a refused or
+ * unreadable response, and each HTTP error status. Actions add their own codes to these (`QUOTE_EXPIRED`,
+ * `WAIT_TIMEOUT`).
+ */
+export type RequestErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_OPTIONS"
+  | "SIGNING_FAILED"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "NETWORK_ERROR"
+  | "REDIRECT_REFUSED"
+  | "RESPONSE_TOO_LARGE"
+  | "RESPONSE_INVALID"
+  | "HTTP_ERROR"
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "UNPROCESSABLE"
+  | "RATE_LIMITED"
+  | "SERVER_ERROR";
+
+/** The errors of one call through the transport (see {@link RequestErrorCode}), narrowed by `code`. */
+export type RequestError = ClientError<RequestErrorCode>;
 
 /** The exact runtime list of client codes; the compiler keeps it equal to {@link ClientErrorCode}. */
 const clientErrorCodes: Record<ClientErrorCode, true> = {
@@ -156,7 +196,7 @@ export function createClientError<C extends ClientErrorCode>(
   details: ClientErrorDetails[C],
   cause?: unknown,
 ): ClientError<C> {
-  return new BaseError(code, shortMessage, { details, cause }) as ClientError<C>;
+  return new SwapIntentError(code, shortMessage, { details, cause }) as ClientError<C>;
 }
 
 /** Builds a client error whose `shortMessage` {@link formatClientMessage} writes from the code and the details. */

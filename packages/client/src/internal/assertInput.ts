@@ -68,7 +68,7 @@ export function normalizeAmount(value: unknown, field: string): string {
   const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(typeof value === "string" ? value.trim() : "");
   if (!match) throw invalidInput(field, "must be a decimal string such as `1.5`, or a number", value);
   const whole = (match[1] ?? "").replace(/^0+(?=[0-9])/, "");
-  // `(?<!0)`: linear where a plain `0+$` is quadratic on "1.0…01" (see parseUnits)
+  // `(?<!0)`: linear where a plain `0+$` is quadratic on "1.0…01" (see parseLots)
   const fraction = (match[2] ?? "").replace(/(?<!0)0+$/, "");
   if (/^0*$/.test(whole) && fraction === "") throw invalidInput(field, "must be greater than 0", value);
   return fraction === "" ? whole : `${whole}.${fraction}`;

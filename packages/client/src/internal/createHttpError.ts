@@ -35,7 +35,7 @@ const serverFields = [
 ] as const;
 
 /**
- * Turns a non-2xx response into a `BaseError`. Reads the service's error body (design §2:
+ * Turns a non-2xx response into a `SwapIntentError`. Reads the service's error body (design §2:
  * `{code, message, entity}`, tolerating `{code, type, message}`) into `details`. Every server string is
  * scrubbed of `secrets` and cut to `maxServerTextLength`, in `details` and in the message alike.
  */

@@ -50,7 +50,7 @@ export function discardBody(body: { cancel(): Promise<void> } | null): void {
 }
 
 /** A transport error of one call: its details hold the request's method and path (its message starts with them). */
-export function callError<C extends "TIMEOUT" | "NETWORK_ERROR" | "REDIRECT_REFUSED" | "RESPONSE_TOO_LARGE">(
+export function callError<C extends "TIMEOUT" | "REDIRECT_REFUSED" | "RESPONSE_TOO_LARGE">(
   code: C,
   { method, path }: { method: string; path: string },
   details: Omit<ClientErrorDetails[C], "method" | "path">,

@@ -33,8 +33,17 @@ export function scrubText(
   // every form of an ASCII secret, and every encoding decoded here, is ASCII: a layer without a long enough run
   // of it cannot hide one (a misread of base64 is mostly bytes past ASCII); any character for another secret
   let room = "\\s!-~";
+  // a credential too short to carry a secret (a sandbox key such as `k`): only where it stands as a value of its
+  // own (no letter, digit, `_` or `-` beside it), as sent, URL-encoded or JSON-escaped; never inside a word, where
+  // it would garble the server's text
+  const short: string[] = [];
   for (const secret of secrets) {
     if (!secret) continue;
+    if (secret.length < minSecretLength) {
+      for (const form of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])
+        short.push(escapeRegExp(unescapeNeedless(form)));
+      continue;
+    }
     const ascii = /^[ -~]+$/.test(secret);
     if (!ascii) room = "^";
     const base64 = ascii ? btoa(secret).replace(/=+$/, "") : secret;
@@ -48,26 +57,39 @@ export function scrubText(
     ]) {
       const plain = unescapeNeedless(form);
       shortest = Math.min(shortest, plain.length);
-      forms.push(plain.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      forms.push(escapeRegExp(plain));
     }
   }
+  if (forms.length + short.length > 0) clean = unescapeNeedless(clean);
   if (forms.length > 0) {
     // longest first, so a longer form is replaced whole
-    const source = forms.sort((a, b) => b.length - a.length).join("|");
+    const source = forms.sort(byLength).join("|");
     const found = new RegExp(source, "i");
     const roomy = new RegExp(`[${room}]{${shortest}}`);
     // a token still hiding a secret under up to `layers` more encodings is redacted whole
     const hides = (token: string, layers: number): boolean =>
       roomy.test(token) &&
       (found.test(token) || (layers > 0 && decodeLayer(token).some((layer) => hides(layer, layers - 1))));
-    clean = unescapeNeedless(clean)
+    clean = clean
       .replace(new RegExp(source, "gi"), redacted)
       .replace(/[^\s"'<>]+(?:\r?\n[^\s"'<>]+)*/g, (token) =>
         /[%\\&]|[\w+/-]{8}/.test(token) && hides(token, 3) ? redacted : token,
       );
   }
+  if (short.length > 0)
+    clean = clean.replace(
+      new RegExp(`(?<![\\p{L}\\p{N}_-])(?:${short.sort(byLength).join("|")})(?![\\p{L}\\p{N}_-])`, "giu"),
+      redacted,
+    );
   return cutText(clean, maxLength);
 }
+
+/** Shorter than this, a credential carries no secret worth cutting words for (see `scrubText`). */
+const minSecretLength = 8;
+
+const byLength = (a: string, b: string) => b.length - a.length;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * One more layer of what a token may be: its `%XX`, `%uXXXX`, `\uXXXX`, `\x` escapes and HTML's `&#43;` and

@@ -13,8 +13,9 @@ import type {
   Quote,
   SwapHistoryItem,
   SwapStatus,
-  Token,
+  TokenInfo,
 } from "../types.js";
+import { wireIntentStatuses } from "../wireIntentStatuses.js";
 import {
   array,
   boolean,
@@ -35,7 +36,7 @@ import {
 
 const int = /* @__PURE__ */ integer();
 const nonNegativeInt = /* @__PURE__ */ integer(0);
-// the range formatUnits and formatAmount accept: a larger count would only fail later, at display
+// the range formatLots and formatAmount accept: a larger count would only fail later, at display
 const decimals = /* @__PURE__ */ integer(0, 255);
 const lotsMessage = "expected an integer decimal string of at most 78 digits";
 /**
@@ -203,24 +204,14 @@ function check<T>(schema: Schema<T>, body: unknown): T {
   }
 }
 
-/** The statuses this version knows, each spelled as the service spells it. */
-const knownStatuses = new Set<string>([
-  "Initiated",
-  "ApprovalAdded",
-  "Accepted",
-  "Declined",
-  "UserDeposited",
-  "Fulfilled",
-  "Expired",
-  "RefundRequested",
-  "Refunded",
-]);
-
-/** Maps a wire status to the domain status; an unknown value becomes `"Unknown"` (the caller keeps `rawStatus`). */
+/**
+ * Maps a wire status to the domain status; an unknown value becomes `"Unknown"` (the caller keeps `rawStatus`).
+ * The known ones are `wireIntentStatuses`; the spec spells one `RefundRquested`, and the corrected spelling is
+ * tolerated: both parse to `RefundRequested`.
+ */
 export function toIntentStatus(raw: string): IntentStatus {
-  // The spec spells it `RefundRquested`; the corrected spelling is tolerated. Both parse to `RefundRequested`.
-  const status = raw === "RefundRquested" ? "RefundRequested" : raw;
-  return knownStatuses.has(status) ? (status as KnownIntentStatus) : "Unknown";
+  if (raw === "RefundRquested" || raw === "RefundRequested") return "RefundRequested";
+  return (wireIntentStatuses as readonly string[]).includes(raw) ? (raw as KnownIntentStatus) : "Unknown";
 }
 
 /** The domain status next to the service's text (`rawStatus`). */
@@ -273,7 +264,7 @@ export function parseNetworks(json: unknown): Network[] {
 }
 
 /** Parses a page of tokens (spec 4.6). An empty `wrapped_token_address` becomes `null`. */
-export function parseTokensPage(json: unknown): Page<Token> {
+export function parseTokensPage(json: unknown): Page<TokenInfo> {
   const { data, pagination } = check(tokensPageSchema, json);
   return { items: data, limit: pagination.limit, offset: pagination.offset, total: pagination.total };
 }

@@ -11,7 +11,7 @@ import {
 } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { type ReceivedRequest, startTestServer, type TestServer } from "../../test/startTestServer.js";
-import { createClient } from "../client/createClient.js";
+import { createSwapIntentClient } from "../client/createSwapIntentClient.js";
 import type { RequestEvent } from "../client/types.js";
 import { createRequestSigner } from "./createRequestSigner.js";
 
@@ -37,7 +37,7 @@ function verify(request: ReceivedRequest, canonical: string): boolean {
 }
 
 function signingClient() {
-  return createClient({
+  return createSwapIntentClient({
     baseUrl: server.url,
     requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
     retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 2 },
@@ -58,7 +58,7 @@ describe("request signing", () => {
   it("a PKCS#1 PEM public key gives the same key id", async () => {
     server.handle(() => ({ body: networksWire }));
     const pkcs1Pem = publicKey.export({ type: "pkcs1", format: "pem" }).toString();
-    await createClient({
+    await createSwapIntentClient({
       baseUrl: server.url,
       requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: pkcs1Pem }),
     }).getNetworks();
@@ -68,11 +68,11 @@ describe("request signing", () => {
   it("sends an issued keyId exactly as given, with or without the public key", async () => {
     server.handle(() => ({ body: networksWire }));
     const keyId = "partner-7f3a/issued+id=";
-    await createClient({
+    await createSwapIntentClient({
       baseUrl: server.url,
       requestSigning: createRequestSigner({ privateKey: privatePem, keyId }),
     }).getNetworks();
-    await createClient({
+    await createSwapIntentClient({
       baseUrl: server.url,
       requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem, keyId }),
     }).getNetworks();
@@ -88,7 +88,7 @@ describe("request signing", () => {
     ] as const) {
       let caught: unknown;
       try {
-        createClient({ baseUrl: server.url, requestSigning: createRequestSigner(requestSigning) });
+        createSwapIntentClient({ baseUrl: server.url, requestSigning: createRequestSigner(requestSigning) });
       } catch (error) {
         caught = error;
       }
@@ -103,7 +103,7 @@ describe("request signing", () => {
       .toString();
     const notRsaPkcs1 = "-----BEGIN RSA PUBLIC KEY-----\nMAMCAQU=\n-----END RSA PUBLIC KEY-----";
     for (const publicKey of [ecPem, notRsaPkcs1]) {
-      const client = createClient({
+      const client = createSwapIntentClient({
         baseUrl: server.url,
         requestSigning: createRequestSigner({ privateKey: privatePem, publicKey }),
       });
@@ -195,7 +195,7 @@ describe("request signing", () => {
 
   it("a base URL path prefix is part of PATH", async () => {
     server.handle(() => ({ body: networksWire }));
-    await createClient({
+    await createSwapIntentClient({
       baseUrl: `${server.url}/api`,
       requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
     }).getNetworks();
@@ -214,7 +214,10 @@ describe("request signing", () => {
       ["sign", "verify"],
     )) as CryptoKeyPair;
     server.handle(() => ({ body: statusWire("Initiated") }));
-    await createClient({ baseUrl: server.url, requestSigning: createRequestSigner(pair) }).getIntentStatus({
+    await createSwapIntentClient({
+      baseUrl: server.url,
+      requestSigning: createRequestSigner(pair),
+    }).getIntentStatus({
       intentId,
     });
     const request = server.requests[0] as ReceivedRequest;
@@ -236,7 +239,7 @@ describe("request signing", () => {
   it("hooks never see the key hash or the signature", async () => {
     server.handle(() => ({ body: networksWire }));
     const events: RequestEvent[] = [];
-    await createClient({
+    await createSwapIntentClient({
       baseUrl: server.url,
       requestSigning: createRequestSigner({ privateKey: privatePem, publicKey: publicPem }),
       hooks: { onRequest: (e) => events.push(e) },
@@ -252,7 +255,7 @@ describe("request signing", () => {
   it("refuses the former options object in place of a signer, at construction", () => {
     let caught: unknown;
     try {
-      createClient({
+      createSwapIntentClient({
         baseUrl: server.url,
         requestSigning: { privateKey: privatePem, publicKey: publicPem } as never,
       });
@@ -267,7 +270,7 @@ describe("request signing", () => {
     const seen: unknown[] = [];
     const events: RequestEvent[] = [];
     const error = await rejection(
-      createClient({
+      createSwapIntentClient({
         baseUrl: `${server.url}/p`,
         requestSigning: async (request) => {
           seen.push(request);
@@ -296,7 +299,7 @@ describe("request signing", () => {
   it("an unusable private key fails with INVALID_OPTIONS before anything is sent", async () => {
     server.handle(() => ({ body: networksWire }));
     const error = await rejection(
-      createClient({
+      createSwapIntentClient({
         baseUrl: server.url,
         requestSigning: createRequestSigner({
           privateKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",

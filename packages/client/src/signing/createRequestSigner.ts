@@ -53,7 +53,7 @@ export interface SignableRequest {
 }
 
 /**
- * Computes the signing headers for one attempt of one request. Pass one to `createClient({ requestSigning })`;
+ * Computes the signing headers for one attempt of one request. Pass one to `createSwapIntentClient({ requestSigning })`;
  * `createRequestSigner` makes the one the service documents. Credential headers it returns (`x-api-key`,
  * `x-api-signature`) are redacted from hooks and scrubbed from error text like an API key.
  */
@@ -71,7 +71,7 @@ export type CreateRequestSignerReturnType = RequestSigner;
 export type CreateRequestSignerErrorType = ClientError<"INVALID_OPTIONS" | "SIGNING_FAILED">;
 
 /**
- * Creates the request signer to pass as `createClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
+ * Creates the request signer to pass as `createSwapIntentClient({ requestSigning })`, using only WebCrypto (`globalThis.crypto.subtle`),
  * so it runs unchanged in Node 20 and browsers. Per attempt it returns:
  *
  * - `x-api-key`: `keyId` when given; otherwise base64 (standard alphabet, padded) of SHA-256 over the public key's
@@ -82,15 +82,15 @@ export type CreateRequestSignerErrorType = ClientError<"INVALID_OPTIONS" | "SIGN
  * - `x-api-timestamp`: unix seconds at signing;
  * - `x-api-nonce`: a fresh random UUID, on every POST (a retried POST is signed again with a new nonce).
  *
- * Keys are imported once, lazily, on the first signed request. Kept apart from `createClient` so that a client
+ * Keys are imported once, lazily, on the first signed request. Kept apart from `createSwapIntentClient` so that a client
  * without signing ships none of this code.
  *
  * @throws `INVALID_OPTIONS` at once when neither `publicKey` nor a non-empty `keyId` is given; an unusable key
  * fails the first call with `INVALID_OPTIONS`, before anything is sent.
  *
  * @example
- * import { createClient, createRequestSigner } from "@swapintent/client";
- * const client = createClient({
+ * import { createSwapIntentClient, createRequestSigner } from "@swapintent/client";
+ * const client = createSwapIntentClient({
  *   baseUrl: "https://swap.example",
  *   requestSigning: createRequestSigner({ privateKey: pkcs8Pem, publicKey: spkiPem }),
  * });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatAmount } from "./formatAmount.js";
-import { parseUnits } from "./parseUnits.js";
+import { parseLots } from "./parseLots.js";
 
 describe("formatAmount", () => {
   it("groups the integer part and trims trailing zeros", () => {
@@ -48,7 +48,7 @@ describe("formatAmount", () => {
         fc.integer({ min: 0, max: 24 }),
         (lots, decimals) => {
           expect(
-            parseUnits({ value: formatAmount({ value: lots, decimals, groupSeparator: "" }), decimals }),
+            parseLots({ value: formatAmount({ value: lots, decimals, groupSeparator: "" }), decimals }),
           ).toBe(lots);
         },
       ),

@@ -1,6 +1,6 @@
 import type { ClientError } from "../errors/codes.js";
 import { invalidInput } from "../internal/invalidInput.js";
-import { formatUnits } from "./formatUnits.js";
+import { formatLots } from "./formatLots.js";
 
 /** Parameters of {@link formatAmount}. */
 export interface FormatAmountParameters {
@@ -45,7 +45,7 @@ export function formatAmount({
   if (!Number.isInteger(minFractionDigits) || minFractionDigits < 0) {
     throw invalidInput("minFractionDigits", "must be an integer >= 0", minFractionDigits);
   }
-  const plain = formatUnits({ value, decimals });
+  const plain = formatLots({ value, decimals });
   const negative = plain.startsWith("-");
   const [whole = "0", rawFraction = ""] = (negative ? plain.slice(1) : plain).split(".");
   let fraction = maxFractionDigits === undefined ? rawFraction : rawFraction.slice(0, maxFractionDigits);

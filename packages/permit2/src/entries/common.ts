@@ -1,6 +1,7 @@
 // What every entry (`.`, `./evm`, `./tron`) exports: verification, its types, the errors, signature normalizing.
 export {
   isPermit2Error,
+  type Permit2ContractSignatureProblem,
   type Permit2Error,
   type Permit2ErrorCode,
   type Permit2ErrorDetails,
@@ -23,4 +24,4 @@ export type {
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
-export { verifyPermit2Approval } from "../verifyPermit2Approval.js";
+export { verifyPermit2Approval } from "../verify/verifyPermit2Approval.js";

@@ -4,10 +4,10 @@ export {
   type FormatTronAddressParameters,
   type FormatTronAddressReturnType,
   formatTronAddress,
-} from "../formatTronAddress.js";
+} from "../address/formatTronAddress.js";
 export {
   type ParseTronAddressErrorType,
   type ParseTronAddressParameters,
   type ParseTronAddressReturnType,
   parseTronAddress,
-} from "../parseTronAddress.js";
+} from "../address/parseTronAddress.js";

@@ -9,7 +9,9 @@ export type AssertPermit2AllowanceParameters = GetPermit2AllowanceParameters;
 export type AssertPermit2AllowanceReturnType = bigint;
 
 /** The error {@link assertPermit2Allowance} throws (`PERMIT2_ALLOWANCE_INSUFFICIENT`, `PERMIT2_ALLOWANCE_READ_FAILED`). */
-export type AssertPermit2AllowanceErrorType = Permit2Error;
+export type AssertPermit2AllowanceErrorType = Permit2Error<
+  "PERMIT2_ALLOWANCE_INSUFFICIENT" | "PERMIT2_ALLOWANCE_READ_FAILED"
+>;
 
 /**
  * Like {@link getPermit2Allowance}, but throws when the allowance does not cover the amount, so a flow can

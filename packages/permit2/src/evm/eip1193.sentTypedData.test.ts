@@ -14,7 +14,6 @@ import { signPermit2Approval } from "./signPermit2Approval.js";
 
 const STUB =
   "PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,";
-const RESERVED = new Set(["TokenPermissions", "PermitWitnessTransferFrom", "EIP712Domain"]);
 
 /** A wallet that records the JSON it is sent and signs it with ethers. */
 function recordingProvider() {
@@ -34,14 +33,12 @@ function recordingProvider() {
 
 describe("eth_signTypedData_v4: the JSON the wallet receives hashes to the verified digest", () => {
   it("for random verified permits (ethers and viem, parsed back from the JSON sent)", async () => {
-    const name = fc
-      .stringMatching(/^[A-Z][A-Za-z0-9]{0,11}$/)
-      .filter((candidate) => !RESERVED.has(candidate));
+    // The witness type is pinned to the escrow's SwapWitness; the permits vary in their nonce.
+    const witnessTypeName = "SwapWitness";
     const nonce = fc.bigInt({ min: 0n, max: 2n ** 53n - 1n });
     await fc.assert(
-      fc.asyncProperty(name, nonce, async (witnessTypeName, randomNonce) => {
+      fc.asyncProperty(nonce, async (randomNonce) => {
         const f = buildPermit2Fixture({
-          witnessTypeName,
           tamper: (params) => {
             params.nonce = randomNonce;
           },

@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { createPermit2Error } from "../internal/fail.js";
 import type { Permit2TypedData } from "../types.js";
 
@@ -61,7 +61,16 @@ export async function readProviderAccount(
 
 /** `eth_chainId` must be a hex quantity equal to the verified domain's chain id, before the wallet is asked to sign. */
 export async function assertProviderChain(provider: Permit2Eip1193Provider, chainId: number): Promise<void> {
-  const answer = await ask(provider, "eth_chainId", undefined, "chainId");
+  assertWalletChainId(await ask(provider, "eth_chainId", undefined, "chainId"), chainId);
+}
+
+/**
+ * The one reading of a wallet's chain, on every EVM path (a bare provider, a viem or wagmi WalletClient): the raw
+ * `eth_chainId` answer is a hex quantity (`0x` and no leading zero, as EIP-1193 and JSON-RPC spell it), equal to
+ * the verified domain's chain id. A decimal string (`"1337001"`), a number or anything else is
+ * `PERMIT2_WALLET_RESPONSE_INVALID`, whichever path asked.
+ */
+export function assertWalletChainId(answer: unknown, chainId: number): void {
   if (typeof answer !== "string" || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/.test(answer))
     throw createPermit2Error("PERMIT2_WALLET_RESPONSE_INVALID", "eth_chainId is not a hex quantity.", {
       method: "eth_chainId",
@@ -87,5 +96,5 @@ export function requestTypedDataSignature(
     { ...typedData, types: { EIP712Domain: EIP712_DOMAIN_FIELDS, ...typedData.types } },
     (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value),
   );
-  return ask(provider, "eth_signTypedData_v4", [address, json], "sign") as Promise<Hex | unknown>;
+  return ask(provider, "eth_signTypedData_v4", [address, json], "sign") as Promise<HexString | unknown>;
 }

@@ -45,7 +45,7 @@ export type GetPermit2AllowanceReturnType =
   | { sufficient: false; allowance: bigint; required: bigint; approveTransaction: Permit2ApproveTransaction };
 
 /** The error {@link getPermit2Allowance} throws (`PERMIT2_ALLOWANCE_READ_FAILED`). */
-export type GetPermit2AllowanceErrorType = Permit2Error;
+export type GetPermit2AllowanceErrorType = Permit2Error<"PERMIT2_ALLOWANCE_READ_FAILED">;
 
 /**
  * Reads `token.allowance(owner, permit2)` and tells whether it covers `amount`; when it does not, returns the

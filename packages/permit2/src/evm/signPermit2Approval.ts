@@ -1,6 +1,11 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { recoverAddress } from "viem";
-import type { Permit2Error } from "../errors.js";
+import type {
+  Permit2ContractSignatureErrorCode,
+  Permit2Error,
+  Permit2SigningErrorCode,
+  Permit2VerifyErrorCode,
+} from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
   type SignedPermit2Approval,
@@ -14,8 +19,10 @@ import type {
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
 } from "../types.js";
+import { assertContractSignature, type Permit2ChainReader } from "./assertContractSignature.js";
 import {
   assertProviderChain,
+  assertWalletChainId,
   type Permit2Eip1193Provider,
   readProviderAccount,
   requestTypedDataSignature,
@@ -26,7 +33,7 @@ import {
  * as `0x` hex, the message a record.
  */
 export interface Permit2EvmTypedData extends Permit2TypedData {
-  domain: Permit2Domain & { verifyingContract: Hex };
+  domain: Permit2Domain & { verifyingContract: HexString };
   message: Permit2Message & Readonly<Record<string, unknown>>;
 }
 
@@ -37,14 +44,14 @@ export interface Permit2EvmTypedData extends Permit2TypedData {
  * package resolves).
  */
 export interface Permit2EvmSigner {
-  address: Hex;
+  address: HexString;
   /** Signs the verified EIP-712 typed data as `address` and returns the signature (hex). */
-  signTypedData(typedData: Permit2EvmTypedData): Promise<Hex | string>;
+  signTypedData(typedData: Permit2EvmTypedData): Promise<HexString | string>;
   /**
    * A viem account backed by a key in this process (`type: "local"`, `source` `privateKey` or `hd`) signs the
    * verified digest with this instead of `signTypedData`.
    */
-  sign?: ((parameters: { hash: Hex }) => Promise<Hex>) | undefined;
+  sign?: ((parameters: { hash: HexString }) => Promise<HexString>) | undefined;
 }
 
 /**
@@ -54,15 +61,15 @@ export interface Permit2EvmSigner {
  */
 export interface Permit2WalletClient {
   /** The account attached to the client, if any. */
-  account?: { address: Hex } | undefined;
-  /** The client's EIP-1193 request function (only its presence is used: it tells a client from an account). */
+  account?: { address: HexString } | undefined;
+  /** The client's EIP-1193 request function: asked `eth_chainId` (the raw answer) before signing. */
   request(...parameters: never[]): Promise<unknown>;
-  /** The wallet's current chain, checked against the verified domain before it is asked to sign. */
+  /** Tells a client from an account (the chain itself is read with `request({ method: "eth_chainId" })`). */
   getChainId(): Promise<number>;
   /** The wallet's accounts: the first signs when neither `account` nor an attached account is given. */
-  getAddresses(): Promise<readonly Hex[]>;
+  getAddresses(): Promise<readonly HexString[]>;
   /** Called with `account` set: the address given, or the client's own account object when one is attached. */
-  signTypedData(parameters: Permit2EvmTypedData & { account: Hex }): Promise<Hex>;
+  signTypedData(parameters: Permit2EvmTypedData & { account: HexString }): Promise<HexString>;
 }
 
 /**
@@ -70,6 +77,19 @@ export interface Permit2WalletClient {
  * account, a custom signer or a viem `WalletClient`) or a bare EIP-1193 `provider` (`window.ethereum`).
  */
 export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
+  /**
+   * Reads the chain when the owner is a contract (a smart account): a viem `PublicClient` on the permit's chain,
+   * or any EIP-1193 reader. When the signature does not ECDSA-recover to the owner, its ERC-1271
+   * `isValidSignature` (after the ERC-6492 factory call for an account not deployed yet) is asked what Permit2
+   * will ask. Without it every signature must ECDSA-recover to the owner, as before (a browser wallet may pass its
+   * own `provider` here too). A key-held account (`privateKeyToAccount`) never reads the chain, even with it.
+   */
+  publicClient?: Permit2ChainReader | undefined;
+  /**
+   * The wallet knows the owner is a contract (a smart account): its signature is checked against the chain only
+   * (ERC-1271 / ERC-6492), never as an ECDSA signature; `publicClient` is then required.
+   */
+  contractOwner?: boolean | undefined;
   /**
    * Stops waiting for the wallet: when it aborts, signing rejects at once with `PERMIT2_SIGNING_ABORTED` (`cause`:
    * `signal.reason`) and never returns an approval, even if the wallet answers later. An already aborted signal is
@@ -85,23 +105,28 @@ export type SignPermit2ApprovalParameters = VerifyPermit2ApprovalParameters & {
          */
         signer: Permit2EvmSigner | Permit2WalletClient;
         /** With a `WalletClient` that has no account attached: the address to sign with. */
-        account?: Hex | undefined;
+        account?: HexString | undefined;
         provider?: undefined;
       }
     | {
         /** A bare EIP-1193 provider: asked for `eth_accounts`, `eth_chainId` and `eth_signTypedData_v4`, in that order. */
         provider: Permit2Eip1193Provider;
         /** The address to sign with; default: the provider's first `eth_accounts` entry. */
-        account?: Hex | undefined;
+        account?: HexString | undefined;
         signer?: undefined;
       }
   );
 
 /** What {@link signPermit2Approval} returns. */
-export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<Hex> {}
+export interface SignPermit2ApprovalReturnType extends SignedPermit2Approval<HexString> {}
 
 /** The error {@link signPermit2Approval} throws: any verification code, or a signing one. */
-export type SignPermit2ApprovalErrorType = Permit2Error;
+export type SignPermit2ApprovalErrorType = Permit2Error<
+  | Permit2VerifyErrorCode
+  | Permit2SigningErrorCode
+  | Permit2ContractSignatureErrorCode
+  | "PERMIT2_WALLET_RESPONSE_INVALID"
+>;
 
 /**
  * Verifies a `permit2` intent against the quote and the wallet's state (see `verifyPermit2Approval`; there is no
@@ -114,7 +139,11 @@ export type SignPermit2ApprovalErrorType = Permit2Error;
  * `PERMIT2_CHAIN_ID_MISMATCH` (a wallet on another chain), `PERMIT2_WALLET_RESPONSE_INVALID` (a provider's malformed
  * `eth_chainId` or empty `eth_accounts`), `PERMIT2_SIGNING_FAILED` (the wallet refused or failed, original error as
  * `cause`), `PERMIT2_SIGNATURE_INVALID` (malformed or high-`s` signature), `PERMIT2_SIGNER_MISMATCH` (it recovers
- * to another address), `PERMIT2_SIGNING_ABORTED` (`signal` aborted; see `signal`).
+ * to another address), `PERMIT2_SIGNING_ABORTED` (`signal` aborted; see `signal`); for a contract owner
+ * (`publicClient`), `PERMIT2_CONTRACT_SIGNATURE_INVALID` (its `isValidSignature` refuses the permit's digest, or
+ * accepts an unrelated hash too), `PERMIT2_CONTRACT_DEPLOYMENT_MISMATCH` (an ERC-6492 factory call that does not
+ * deploy the owner), `PERMIT2_CONTRACT_CHECK_FAILED` (the chain could not be read), `PERMIT2_CHAIN_ID_MISMATCH`
+ * (the reader is on another chain).
  *
  * @example
  * ```ts
@@ -129,32 +158,62 @@ export type SignPermit2ApprovalErrorType = Permit2Error;
  *   signer: privateKeyToAccount(privateKey), // or a WalletClient, or { address, signTypedData }
  *   // or, with no viem client: provider: window.ethereum
  * });
+ * // A smart account (ERC-1271, or ERC-6492 before it is deployed): pass a reader of the permit's chain.
+ * await signPermit2Approval({ ...same, signer: smartWalletClient, publicClient: createPublicClient({ chain, transport: http() }) });
  * await client.submitApproval({ intentId: intent.intentId, approval });
  * ```
  */
 export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,
 ): Promise<SignPermit2ApprovalReturnType> {
-  const { signer, provider, account, signal, ...verifyParameters } = parameters;
-  return verifyThenSign<Hex>({
+  const { signer, provider, account, signal, publicClient, contractOwner, ...verifyParameters } = parameters;
+  if (contractOwner === true && publicClient === undefined)
+    throw createPermit2Error(
+      "PERMIT2_EXPECTED_INVALID",
+      "A contract owner needs a publicClient to check its signature.",
+      { field: "publicClient" },
+    );
+  return verifyThenSign<HexString>({
     parameters: verifyParameters,
     signal,
     family: "evm",
     recoverAddress,
-    signing: (verified) => {
-      if (provider !== undefined) return providerSigning(provider, account, verified);
-      if (isWalletClient(signer)) return walletClientSigning(signer, account, verified);
-      // An in-process key signs exactly the digest we verified (no second typed-data hashing).
-      if (isLocalKeyAccount(signer))
-        return { owner: signer.address, sign: () => signer.sign({ hash: verified.digest }) };
-      const custom = signer as Permit2EvmSigner;
-      // on EVM the verified domain's verifyingContract is 0x hex (verifyPermit2Approval checked the address)
+    signing: async (verified) => {
+      const signing = await chooseSigning({ signer, provider, account, verified });
+      // An in-process key signs exactly the digest we verified (no second typed-data hashing), and never reads a chain.
+      const reader = provider === undefined && isLocalKeyAccount(signer) ? undefined : publicClient;
+      if (reader === undefined) return signing;
+      const chainId = verified.typedData.domain.chainId;
       return {
-        owner: custom.address,
-        sign: () => custom.signTypedData(verified.typedData as Permit2EvmTypedData),
+        ...signing,
+        contractSignature: {
+          asserted: contractOwner === true,
+          check: (input) =>
+            assertContractSignature({ ...input, reader, chainId, contractAsserted: contractOwner === true }),
+        },
       };
     },
   });
+}
+
+/** How the given wallet signs the verified permit. */
+function chooseSigning(input: {
+  signer: SignPermit2ApprovalParameters["signer"];
+  provider: Permit2Eip1193Provider | undefined;
+  account: HexString | undefined;
+  verified: VerifyPermit2ApprovalReturnType;
+}): Promise<VerifiedSigning> | VerifiedSigning {
+  const { signer, provider, account, verified } = input;
+  if (provider !== undefined) return providerSigning(provider, account, verified);
+  if (isWalletClient(signer)) return walletClientSigning(signer, account, verified);
+  if (isLocalKeyAccount(signer))
+    return { owner: signer.address, sign: () => signer.sign({ hash: verified.digest }) };
+  const custom = signer as Permit2EvmSigner;
+  // on EVM the verified domain's verifyingContract is 0x hex (verifyPermit2Approval checked the address)
+  return {
+    owner: custom.address,
+    sign: () => custom.signTypedData(verified.typedData as Permit2EvmTypedData),
+  };
 }
 
 function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer is Permit2WalletClient {
@@ -167,7 +226,7 @@ function isWalletClient(signer: SignPermit2ApprovalParameters["signer"]): signer
 /** A viem local account backed by a key in this process (`privateKeyToAccount`, `mnemonicToAccount`, `hdKeyToAccount`). */
 function isLocalKeyAccount(
   signer: SignPermit2ApprovalParameters["signer"],
-): signer is Permit2EvmSigner & { sign: (parameters: { hash: Hex }) => Promise<Hex> } {
+): signer is Permit2EvmSigner & { sign: (parameters: { hash: HexString }) => Promise<HexString> } {
   const candidate = signer as { type?: unknown; sign?: unknown; source?: unknown };
   return (
     candidate.type === "local" &&
@@ -179,7 +238,7 @@ function isLocalKeyAccount(
 /** A bare EIP-1193 provider: its account, its chain (before asking), then `eth_signTypedData_v4`. */
 async function providerSigning(
   provider: Permit2Eip1193Provider,
-  account: Hex | undefined,
+  account: HexString | undefined,
   verified: VerifyPermit2ApprovalReturnType,
 ): Promise<VerifiedSigning> {
   const owner = await readProviderAccount(provider, account);
@@ -196,36 +255,27 @@ async function providerSigning(
  */
 async function walletClientSigning(
   walletClient: Permit2WalletClient,
-  account: Hex | undefined,
+  account: HexString | undefined,
   verified: VerifyPermit2ApprovalReturnType,
 ): Promise<VerifiedSigning> {
   const signingAccount = account ?? walletClient.account ?? (await firstAddress(walletClient));
   const typedData = verified.typedData;
   return {
     owner: typeof signingAccount === "string" ? signingAccount : signingAccount?.address,
-    beforeSigning: async () => {
-      const walletChainId: unknown = await walletClient.getChainId();
-      // viem's getChainId returns a number; a wallet that answers anything else is not trusted to compare.
-      if (typeof walletChainId !== "number" || !Number.isSafeInteger(walletChainId) || walletChainId < 0)
-        throw createPermit2Error(
-          "PERMIT2_WALLET_RESPONSE_INVALID",
-          "The wallet's chain id is not an integer.",
-          {
-            method: "eth_chainId",
-            value: walletChainId,
-          },
-        );
-      if (BigInt(walletChainId) !== BigInt(typedData.domain.chainId))
-        throw createPermit2Error("PERMIT2_CHAIN_ID_MISMATCH", "The wallet is connected to another chain.", {
-          expected: typedData.domain.chainId,
-          actual: walletChainId,
-        });
-    },
+    // The raw eth_chainId answer, read by the same rule as a bare provider's (viem's getChainId would turn a
+    // decimal "1337001" into a number).
+    beforeSigning: async () =>
+      assertWalletChainId(
+        await (walletClient.request as (arguments_: { method: "eth_chainId" }) => Promise<unknown>)({
+          method: "eth_chainId",
+        }),
+        typedData.domain.chainId,
+      ),
     sign: () =>
       walletClient.signTypedData({
         // the client's own account object when one is attached (viem signs locally with a local one), else the
         // address: typed as the address, which every viem signTypedData takes
-        account: signingAccount as Hex,
+        account: signingAccount as HexString,
         ...(typedData as Permit2EvmTypedData),
       }),
   };

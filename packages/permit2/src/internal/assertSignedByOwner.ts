@@ -1,4 +1,4 @@
-import type { Hex } from "@swapintent/client";
+import type { HexString } from "@swapintent/client";
 import { normalizeSignature } from "../normalizeSignature.js";
 import { createPermit2Error } from "./fail.js";
 
@@ -6,7 +6,7 @@ import { createPermit2Error } from "./fail.js";
  * Recovers the signer's 20-byte address from a digest and a 65-byte signature: viem's in `./evm`, ox's in `./tron`,
  * whichever the entry already bundles (so neither entry carries a second secp256k1 implementation).
  */
-export type RecoverAddress = (input: { hash: Hex; signature: Hex }) => Promise<string> | string;
+export type RecoverAddress = (input: { hash: HexString; signature: HexString }) => Promise<string> | string;
 
 /**
  * The one check every wallet path ends with, whatever signed (a viem account, a WalletClient, an EIP-1193 provider,
@@ -17,10 +17,10 @@ export type RecoverAddress = (input: { hash: Hex; signature: Hex }) => Promise<s
  */
 export async function assertSignedByOwner(input: {
   signature: unknown;
-  digest: Hex;
-  owner20: Hex;
+  digest: HexString;
+  owner20: HexString;
   recoverAddress: RecoverAddress;
-}): Promise<Hex> {
+}): Promise<HexString> {
   if (typeof input.signature !== "string")
     throw createPermit2Error("PERMIT2_SIGNATURE_INVALID", "The wallet returned no signature string.", {
       reason: "not-a-string",

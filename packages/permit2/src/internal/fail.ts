@@ -1,4 +1,4 @@
-import { BaseError } from "@swapintent/client";
+import { SwapIntentError } from "@swapintent/client";
 import type { Permit2Error, Permit2ErrorCode, Permit2ErrorDetails } from "../errors.js";
 import { escapeUnsafeText } from "./unsafeText.js";
 
@@ -21,16 +21,16 @@ export function createPermit2Error<TCode extends Permit2ErrorCode>(
   details: Permit2ErrorDetails[TCode],
   cause?: unknown,
 ): Permit2Error<TCode> {
-  let error: BaseError;
+  let error: SwapIntentError;
   try {
-    error = new BaseError(code, shortMessage, { details: escapeUnsafeText(details) as never, cause });
+    error = new SwapIntentError(code, shortMessage, { details: escapeUnsafeText(details) as never, cause });
   } catch {
     // A wallet's value in the details that cannot be walked or printed (a revoked Proxy, a throwing getter, toJSON
     // or toString): the refusal keeps its code, and such values read "[unreadable]".
     const readable: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(details))
       readable[key] = Object(value) === value ? "[unreadable]" : escapeUnsafeText(value);
-    error = new BaseError(code, shortMessage, { details: readable, cause });
+    error = new SwapIntentError(code, shortMessage, { details: readable, cause });
   }
   ownErrors.add(error);
   return error as unknown as Permit2Error<TCode>;

@@ -1,20 +1,23 @@
 import {
   type Approval,
-  type Hex,
+  type HexString,
   isAbortSignalLike,
   raceAbortSignal,
   readAbortSignal,
 } from "@swapintent/client";
+import { anyAddressTo20, detectChainKind } from "../address/addresses.js";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
-import { verifyPermit2Approval } from "../verifyPermit2Approval.js";
-import { anyAddressTo20, detectChainKind } from "./addresses.js";
+import { verifyPermit2Approval } from "../verify/verifyPermit2Approval.js";
 import { assertSignedByOwner, type RecoverAddress } from "./assertSignedByOwner.js";
 import { createPermit2Error, ownErrors } from "./fail.js";
 
 /** What every signer of the package returns (the Tron one with a base58 owner). */
 export interface SignedPermit2Approval<TOwner extends string> {
-  /** 65-byte `r ‖ s ‖ v` signature, v = 27/28, low `s`. */
-  signature: Hex;
+  /**
+   * 65-byte `r ‖ s ‖ v` signature, v = 27/28, low `s`; for a contract owner (a smart account), the signature its
+   * wallet returned (lowercase hex of any bounded length, an ERC-6492 wrapper kept), as Permit2 accepted it.
+   */
+  signature: HexString;
   /** The body to submit with the client's approval call. */
   approval: Extract<Approval, { type: "permit2" }>;
   /** The address that signed (the Permit2 `owner`), in the chain's own form. */
@@ -36,6 +39,22 @@ export interface VerifiedSigning {
    * so nothing awaited can let the key sign after an abort.
    */
   sign: () => Promise<unknown> | unknown;
+  /**
+   * A contract owner's check (EVM: ERC-1271 / ERC-6492 against the chain), when the wallet gave a way to read the
+   * chain: run when the ECDSA check refuses the answer (with that refusal, to rethrow for a key-held owner), or
+   * instead of it when `asserted` (the wallet said the owner is a contract). Returns the signature to submit.
+   */
+  contractSignature?:
+    | {
+        asserted: boolean;
+        check: (input: {
+          signature: unknown;
+          ecdsaRefusal: unknown;
+          owner20: HexString;
+          digest: HexString;
+        }) => Promise<HexString>;
+      }
+    | undefined;
 }
 
 /**
@@ -90,12 +109,30 @@ export async function verifyThenSign<TOwner extends string>(input: {
       actual: owner,
     });
   if (signing.beforeSigning) await askWallet("chainId", signing.beforeSigning);
-  const signature = await assertSignedByOwner({
-    signature: await askWallet("sign", signing.sign),
-    digest: verified.digest,
-    owner20,
-    recoverAddress: input.recoverAddress,
-  });
+  const answer = await askWallet("sign", signing.sign);
+  const ecdsa = () =>
+    assertSignedByOwner({
+      signature: answer,
+      digest: verified.digest,
+      owner20,
+      recoverAddress: input.recoverAddress,
+    });
+  const contract = signing.contractSignature;
+  // Without a chain reader (every key-held path): exactly the ECDSA check. With one, the contract owner's check
+  // reads the chain, a wallet step the signal can abandon.
+  const signature =
+    contract === undefined
+      ? await ecdsa()
+      : await askWallet("sign", async () => {
+          const checked = { signature: answer, owner20, digest: verified.digest };
+          if (contract.asserted) return contract.check({ ...checked, ecdsaRefusal: undefined });
+          try {
+            return await ecdsa();
+          } catch (ecdsaRefusal) {
+            if (!ownErrors.has(ecdsaRefusal as object)) throw ecdsaRefusal;
+            return contract.check({ ...checked, ecdsaRefusal });
+          }
+        });
   // An abort while the answer was checked (the recovery may await) still wins: no approval after an abort.
   throwIfAborted(signal, "whileSigning");
   return {

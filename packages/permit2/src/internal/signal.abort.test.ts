@@ -149,7 +149,8 @@ const routes: Route[] = [
           signal,
           signer: {
             account: undefined,
-            request: () => wallet.ask("sign"),
+            request: ({ method }: { method: string }) =>
+              wallet.ask(method === "eth_chainId" ? "chainId" : "sign"),
             getAddresses: () => wallet.ask("accounts"),
             getChainId: () => wallet.ask("chainId", EVM.chainId),
             signTypedData: () => wallet.ask("sign"),

@@ -7,7 +7,7 @@
 export const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u2800\u3164\uFFA0]/u;
 /**
  * What error details escape: the unsafe characters, and every character outside the Basic Multilingual Plane.
- * `BaseError` shortens a long detail in its message at a fixed length, which could cut a surrogate pair in two
+ * `SwapIntentError` shortens a long detail in its message at a fixed length, which could cut a surrogate pair in two
  * and leave a lone surrogate in the message; escaped, no pair is left to cut.
  */
 const ESCAPED_IN_DETAILS = new RegExp(`${UNSAFE_TEXT.source}|[\\u{10000}-\\u{10FFFF}]`, "gu");

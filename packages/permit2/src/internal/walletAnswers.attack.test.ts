@@ -4,7 +4,7 @@
  * raw TypeError/SyntaxError from the wallet's object), and the wallet is never asked to sign.
  */
 
-import { BaseError, type Hex } from "@swapintent/client";
+import { type HexString, SwapIntentError } from "@swapintent/client";
 import { Wallet } from "ethers";
 import * as tronweb from "tronweb";
 import {
@@ -52,13 +52,18 @@ async function refusal(run: () => Promise<unknown>) {
   return error;
 }
 
-/** A viem-shaped wallet client whose chain read is `getChainId`; it records whether it was asked to sign. */
-function fakeWalletClient(getChainId: () => Promise<unknown>) {
+/**
+ * A viem-shaped wallet client whose raw `eth_chainId` answer (through `request`) is `chainIdAnswer`; it records
+ * whether it was asked to sign.
+ */
+function fakeWalletClient(chainIdAnswer: () => Promise<unknown>) {
   const signTypedData = vi.fn(async () => "0x");
   const walletClient = {
     account: { address: USER_ADDRESS, type: "json-rpc" },
-    request: vi.fn(async () => null),
-    getChainId,
+    request: vi.fn(async ({ method }: { method: string }) =>
+      method === "eth_chainId" ? chainIdAnswer() : null,
+    ),
+    getChainId: vi.fn(async () => EVM.chainId),
     getAddresses: vi.fn(async () => [USER_ADDRESS]),
     signTypedData,
   } as unknown as WalletClient;
@@ -126,9 +131,10 @@ describe("a wallet object that throws or answers junk: a typed error, never aske
     ["a negative number", -1],
     ["an object", { id: 1 }],
     ["undefined", undefined],
-    ["a hex string (getChainId returns a number)", "0x1"],
+    ["a number (eth_chainId answers a hex quantity)", EVM.chainId],
+    ["a decimal string without 0x", String(EVM.chainId)],
   ])(
-    "a wallet client whose getChainId returns %s: PERMIT2_WALLET_RESPONSE_INVALID, never asked to sign",
+    "a wallet client whose eth_chainId answers %s: PERMIT2_WALLET_RESPONSE_INVALID, never asked to sign",
     async (_name, answer) => {
       const { parameters } = parametersOf("evm");
       const { walletClient, signTypedData } = fakeWalletClient(async () => answer);
@@ -260,7 +266,7 @@ describe("a wallet's signature spellings that are the owner's: accepted, returne
 
 describe("a wallet that writes into the typed data it is given", () => {
   it("EVM custom signer, TronLink: the returned verified typed data and digest stay what was verified", async () => {
-    const account = privateKeyToAccount(USER_PRIVATE_KEY as Hex);
+    const account = privateKeyToAccount(USER_PRIVATE_KEY as HexString);
     const evm = parametersOf("evm");
     const signer = {
       address: account.address,
@@ -319,7 +325,10 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
         details: { expected: 1, actual: 2 },
       }),
     ],
-    ["a client BaseError PERMIT2_SIGNER_MISMATCH", () => new BaseError("PERMIT2_SIGNER_MISMATCH", "x")],
+    [
+      "a client SwapIntentError PERMIT2_SIGNER_MISMATCH",
+      () => new SwapIntentError("PERMIT2_SIGNER_MISMATCH", "x"),
+    ],
   ];
   const evmSigner = (overrides: object) =>
     ({ address: USER_ADDRESS, signTypedData: async () => "0x", ...overrides }) as unknown as Parameters<
@@ -354,7 +363,7 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
         }),
     ],
     [
-      "viem wallet client, getChainId",
+      "viem wallet client, eth_chainId",
       "chainId",
       (thrown) =>
         signPermit2Approval({
@@ -368,7 +377,7 @@ describe("a wallet that throws an error shaped like this package's own: PERMIT2_
       "viem wallet client, signTypedData",
       "sign",
       (thrown) => {
-        const { walletClient } = fakeWalletClient(async () => EVM.chainId);
+        const { walletClient } = fakeWalletClient(async () => `0x${EVM.chainId.toString(16)}`);
         (walletClient as unknown as { signTypedData: () => never }).signTypedData = () => {
           throw thrown;
         };
@@ -465,7 +474,7 @@ describe("a wallet value that cannot be read or printed still gives the code its
       const evm = await refusal(() =>
         signPermit2Approval({
           ...parametersOf("evm").parameters,
-          signer: { address: owner as Hex, signTypedData },
+          signer: { address: owner as HexString, signTypedData },
         }),
       ).catch((e: unknown) => ({ code: `stray: ${String(e)}`, details: undefined }));
       expect(evm.code, name).toBe("PERMIT2_OWNER_MISMATCH");
@@ -481,7 +490,7 @@ describe("a wallet value that cannot be read or printed still gives the code its
     }
   });
 
-  it("as the answer to getChainId, eth_chainId or eth_accounts: PERMIT2_WALLET_RESPONSE_INVALID", async () => {
+  it("as a wallet client's or a provider's eth_chainId answer, or in eth_accounts: PERMIT2_WALLET_RESPONSE_INVALID", async () => {
     for (const [name, answer] of unreadable()) {
       const client = fakeWalletClient(async () => answer);
       const viaClient = await refusal(() =>

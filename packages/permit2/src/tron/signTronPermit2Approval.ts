@@ -1,8 +1,8 @@
 import * as Address from "ox/Address";
 import * as Secp256k1 from "ox/Secp256k1";
 import * as Signature from "ox/Signature";
-import type { Permit2Error } from "../errors.js";
-import { formatTronAddress } from "../formatTronAddress.js";
+import { formatTronAddress } from "../address/formatTronAddress.js";
+import type { Permit2Error, Permit2SigningErrorCode, Permit2VerifyErrorCode } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import {
   type SignedPermit2Approval,
@@ -89,7 +89,9 @@ export type SignTronPermit2ApprovalParameters = VerifyPermit2ApprovalParameters 
 export interface SignTronPermit2ApprovalReturnType extends SignedPermit2Approval<string> {}
 
 /** The error {@link signTronPermit2Approval} throws: any verification code, or a signing one. */
-export type SignTronPermit2ApprovalErrorType = Permit2Error;
+export type SignTronPermit2ApprovalErrorType = Permit2Error<
+  Permit2VerifyErrorCode | Permit2SigningErrorCode | "PERMIT2_TRONWEB_UNAVAILABLE"
+>;
 
 /**
  * Verifies a `permit2` intent on Tron (base58 addresses, chain id masked to 32 bits; see `verifyPermit2Approval`,

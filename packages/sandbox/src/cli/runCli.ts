@@ -53,7 +53,8 @@ export async function runCli({
     process.exit(1);
   }
   process.stdout.write(
-    `Sandbox ready at ${sandbox.url} (API ${sandbox.url}/affiliate/v1, ${Math.round(performance.now() - startedAt)} ms${parsed.options.dev ? ", dev endpoints on" : ""})\n`,
+    `Sandbox ready at ${sandbox.url} (${Math.round(performance.now() - startedAt)} ms${parsed.options.dev ? ", dev endpoints on" : ""})\n` +
+      `  client baseUrl: ${sandbox.url}   (the root: the client adds /affiliate/v1 itself)\n`,
   );
 }
 

@@ -6,6 +6,7 @@ import {
   destroyConnection,
   driverCode,
   endConnection,
+  isConnectionLost,
   PG_TYPES,
 } from "./postgresConnection.js";
 
@@ -32,6 +33,12 @@ export interface ResolverLock {
    * the background (see {@link acquireResolverLock}).
    */
   use<T>(work: (client: pg.Client) => Promise<T>): Promise<T>;
+  /**
+   * Run `reload` whenever the lock is taken again, before {@link ResolverLock.held} turns true: nothing is written or
+   * resolved on what this sandbox read before it lost the lock. When a reload fails, the new connection is dropped and
+   * the lock is taken again later (and the reloads run again).
+   */
+  onRetaken(reload: () => Promise<void>): void;
   /** Release the lock and close its connection (after the call in progress). */
   release(): Promise<void>;
 }
@@ -79,11 +86,13 @@ async function firstConnection(
 }
 
 /**
- * Poll until `client` holds the lock, for at most `waitMs` (0: refuse at once); then throw `SANDBOX_DATABASE_LOCKED`
- * (closing the connection). While waiting, say who holds it at once and then every minute.
+ * Poll until a connection holds the lock, for at most `waitMs` (0: refuse at once); then throw
+ * `SANDBOX_DATABASE_LOCKED` (closing the connection). While waiting, say who holds it at once and then every minute.
+ * A connection lost while waiting (the server restarted, the backend ended) is replaced as the first one was
+ * (`connectWithRetry`, within what is left of the wait), and the wait goes on. Returns the connection holding it.
  */
 async function waitForLock({
-  client,
+  client: first,
   url,
   waitMs,
   log,
@@ -94,11 +103,23 @@ async function waitForLock({
   waitMs: number;
   log: (message: string) => void;
   pollMs: number;
-}): Promise<void> {
+}): Promise<pg.Client> {
   const shownUrl = redactDatabaseUrl(url);
   const startedMs = Date.now();
   let lastLogMs = 0;
-  while (!(await tryLock(client))) {
+  let client = first;
+  const attempt = async (): Promise<boolean> => {
+    try {
+      return await tryLock(client);
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+      await client.end().catch(() => {});
+      log(`lost the connection while waiting for the resolver lock (${driverCode(error)}); reconnecting`);
+      client = await firstConnection(url, Math.max(waitMs - (Date.now() - startedMs), 1_000), log);
+      return tryLock(client);
+    }
+  };
+  while (!(await attempt())) {
     const holder = await findHolder(client);
     const waitedMs = Date.now() - startedMs;
     if (waitedMs >= waitMs) {
@@ -119,6 +140,7 @@ async function waitForLock({
     }
     await sleep(Math.min(pollMs, waitMs - waitedMs));
   }
+  return client;
 }
 
 async function connect(url: string): Promise<pg.Client> {
@@ -235,12 +257,18 @@ export async function acquireResolverLock({
    */
   statementTimeoutMs?: number;
 }): Promise<ResolverLock> {
-  let client = await firstConnection(url, startTimeoutMs, log);
-  await waitForLock({ client, url, waitMs, log, pollMs });
+  let client = await waitForLock({
+    client: await firstConnection(url, startTimeoutMs, log),
+    url,
+    waitMs,
+    log,
+    pollMs,
+  });
   let held = true;
   let generation = 1;
   let released = false;
   const queue = createQueue();
+  const reloads: (() => Promise<void>)[] = [];
 
   const onEnd = () => {
     if (released) return;
@@ -253,9 +281,19 @@ export async function acquireResolverLock({
       if (released) return void (await next.end().catch(() => {}));
       client = next;
       client.once("end", onEnd);
+      try {
+        for (const reload of reloads) await reload();
+      } catch (error) {
+        log(
+          `resolver lock taken again, but reading the sandbox's state failed (${driverCode(error)}): taking it again later`,
+        );
+        destroyConnection(next);
+        return;
+      }
+      if (released) return;
       held = true;
       generation++;
-      log("resolver lock taken again: the resolver resumes");
+      log("resolver lock taken again (state read again): the resolver resumes");
     });
   };
   client.once("end", onEnd);
@@ -263,6 +301,7 @@ export async function acquireResolverLock({
   return {
     held: () => held,
     generation: () => generation,
+    onRetaken: (reload) => void reloads.push(reload),
     use: (work) =>
       queue(() => {
         if (!held)

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Store } from "./createStore.js";
 import type { SqlDatabase, SqlQueryable } from "./sqlDatabase.js";
+import type { Store } from "./storeTypes.js";
 
 const META_SEED = "master_seed";
 const META_CLOCK = "clock_offset_ms";
@@ -26,7 +26,9 @@ export function createMetaQueries(
     },
 
     async loadClockOffsetMs() {
-      const value = await readMeta(db, META_CLOCK);
+      // A read, not a write: it runs while the lock is being taken again, before this sandbox may write.
+      const r = await db.read<{ value: string }>("SELECT value FROM meta WHERE key = $1", [META_CLOCK]);
+      const value = r.rows[0]?.value;
       return value === undefined ? 0 : Number(value);
     },
 

@@ -1,7 +1,7 @@
 import type { StatusCache } from "./createStatusCache.js";
-import type { Store } from "./createStore.js";
 import { readIntentRow } from "./intentRow.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+import type { Store } from "./storeTypes.js";
 
 /**
  * Quotes deleted between two `VACUUM quotes`: PGlite runs no autovacuum, so without it the deleted rows' space was
@@ -25,19 +25,43 @@ export function createWorkQueries(
   db: SqlDatabase,
   cache: StatusCache,
   mayResolve: () => boolean,
-): Pick<Store, "listWork" | "expireOverdue" | "deferIntents" | "pruneQuotes"> {
+  enginesId: string | undefined,
+): Pick<
+  Store,
+  "listWork" | "expireOverdue" | "deferIntents" | "pruneQuotes" | "adoptUnrecordedIntents" | "listForeignWork"
+> {
   let prunedSinceVacuum = 0;
   let deferredSinceVacuum = 0;
   return {
     async listWork(limit) {
       if (!mayResolve()) return [];
+      // Only intents whose funds are on this sandbox's engines: another data dir's wait for their own engines.
       const r = await db.read<Record<string, unknown>>(
-        `SELECT * FROM intents WHERE pending_step IS NOT NULL
-           OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested')
+        `SELECT * FROM intents WHERE (pending_step IS NOT NULL
+           OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested'))
+           ${enginesId === undefined ? "AND $2::text IS NULL" : "AND engines_id = $2"}
          ORDER BY next_attempt_ms, pending_step IS NULL, seq LIMIT $1`,
-        [limit],
+        [limit, enginesId ?? null],
       );
       return r.rows.map(readIntentRow);
+    },
+
+    async adoptUnrecordedIntents() {
+      if (enginesId === undefined) return 0;
+      const r = await db.query("UPDATE intents SET engines_id = $1 WHERE engines_id IS NULL", [enginesId]);
+      return r.affectedRows;
+    },
+
+    async listForeignWork() {
+      if (enginesId === undefined) return [];
+      const r = await db.read<{ engines_id: string | null; intents: number | bigint }>(
+        `SELECT engines_id, count(*) AS intents FROM intents WHERE (pending_step IS NOT NULL
+           OR status IN ('ApprovalAdded', 'Accepted', 'UserDeposited', 'RefundRquested'))
+           AND engines_id IS DISTINCT FROM $1
+         GROUP BY engines_id ORDER BY engines_id`,
+        [enginesId],
+      );
+      return r.rows.map((row) => ({ enginesId: row.engines_id, intents: Number(row.intents) }));
     },
 
     async expireOverdue(nowMs) {

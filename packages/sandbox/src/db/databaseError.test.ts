@@ -1,4 +1,4 @@
-import { BaseError } from "@swapintent/client";
+import { SwapIntentError } from "@swapintent/client";
 import { describe, expect, test } from "vitest";
 import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
 import { createDatabaseError, isDatabaseError, redactDatabaseUrl } from "./databaseError.js";
@@ -11,7 +11,7 @@ describe("isDatabaseError", () => {
     expect(isDatabaseError(error, "SANDBOX_DATABASE_UNAVAILABLE")).toBe(true);
     expect(isDatabaseError(error, "SANDBOX_DATABASE_LOCKED")).toBe(false);
     // a swapintent error with a look-alike code (a prefix match would take it) and plain errors are not ours
-    expect(isDatabaseError(new BaseError("SANDBOX_DATABASE_SOMETHING_NEW", "x"))).toBe(false);
+    expect(isDatabaseError(new SwapIntentError("SANDBOX_DATABASE_SOMETHING_NEW", "x"))).toBe(false);
     expect(isDatabaseError(new Error("SANDBOX_DATABASE_UNAVAILABLE"))).toBe(false);
     expect(isDatabaseError({ code: "SANDBOX_DATABASE_UNAVAILABLE" })).toBe(false);
   });

@@ -1,4 +1,5 @@
-import { BaseError, type CodedError, hasErrorCode } from "@swapintent/client";
+import { type CodedError, SwapIntentError } from "@swapintent/client";
+import { hasErrorCode } from "@swapintent/client/internal";
 
 /**
  * The sandbox database's failures, by code, with the facts each carries. Never a password: a URL in details is
@@ -91,7 +92,7 @@ export function createDatabaseError<C extends DatabaseErrorCode>(
   details: DatabaseErrorDetails[C],
   cause?: unknown,
 ): DatabaseError<C> {
-  return new BaseError(code, shortMessage, { details, cause }) as DatabaseError<C>;
+  return new SwapIntentError(code, shortMessage, { details, cause }) as DatabaseError<C>;
 }
 
 /**

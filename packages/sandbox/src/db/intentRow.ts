@@ -57,6 +57,11 @@ export interface IntentRow {
   fulfilledAtMs: number | null;
   swappedAtMs: number | null;
   refundedAtMs: number | null;
+  /**
+   * The engines that hold the intent's funds (the data dir's identity, see `readEnginesId`); null when stored by a
+   * store that records none (tests of the store alone), or before identities were recorded.
+   */
+  enginesId: string | null;
 }
 
 /** Database column of each field. */
@@ -100,6 +105,7 @@ export const INTENT_COLUMNS: Readonly<Record<keyof IntentRow, string>> = {
   fulfilledAtMs: "fulfilled_at_ms",
   swappedAtMs: "swapped_at_ms",
   refundedAtMs: "refunded_at_ms",
+  enginesId: "engines_id",
 };
 
 const BIGINT_FIELDS = new Set<keyof IntentRow>([

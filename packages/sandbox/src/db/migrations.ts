@@ -107,4 +107,13 @@ CREATE INDEX IF NOT EXISTS intents_expiry ON intents (deadline_secs)
 CREATE INDEX IF NOT EXISTS quotes_unused_expiry ON quotes (expiry_ms) WHERE used_by_intent IS NULL;
 `,
   },
+  {
+    // The engines (anvil state, UTXO ledger, litesvm: a data dir's, see readEnginesId) that hold each intent's funds.
+    // NULL for intents stored before: the first sandbox that starts on the database takes them as its own.
+    version: 5,
+    name: "engine-identity",
+    sql: `
+ALTER TABLE intents ADD COLUMN IF NOT EXISTS engines_id text;
+`,
+  },
 ];

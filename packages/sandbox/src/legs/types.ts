@@ -142,6 +142,18 @@ export const LEG_REJECTION_CODES = [
 /** A code of {@link LEG_REJECTION_CODES}. */
 export type LegRejectionCode = (typeof LEG_REJECTION_CODES)[number];
 
+/**
+ * Refusals that say "not on this engine" rather than anything about the intent: the escrow or HTLC the step needs is
+ * not there. On the intent's own engines that cannot happen once its deposit was recorded, so the resolver never
+ * takes one as a step's final outcome: the step stays recorded and is retried (an engine that lost its state, or a
+ * sandbox on another data dir's engines, must not clear a claim or a refund the user's funds wait for).
+ */
+export const LEG_ABSENCE_CODES: readonly LegRejectionCode[] = [
+  "NOT_DEPOSITED",
+  "DEPOSIT_MISSING",
+  "NOT_LOCKED",
+];
+
 /** Raised by a leg when an approval or request is refused; the core answers 422 with `reason` and changes no state. */
 export class LegRejection extends Error {
   override name = "LegRejection";
@@ -182,6 +194,12 @@ export interface ChainLeg {
    * the escrow contract (EVM, Tron), the HTLC output's address (Bitcoin), the escrow token account (Solana).
    */
   buildApproval(intent: LegIntent): Promise<{ paramsToSign: Json; legData: Json; proxyAddress: string }>;
+  /**
+   * Undo what `buildApproval` set aside on the engine for an intent whose creation then failed (it was never
+   * stored, or its outcome is unknown and the user was never given `params_to_sign`): the Bitcoin leg's coin
+   * reservations. Optional: a leg whose `buildApproval` changes nothing on its engine leaves it out.
+   */
+  releaseApproval?(intent: LegIntent): Promise<void>;
   /** Check a submitted approval (simulate it on the engine). Throws `LegRejection` when it would fail. */
   verifyApproval(intent: LegIntent, legData: Json, approval: SubmittedApproval): Promise<{ legData: Json }>;
   /** Execute the verified approval: move the user's funds into the escrow. */
@@ -205,4 +223,20 @@ export interface ChainLeg {
   faucet(request: { address: string; token: string; amountLots: bigint }): Promise<{ txHash: string }>;
   /** Balance of `address` in `token`, for tests and the faucet. */
   balanceOf(address: string, token: string): Promise<bigint>;
+  /**
+   * Dev: the sandbox smart account (ERC-1271) of `owner` and `salt` on a permit2 leg: its address, the ERC-6492
+   * factory call that deploys it, and with `deploy` the account deployed. Legs without smart accounts omit it.
+   */
+  smartAccount?(request: { owner: string; salt: string; deploy: boolean }): Promise<Record<string, Json>>;
+}
+
+/** Creates one network's leg. */
+export type LegFactory = (ctx: LegContext) => ChainLeg;
+
+/** Leg factories by leg kind; a missing one is loaded from the sandbox's own legs (`src/legs/registry.ts`). */
+export interface LegFactories {
+  evm?: LegFactory;
+  tron?: LegFactory;
+  bitcoin?: LegFactory;
+  solana?: LegFactory;
 }

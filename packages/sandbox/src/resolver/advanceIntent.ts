@@ -1,5 +1,5 @@
 import type { IntentRow, PendingStep } from "../db/intentRow.js";
-import { type ChainLeg, type LegIntent, LegRejection } from "../legs/types.js";
+import { type ChainLeg, LEG_ABSENCE_CODES, type LegIntent, LegRejection } from "../legs/types.js";
 import type { Core } from "../service/core.js";
 import { toLegIntent } from "../service/toLegIntent.js";
 
@@ -35,8 +35,9 @@ function describeError(error: unknown, secretHex: string): string {
  * `pending_step` before the leg is called, and its result is stored in the same statement that sets the next
  * status and clears the step. After a crash a recorded step is called again first, whatever the faults or the
  * clock say, and the leg (idempotent by intent id) returns the transaction it already made instead of paying twice.
- * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested), except `LEG_NOT_STARTED`;
- * any other error is transient and the step is retried on the next pass. A `LEG_NOT_STARTED` on a step's first call
+ * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested), except `LEG_NOT_STARTED`
+ * and the "not on this engine" codes (`LEG_ABSENCE_CODES`), which never end a step (a claim refused as
+ * `NOT_DEPOSITED` stays recorded); any other error is transient and the step is retried on the next pass. A `LEG_NOT_STARTED` on a step's first call
  * (the leg did nothing) drops the step again, so the deadline still ends the intent while the leg stays down.
  *
  * Returns the intent as stored after the change (the row the database returned), or undefined when it did not change.
@@ -93,8 +94,10 @@ async function runStep<T>(
     result = await call();
   } catch (error) {
     const notStarted = error instanceof LegRejection && error.code === "LEG_NOT_STARTED";
-    // LEG_NOT_STARTED says the leg is not running, nothing about the intent: retried, never final.
-    if (error instanceof LegRejection && !notStarted && refused) {
+    // LEG_NOT_STARTED says the leg is not running, and an absence code that the engine lacks what the step needs:
+    // nothing about the intent. Retried, never final.
+    const notHere = error instanceof LegRejection && LEG_ABSENCE_CODES.includes(error.code);
+    if (error instanceof LegRejection && !notStarted && !notHere && refused) {
       core.log(`intent ${row.id}: ${step} refused (${s.describe(error)})`);
       return s.cas(step, { pendingStep: null, lastError: `${step}: ${s.describe(error)}`, ...refused() });
     }

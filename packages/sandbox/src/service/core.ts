@@ -2,6 +2,7 @@ import type { Price } from "../config/prices.js";
 import type { Store } from "../db/createStore.js";
 import type { ChainLeg, Clock, LegToken, NetworkConfig } from "../legs/types.js";
 import type { Faults } from "../types.js";
+import type { QuoteIds } from "./createQuoteIds.js";
 
 /** A token of the catalogue: a leg's token on its network. */
 export interface CatalogueToken extends LegToken {
@@ -26,6 +27,13 @@ export interface Core {
     maxQuoteUsd: bigint;
   };
   faults: Faults;
+  /**
+   * The engines this sandbox runs (see `readEnginesId`): new intents record it, and an intent recorded under other
+   * engines is neither approved nor resolved here (its funds are not on these engines).
+   */
+  enginesId: string;
+  /** Quote ids that carry their expiry: a quote pruned after it expired is still answered "expired". */
+  quoteIds: QuoteIds;
   log: (message: string) => void;
 }
 

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { QuoteRecord } from "../db/createStore.js";
 import type { IntentRow } from "../db/intentRow.js";
-import { createApiError, createBadRequestError, createUnprocessableError } from "../http/apiError.js";
-import type { Json } from "../legs/types.js";
+import type { ChainLeg, Json } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
 import type { Core, ServiceCall } from "./core.js";
+import { createInvalidRequestError, createRejectedError, createServiceError } from "./serviceError.js";
 import { toLegIntent } from "./toLegIntent.js";
 
 /** An intent request, parsed from the wire (spec 4.2). */
@@ -22,21 +22,32 @@ export interface IntentRequest {
 /** The partner's quote, unused and unexpired; 404 `QUOTE_NOT_FOUND` or 422 otherwise. */
 async function findUsableQuote(core: Core, request: IntentRequest): Promise<QuoteRecord> {
   const quote = await core.store.getQuote(request.quoteId, request.partnerId);
+  // A quote of this partner's that expired long enough ago to be pruned: its id still says when it expired.
+  const expiredAt = quote
+    ? undefined
+    : core.quoteIds.readExpiry({ id: request.quoteId, partnerId: request.partnerId });
+  if (expiredAt !== undefined && expiredAt < core.clock.nowMs()) throw quoteExpired(expiredAt);
   if (!quote)
-    throw createApiError({
-      status: 404,
+    throw createServiceError({
+      kind: "not_found",
       code: "QUOTE_NOT_FOUND",
       message: "No quote has this id.",
       entity: "Quote",
     });
   if (quote.usedByIntent !== null) throw quoteAlreadyUsed();
-  if (core.clock.nowMs() > quote.expiryMs)
-    throw createUnprocessableError("QUOTE_EXPIRED", "The quote has expired; ask for a new one.", "Quote");
+  if (core.clock.nowMs() > quote.expiryMs) throw quoteExpired(quote.expiryMs);
   return quote;
 }
 
+const quoteExpired = (expiryMs: number) =>
+  createRejectedError(
+    "QUOTE_EXPIRED",
+    `The quote expired at ${new Date(expiryMs).toISOString()}; ask for a new one.`,
+    "Quote",
+  );
+
 const quoteAlreadyUsed = () =>
-  createUnprocessableError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");
+  createRejectedError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");
 
 /** The quote's two legs and source network; 422 `NETWORK_UNAVAILABLE` when either is not served. */
 function findLegs(core: Core, sourceChain: number, destChain: number) {
@@ -44,7 +55,7 @@ function findLegs(core: Core, sourceChain: number, destChain: number) {
   const destLeg = core.legs.get(destChain);
   const sourceNetwork = core.findNetwork(sourceChain);
   if (!sourceLeg || !destLeg || !sourceNetwork)
-    throw createUnprocessableError("NETWORK_UNAVAILABLE", "The quote's network is not served.", "Network");
+    throw createRejectedError("NETWORK_UNAVAILABLE", "The quote's network is not served.", "Network");
   return { sourceLeg, destLeg, sourceNetwork };
 }
 
@@ -59,7 +70,7 @@ function checkAddressesAndKey(
 ): string | null {
   const { sourceLeg, destLeg, sourceNetwork } = legs;
   const badAddress = (field: string, chain: number) =>
-    createBadRequestError(
+    createInvalidRequestError(
       "INVALID_ADDRESS",
       `\`${field}\` is not a valid address on network ${chain}.`,
       "Intent",
@@ -73,7 +84,7 @@ function checkAddressesAndKey(
   const needsKey = sourceNetwork.type === "BITCOIN" || sourceNetwork.type === "SOLANA";
   const publicKey = request.userSourcePublicKey?.replace(/^0x/, "") ?? null;
   if (needsKey && publicKey === null)
-    throw createBadRequestError(
+    throw createInvalidRequestError(
       "PUBLIC_KEY_REQUIRED",
       `\`user_source_public_key\` is required when the source network is ${sourceNetwork.type}.`,
       "Intent",
@@ -81,13 +92,13 @@ function checkAddressesAndKey(
   // At most 65 bytes (an uncompressed secp256k1 key, the longest any chain uses): EVM and Tron do not check the key,
   // and it is stored with the intent.
   if (publicKey !== null && !/^(?:[0-9a-fA-F]{2}){1,65}$/.test(publicKey))
-    throw createBadRequestError(
+    throw createInvalidRequestError(
       "INVALID_PUBLIC_KEY",
       "`user_source_public_key` must be hex of at most 65 bytes.",
       "Intent",
     );
   if (!sourceLeg.publicKeyMatchesAddress(request.userSourceAddress, publicKey))
-    throw createBadRequestError(
+    throw createInvalidRequestError(
       "PUBLIC_KEY_MISMATCH",
       "`user_source_public_key` does not belong to `user_source_address`.",
       "Intent",
@@ -150,7 +161,50 @@ function newIntentRow({
     fulfilledAtMs: null,
     swappedAtMs: null,
     refundedAtMs: null,
+    enginesId: core.enginesId,
   };
+}
+
+/**
+ * Store the intent (quote marked used in the same transaction). When that fails (the quote was taken meanwhile, or
+ * the database refused or lost the write, so the caller gets an error and never sees `params_to_sign`), whatever the
+ * source leg set aside for it on its engine (the Bitcoin leg's coin reservations) is released before the error goes
+ * on: a retry, or the user's next intent, can use the same coins at once. Engines keep no trace of an intent that
+ * was never acknowledged.
+ */
+async function storeOrRelease({
+  core,
+  row,
+  partnerId,
+  leg,
+}: {
+  core: Core;
+  row: IntentRow;
+  partnerId: string;
+  leg: ChainLeg;
+}): Promise<void> {
+  let inserted: boolean;
+  try {
+    inserted = await core.store.insertIntentFromQuote(row, { partnerId });
+  } catch (error) {
+    await releaseApproval({ core, row, leg });
+    throw error;
+  }
+  if (inserted) return;
+  await releaseApproval({ core, row, leg });
+  throw quoteAlreadyUsed();
+}
+
+/** Undo the leg's side of an intent that was not stored; a failure to do so is logged, never hides the first error. */
+async function releaseApproval({ core, row, leg }: { core: Core; row: IntentRow; leg: ChainLeg }) {
+  if (!leg.releaseApproval) return;
+  try {
+    await leg.releaseApproval(toLegIntent(row));
+  } catch (error) {
+    core.log(
+      `intent ${row.id}: could not release what its source leg set aside (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
 }
 
 /**
@@ -184,8 +238,7 @@ export async function createIntent({
     legData: built.legData,
     proxyAddress: built.proxyAddress,
   };
-  if (!(await core.store.insertIntentFromQuote(stored, { partnerId: request.partnerId })))
-    throw quoteAlreadyUsed();
+  await storeOrRelease({ core, row: stored, partnerId: request.partnerId, leg: legs.sourceLeg });
   return {
     intent_id: stored.id,
     deadline_secs: stored.deadlineSecs,

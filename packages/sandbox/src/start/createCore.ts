@@ -2,6 +2,7 @@ import { DEFAULT_PRICES, DEFAULT_STABLECOINS } from "../config/prices.js";
 import type { Store } from "../db/createStore.js";
 import type { ChainLeg, Clock, NetworkConfig } from "../legs/types.js";
 import type { CatalogueToken, Core } from "../service/core.js";
+import { createQuoteIds } from "../service/createQuoteIds.js";
 import { toTokenKey } from "../service/toTokenKey.js";
 import type { Faults, SandboxOptions } from "../types.js";
 
@@ -32,6 +33,8 @@ export function createCore({
   networks,
   legs,
   options,
+  enginesId,
+  masterSeed,
   log,
 }: {
   store: Store;
@@ -39,6 +42,8 @@ export function createCore({
   networks: readonly NetworkConfig[];
   legs: ReadonlyMap<number, ChainLeg>;
   options: SandboxOptions;
+  enginesId: string;
+  masterSeed: Uint8Array;
   log: (message: string) => void;
 }): Core {
   const tokens = listTokens(networks, legs);
@@ -61,6 +66,8 @@ export function createCore({
       maxQuoteUsd: options.maxQuoteUsd ?? 10_000_000n,
     },
     faults,
+    enginesId,
+    quoteIds: createQuoteIds({ masterSeed }),
     log,
   };
 }

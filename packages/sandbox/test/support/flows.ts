@@ -6,7 +6,12 @@
  * These only set things up the way a wallet would; every check a test proves stays in the test.
  */
 import { Keypair } from "@solana/web3.js";
-import { createClient, type Quote, type SwapIntentClient, type SwapStatus } from "@swapintent/client";
+import {
+  createSwapIntentClient,
+  type Quote,
+  type SwapIntentClient,
+  type SwapStatus,
+} from "@swapintent/client";
 import { parseTronAddress } from "@swapintent/permit2";
 import { getPermit2Allowance } from "@swapintent/permit2/evm";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
@@ -65,7 +70,7 @@ export async function startFlowSandbox(parameters: {
     ...(parameters.databaseUrl === undefined ? {} : { databaseUrl: parameters.databaseUrl }),
     networks: SANDBOX_NETWORKS.filter((n) => parameters.networkIds.includes(n.id)),
   });
-  return { sandbox, client: createClient({ baseUrl: sandbox.url, apiKey: parameters.apiKey }) };
+  return { sandbox, client: createSwapIntentClient({ baseUrl: sandbox.url, apiKey: parameters.apiKey }) };
 }
 
 /** Where a flow sandbox keeps the service's state: PGlite (the default), or a PostgreSQL server the test starts. */

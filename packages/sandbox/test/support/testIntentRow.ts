@@ -43,6 +43,7 @@ export function testIntentRow(quoteId: string, overrides: Partial<IntentRow> = {
     fulfilledAtMs: null,
     swappedAtMs: null,
     refundedAtMs: null,
+    enginesId: null,
     ...overrides,
   };
 }

@@ -2,30 +2,29 @@
  * The caller's `AbortSignal`, read so that a hostile or broken signal cannot break a signing flow: a signal whose
  * `aborted` getter throws (or answers anything but `false`) counts as aborted, a listener is attached only while the
  * wallet is asked and removed once that question settles, and whatever the wallet answers after the abort is never
- * used (its late rejection is handled, never unhandled). The race and the reads are `@swapintent/client`'s, shared by
- * every signer package; this file keeps the Solana codes.
+ * used (its late rejection is handled, never unhandled). The checks are `@swapintent/client/internal`'s
+ * `createAbortGuards`, shared by every signer package; this file gives them the Solana codes.
  */
-import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client";
+import { type AbortGuards, createAbortGuards } from "@swapintent/client/internal";
 import { solanaError } from "../errors.js";
+
+const guards = createAbortGuards({
+  invalidSignalError: () =>
+    solanaError("SOL_INVALID_PARAMETERS", "signal is not an AbortSignal.", { parameter: "signal" }),
+  abortedError: ({ stage, reason }) =>
+    solanaError("SOL_SIGNING_ABORTED", "Signing was aborted by the caller's signal.", { stage }, reason),
+  failedError: ({ source, cause }) =>
+    solanaError("SOL_SIGNING_FAILED", `The ${source} refused or failed to sign.`, { source }, cause),
+});
 
 /**
  * Refuses a `signal` that is no `AbortSignal` (`SOL_INVALID_PARAMETERS`, parameter `signal`), then one already
  * aborted (`SOL_SIGNING_ABORTED`, stage `beforeSigning`): run before any wallet or key is touched.
  */
-export function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined {
-  if (signal !== undefined && !isAbortSignalLike({ signal }))
-    throw solanaError("SOL_INVALID_PARAMETERS", "signal is not an AbortSignal.", { parameter: "signal" });
-  throwIfAborted(signal as AbortSignal | undefined, "beforeSigning");
-}
+export const checkSignal: AbortGuards["checkSignal"] = guards.checkSignal;
 
 /** `SOL_SIGNING_ABORTED` (cause: the signal's reason) when `signal` has aborted. */
-export function throwIfAborted(
-  signal: AbortSignal | undefined,
-  stage: "beforeSigning" | "whileSigning",
-): void {
-  const state = readAbortSignal({ signal });
-  if (state.aborted) throw abortedError(stage, state.reason);
-}
+export const throwIfAborted: AbortGuards["throwIfAborted"] = guards.throwIfAborted;
 
 /**
  * The wallet's or signer's answer, or `SOL_SIGNING_ABORTED` as soon as `signal` aborts: stage `whileSigning` once
@@ -38,19 +37,5 @@ export function askUntilAborted<T>(
   source: string,
   run: () => Promise<T> | T,
 ): Promise<T> {
-  let aborted: Error | undefined;
-  return raceAbortSignal({
-    signal,
-    run,
-    abortError: ({ reason, asked }) =>
-      (aborted = abortedError(asked ? "whileSigning" : "beforeSigning", reason)),
-  }).catch((error: unknown) => {
-    // The abort's own error, by identity (a wallet rejecting with `undefined` is a refusal, not the abort).
-    if (aborted && error === aborted) throw error;
-    throw solanaError("SOL_SIGNING_FAILED", `The ${source} refused or failed to sign.`, { source }, error);
-  });
-}
-
-function abortedError(stage: "beforeSigning" | "whileSigning", reason: unknown) {
-  return solanaError("SOL_SIGNING_ABORTED", "Signing was aborted by the caller's signal.", { stage }, reason);
+  return guards.untilAborted(signal, run, source);
 }

@@ -8,8 +8,8 @@ import {
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { describe, expect, it } from "vitest";
-import { getAssociatedTokenAddress } from "../getAssociatedTokenAddress.js";
-import { isSolanaError } from "../isSolanaError.js";
+import { getAssociatedTokenAccountAddress } from "../getAssociatedTokenAccountAddress.js";
+import { isSolanaCosignError } from "../isSolanaCosignError.js";
 import { findProgramAddress, isOnCurve, normalizeAddress, parseAddress } from "./address.js";
 import { base58Decode, base58Encode } from "./base58.js";
 
@@ -77,8 +77,9 @@ describe("parseAddress", () => {
       } catch (e) {
         error = e;
       }
-      expect(isSolanaError(error, "SOL_INVALID_ADDRESS"), String(value)).toBe(true);
-      if (isSolanaError(error, "SOL_INVALID_ADDRESS")) expect(error.details.parameter).toBe("escrow.owner");
+      expect(isSolanaCosignError(error, "SOL_INVALID_ADDRESS"), String(value)).toBe(true);
+      if (isSolanaCosignError(error, "SOL_INVALID_ADDRESS"))
+        expect(error.details.parameter).toBe("escrow.owner");
     }
   });
 });
@@ -119,7 +120,7 @@ describe("isOnCurve and program-derived addresses", () => {
     }
   });
 
-  it("getAssociatedTokenAddress equals @solana-program/token's findAssociatedTokenPda", async () => {
+  it("getAssociatedTokenAccountAddress equals @solana-program/token's findAssociatedTokenPda", async () => {
     for (let i = 0; i < 30; i++) {
       const owner = Keypair.generate().publicKey.toBase58();
       const mint = Keypair.generate().publicKey.toBase58();
@@ -128,7 +129,7 @@ describe("isOnCurve and program-derived addresses", () => {
         mint: kitAddress(mint),
         tokenProgram: TOKEN_PROGRAM_ADDRESS,
       });
-      expect(getAssociatedTokenAddress({ owner, mint })).toBe(pda);
+      expect(getAssociatedTokenAccountAddress({ owner, mint })).toBe(pda);
     }
   });
 });

@@ -20,13 +20,12 @@ export interface ParsedAddress {
 /** Parse an address given as base58 text or a `PublicKey`-like object; throws `SOL_INVALID_ADDRESS` for anything else. */
 export function parseAddress(value: unknown, name: string): ParsedAddress {
   let text = value;
-  if (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { toBase58?: unknown }).toBase58 === "function"
-  ) {
+  if (typeof value === "object" && value !== null) {
+    // A PublicKey-like object: its method is read and called once; whatever either throws (a getter, a Proxy
+    // trap) makes it no address.
     try {
-      text = (value as { toBase58(): unknown }).toBase58();
+      const toBase58: unknown = (value as { toBase58?: unknown }).toBase58;
+      text = typeof toBase58 === "function" ? Reflect.apply(toBase58, value, []) : undefined;
     } catch {
       text = undefined;
     }

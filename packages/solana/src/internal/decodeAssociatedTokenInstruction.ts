@@ -1,4 +1,4 @@
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../constants.js";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import type { InstructionEffect, ResolvedInstruction } from "./effects.js";
 import { disallowedSlot, involves } from "./effects.js";
 
@@ -46,10 +46,17 @@ export function decodeAssociatedTokenInstruction(ix: ResolvedInstruction, user: 
     if (accounts[0] !== user) return { kind: "none" };
     // The account's size (so the rent the user pays) is whatever the named token program answers to
     // GetAccountDataSize: any other program could ask for megabytes of rent into an account it owns.
-    if (accounts[5] !== TOKEN_PROGRAM_ADDRESS && accounts[5] !== TOKEN_2022_PROGRAM_ADDRESS)
+    if (accounts[5] !== SOLANA_PROGRAM_ADDRESSES.token && accounts[5] !== SOLANA_PROGRAM_ADDRESSES.token2022)
       return { kind: "unknown", reason: "user-paid associated account create for an unknown token program" };
-    const rent = accounts[5] === TOKEN_2022_PROGRAM_ADDRESS ? TOKEN_2022_ACCOUNT_RENT : TOKEN_ACCOUNT_RENT;
-    return { kind: "nativeOutflow", lamports: rent, instruction: "CreateAssociatedTokenAccount" };
+    const rent =
+      accounts[5] === SOLANA_PROGRAM_ADDRESSES.token2022 ? TOKEN_2022_ACCOUNT_RENT : TOKEN_ACCOUNT_RENT;
+    // Rent, not a payment: a wrapped SOL account's rent reserve is never part of its token amount.
+    return {
+      kind: "nativeOutflow",
+      lamports: rent,
+      instruction: "CreateAssociatedTokenAccount",
+      to: undefined,
+    };
   }
   if (tag === 2) {
     const slot = disallowedSlot(accounts, user, [5]);

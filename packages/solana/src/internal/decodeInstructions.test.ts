@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../constants.js";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import { decodeAssociatedTokenInstruction } from "./decodeAssociatedTokenInstruction.js";
 import { decodeSystemInstruction } from "./decodeSystemInstruction.js";
 import { decodeTokenInstruction } from "./decodeTokenInstruction.js";
@@ -17,7 +17,7 @@ function u64(n: bigint): number[] {
 }
 const system = (accounts: string[], data: number[]) =>
   decodeSystemInstruction({ programAddress: SYSTEM, accounts, data: new Uint8Array(data) }, USER);
-const token = (accounts: string[], data: number[], programAddress = TOKEN_PROGRAM_ADDRESS) =>
+const token = (accounts: string[], data: number[], programAddress: string = SOLANA_PROGRAM_ADDRESSES.token) =>
   decodeTokenInstruction({ programAddress, accounts, data: new Uint8Array(data) }, USER);
 
 describe("decodeSystemInstruction (bytes written by hand from the System Program layout)", () => {
@@ -26,6 +26,7 @@ describe("decodeSystemInstruction (bytes written by hand from the System Program
       kind: "nativeOutflow",
       lamports: 5_000n,
       instruction: "Transfer",
+      to: OTHER,
     });
     expect(
       system([USER, OTHER], [...u32(0), ...u64(7n), ...u64(165n), ...new Array(32).fill(9)]),
@@ -89,9 +90,9 @@ describe("decodeTokenInstruction (SPL Token layout: index byte, little-endian u6
   });
 
   it("refuses ApproveChecked and BurnChecked by the user, also on Token-2022", () => {
-    expect(token([OTHER, "Mint", OTHER, USER], [13, ...u64(1n), 6], TOKEN_2022_PROGRAM_ADDRESS).kind).toBe(
-      "authorityGrant",
-    );
+    expect(
+      token([OTHER, "Mint", OTHER, USER], [13, ...u64(1n), 6], SOLANA_PROGRAM_ADDRESSES.token2022).kind,
+    ).toBe("authorityGrant");
     expect(token([OTHER, "Mint", USER], [15, ...u64(1n), 6]).kind).toBe("tokenBurn");
   });
 
@@ -126,12 +127,15 @@ describe("decodeAssociatedTokenInstruction", () => {
         },
         USER,
       );
-    expect(create(TOKEN_PROGRAM_ADDRESS, [1])).toMatchObject({ kind: "nativeOutflow", lamports: 2_039_280n });
-    expect(create(TOKEN_2022_PROGRAM_ADDRESS, [])).toMatchObject({
+    expect(create(SOLANA_PROGRAM_ADDRESSES.token, [1])).toMatchObject({
+      kind: "nativeOutflow",
+      lamports: 2_039_280n,
+    });
+    expect(create(SOLANA_PROGRAM_ADDRESSES.token2022, [])).toMatchObject({
       kind: "nativeOutflow",
       lamports: 2_721_360n, // bound: a 263-byte account (every account extension a mint can require)
     });
-    expect(create(TOKEN_PROGRAM_ADDRESS, [7]).kind).toBe("unknown");
+    expect(create(SOLANA_PROGRAM_ADDRESSES.token, [7]).kind).toBe("unknown");
   });
 });
 

@@ -1,4 +1,4 @@
-import { SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import { disallowedSlot, type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
 
@@ -37,15 +37,18 @@ export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): 
   const tag = readUintLE(data, 0, 4);
   const known = tag === undefined ? undefined : SYSTEM_SLOTS[Number(tag)];
   if (known === undefined) {
-    return { kind: "unknown", reason: `system instruction ${tag ?? "(empty)"} on ${SYSTEM_PROGRAM_ADDRESS}` };
+    return {
+      kind: "unknown",
+      reason: `system instruction ${tag ?? "(empty)"} on ${SOLANA_PROGRAM_ADDRESSES.system}`,
+    };
   }
   const slot = disallowedSlot(accounts, user, known.user);
   if (slot !== undefined) return { kind: "userRole", instruction: known.name, role: `account ${slot}` };
-  const lamportsAt = (offset: number): InstructionEffect => {
+  const lamportsAt = (offset: number, to: string | undefined): InstructionEffect => {
     const lamports = readUintLE(data, offset, 8);
     return lamports === undefined
       ? { kind: "unknown", reason: `malformed ${known.name}` }
-      : { kind: "nativeOutflow", lamports, instruction: known.name };
+      : { kind: "nativeOutflow", lamports, instruction: known.name, to };
   };
   switch (tag) {
     case 0n: {
@@ -59,7 +62,7 @@ export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): 
           return { kind: "authorityGrant", instruction: "CreateAccount of the user's address" };
         }
       }
-      return accounts[0] === user ? lamportsAt(4) : { kind: "none" };
+      return accounts[0] === user ? lamportsAt(4, accounts[1]) : { kind: "none" };
     }
     case 1n:
     case 10n:
@@ -67,7 +70,7 @@ export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): 
       // Assign / AssignWithSeed / AuthorizeNonceAccount with the user as the account or its authority.
       return { kind: "authorityGrant", instruction: known.name };
     case 2n:
-      return accounts[0] === user ? lamportsAt(4) : { kind: "none" };
+      return accounts[0] === user ? lamportsAt(4, accounts[1]) : { kind: "none" };
     case 3n: {
       // base pubkey, seed (u64 length + bytes), lamports u64, space u64, owner
       if (accounts[1] === user) return { kind: "authorityGrant", instruction: known.name };
@@ -75,13 +78,13 @@ export function decodeSystemInstruction(ix: ResolvedInstruction, user: string): 
       const seedLength = readUintLE(data, 36, 8);
       if (seedLength === undefined || seedLength > 32n)
         return { kind: "unknown", reason: "malformed CreateAccountWithSeed" };
-      return lamportsAt(44 + Number(seedLength));
+      return lamportsAt(44 + Number(seedLength), accounts[1]);
     }
     case 5n:
-      return accounts[4] === user ? lamportsAt(4) : { kind: "none" };
+      return accounts[4] === user ? lamportsAt(4, accounts[1]) : { kind: "none" };
     case 11n:
       // The `from` account is derived from the base: its lamports are the user's.
-      return accounts[1] === user ? lamportsAt(4) : { kind: "none" };
+      return accounts[1] === user ? lamportsAt(4, accounts[2]) : { kind: "none" };
     default:
       return { kind: "none" };
   }

@@ -28,8 +28,8 @@ import {
   verifyParams,
 } from "../../test/fixture.js";
 import { everyPathRefusal, refusedEverywhere } from "../../test/paths.js";
-import { MEMO_V1_PROGRAM_ADDRESS } from "../constants.js";
-import { isSolanaError } from "../isSolanaError.js";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
+import { isSolanaCosignError } from "../isSolanaCosignError.js";
 import { verifyAndDecode } from "../verifyCosignTransaction.js";
 import { decodeTransaction } from "./decodeTransaction.js";
 import { bytesToHex, hexToBytes } from "./hex.js";
@@ -141,7 +141,7 @@ describe("a message the runtime's sanitize step refuses is refused by the decode
   it.each(cases)("%s", async (_name, mutate) => {
     const { hex, tx } = await mutated(mutate);
     // The lookup table's contents as the wallet read them: the (allowed) memo v1 program first, then distinct fillers.
-    const lookupTables = [{ key: table, addresses: [MEMO_V1_PROGRAM_ADDRESS, ...filler] }];
+    const lookupTables = [{ key: table, addresses: [SOLANA_PROGRAM_ADDRESSES.memoV1, ...filler] }];
     expect(runtime(tx)).toMatch(/Sanitize|sanitize/);
     expect(codeOf(() => verifyAndDecode(verifyParams(chain, hex, { lookupTables })))).toBe(
       "SOL_TX_DECODE_FAILED",
@@ -213,8 +213,8 @@ function decoderVerdict(bytes: Uint8Array): string | undefined {
     decodeTransaction(bytesToHex(bytes));
     return undefined;
   } catch (error) {
-    if (isSolanaError(error, "SOL_TX_DECODE_FAILED")) return error.details.reason;
-    return isSolanaError(error) ? error.code : String(error);
+    if (isSolanaCosignError(error, "SOL_TX_DECODE_FAILED")) return error.details.reason;
+    return isSolanaCosignError(error) ? error.code : String(error);
   }
 }
 

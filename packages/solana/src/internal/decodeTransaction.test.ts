@@ -2,7 +2,7 @@ import { type Address, generateKeyPairSigner } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Chain, compileHex, createChain, honestInstructions } from "../../test/fixture.js";
-import { isSolanaError } from "../isSolanaError.js";
+import { isSolanaCosignError } from "../isSolanaCosignError.js";
 import { decodeTransaction } from "./decodeTransaction.js";
 import { bytesToHex, hexToBytes } from "./hex.js";
 
@@ -64,7 +64,7 @@ describe("decodeTransaction reads what web3.js reads", () => {
     } catch (e) {
       error = e;
     }
-    expect(isSolanaError(error, "SOL_TX_VERSION_UNSUPPORTED") && error.details.version).toBe(5);
+    expect(isSolanaCosignError(error, "SOL_TX_VERSION_UNSUPPORTED") && error.details.version).toBe(5);
   });
 
   it("a cut anywhere is refused (SOL_TX_DECODE_FAILED), never read past the end", () => {
@@ -76,7 +76,7 @@ describe("decodeTransaction reads what web3.js reads", () => {
       } catch (e) {
         error = e;
       }
-      expect(isSolanaError(error, "SOL_TX_DECODE_FAILED"), String(length)).toBe(true);
+      expect(isSolanaCosignError(error, "SOL_TX_DECODE_FAILED"), String(length)).toBe(true);
     }
   });
 });

@@ -15,8 +15,8 @@ export type InstructionEffect =
     }
   /** SPL tokens of the user are burned. */
   | { kind: "tokenBurn"; mint: string; amount: bigint }
-  /** Lamports leave the user. */
-  | { kind: "nativeOutflow"; lamports: bigint; instruction: string }
+  /** Lamports leave the user, for `to` (the account credited; undefined when the verifier cannot name one). */
+  | { kind: "nativeOutflow"; lamports: bigint; instruction: string; to: string | undefined }
   /** Authority over one of the user's accounts is granted, changed or ended, or the user's mint/freeze authority is used. */
   | { kind: "authorityGrant"; instruction: string }
   /**

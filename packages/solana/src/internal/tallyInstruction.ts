@@ -1,13 +1,5 @@
-import type { BaseError } from "@swapintent/client";
-import {
-  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
-  COMPUTE_BUDGET_PROGRAM_ADDRESS,
-  MEMO_PROGRAM_ADDRESS,
-  MEMO_V1_PROGRAM_ADDRESS,
-  SYSTEM_PROGRAM_ADDRESS,
-  TOKEN_2022_PROGRAM_ADDRESS,
-  TOKEN_PROGRAM_ADDRESS,
-} from "../constants.js";
+import type { SwapIntentError } from "@swapintent/client";
+import { SOLANA_PROGRAM_ADDRESSES } from "../constants.js";
 import { solanaError } from "../errors.js";
 import {
   associatedTokenInvokedPrograms,
@@ -17,6 +9,7 @@ import { decodeSystemInstruction } from "./decodeSystemInstruction.js";
 import { decodeTokenInstruction, tokenInstructionTarget, userAuthorizes } from "./decodeTokenInstruction.js";
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
+import type { CheckedMintFacts } from "./readVerifyParameters.js";
 import { decodeUtf8Exact, firstUnsafeCodePoint } from "./text.js";
 
 /** What the instructions add up to so far. */
@@ -24,8 +17,12 @@ export interface InstructionTally {
   /** Every program the transaction can invoke, in order of first use (top level and through accounts). */
   programs: string[];
   memos: string[];
-  nativeOutflow: bigint;
+  /** Lamports leaving the user, each with the account credited (classified once every instruction is read). */
+  lamportsOut: { to: string | undefined; lamports: bigint; instruction: number }[];
+  /** Tokens the escrow receives (each Token-2022 transfer's fee taken off). */
   toEscrow: bigint;
+  /** Tokens a Token-2022 transfer fee withholds from the escrow's transfers. */
+  transferFee: bigint;
   destination: string | undefined;
   strangers: { destination: string; amount: bigint; instruction: number }[];
   /** Token accounts the user's own transfers debit (they are the user's, whatever their address). */
@@ -52,6 +49,7 @@ export interface InstructionContext {
   expectedMint: string;
   expectedDecimals: number | undefined;
   escrowOf: (program: string) => string | undefined;
+  token2022Mint: CheckedMintFacts | undefined;
 }
 
 /**
@@ -76,7 +74,7 @@ export function tallyInstruction(
   }
   // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
   // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.
-  if (ix.programAddress === SYSTEM_PROGRAM_ADDRESS && readUintLE(ix.data, 0, 4) === 4n) {
+  if (ix.programAddress === SOLANA_PROGRAM_ADDRESSES.system && readUintLE(ix.data, 0, 4) === 4n) {
     throw solanaError(
       "SOL_DURABLE_NONCE",
       "The transaction uses a durable nonce: it would stay valid indefinitely.",
@@ -84,7 +82,8 @@ export function tallyInstruction(
     );
   }
   if (
-    (ix.programAddress === TOKEN_PROGRAM_ADDRESS || ix.programAddress === TOKEN_2022_PROGRAM_ADDRESS) &&
+    (ix.programAddress === SOLANA_PROGRAM_ADDRESSES.token ||
+      ix.programAddress === SOLANA_PROGRAM_ADDRESSES.token2022) &&
     !userAuthorizes(ix, context.user)
   ) {
     const target = tokenInstructionTarget(ix);
@@ -96,7 +95,9 @@ export function tallyInstruction(
 
 /** Programs an instruction invokes through its accounts (cross-program invocations the verifier can name). */
 function invokedPrograms(ix: ResolvedInstruction): string[] {
-  return ix.programAddress === ASSOCIATED_TOKEN_PROGRAM_ADDRESS ? associatedTokenInvokedPrograms(ix) : [];
+  return ix.programAddress === SOLANA_PROGRAM_ADDRESSES.associatedToken
+    ? associatedTokenInvokedPrograms(ix)
+    : [];
 }
 
 function applyEffect(
@@ -112,7 +113,7 @@ function applyEffect(
       tally.memos.push(effect.text);
       return;
     case "nativeOutflow":
-      tally.nativeOutflow += effect.lamports;
+      tally.lamportsOut.push({ to: effect.to, lamports: effect.lamports, instruction: index });
       return;
     case "tokenTransfer":
       applyTransfer(tally, effect, index, context);
@@ -125,7 +126,7 @@ function applyEffect(
 function refusal(
   effect: Exclude<InstructionEffect, { kind: "none" | "memo" | "nativeOutflow" | "tokenTransfer" }>,
   index: number,
-): BaseError {
+): SwapIntentError {
   switch (effect.kind) {
     case "unknown":
       return solanaError(
@@ -158,8 +159,9 @@ function applyTransfer(
   tally: InstructionTally,
   effect: Extract<InstructionEffect, { kind: "tokenTransfer" }>,
   index: number,
-  { expectedMint, expectedDecimals, escrowOf }: InstructionContext,
+  context: InstructionContext,
 ): void {
+  const { expectedMint, expectedDecimals, escrowOf } = context;
   if (effect.mint !== null && effect.mint !== expectedMint) {
     throw solanaError("SOL_MINT_MISMATCH", "The user's tokens are not the quote's source mint.", {
       instruction: index,
@@ -190,11 +192,53 @@ function applyTransfer(
     );
   }
   if (escrow === undefined || effect.destination === escrow) {
-    tally.toEscrow += effect.amount;
+    const fee = token2022FeeOf(tally, effect, index, context);
+    tally.toEscrow += effect.amount - fee;
+    tally.transferFee += fee;
     tally.destination ??= effect.destination;
   } else {
     tally.strangers.push({ destination: effect.destination, amount: effect.amount, instruction: index });
   }
+}
+
+/**
+ * What a Token-2022 transfer withholds (0n through SPL Token). Its mint's extensions are not in the transaction, so
+ * the wallet must have stated them (`SOL_MINT_EXTENSIONS_UNKNOWN` otherwise): the fee Token-2022 computes,
+ * `min(ceil(amount * basisPoints / 10000), maximumFee)`, and the hook's programs, each allowed and listed.
+ */
+function token2022FeeOf(
+  tally: InstructionTally,
+  effect: Extract<InstructionEffect, { kind: "tokenTransfer" }>,
+  index: number,
+  context: InstructionContext,
+): bigint {
+  if (effect.programAddress !== SOLANA_PROGRAM_ADDRESSES.token2022) return 0n;
+  const facts = context.token2022Mint;
+  if (facts === undefined) {
+    throw solanaError(
+      "SOL_MINT_EXTENSIONS_UNKNOWN",
+      "The user's tokens move through Token-2022, and the wallet did not state the mint's transfer fee and hook.",
+      { instruction: index, program: effect.programAddress },
+    );
+  }
+  for (const program of facts.hookPrograms) {
+    if (!context.allowed.has(program)) {
+      throw solanaError(
+        "SOL_PROGRAM_NOT_ALLOWED",
+        "The mint's transfer hook runs a program that is not allowed.",
+        {
+          program,
+          instruction: index,
+          via: effect.programAddress,
+        },
+      );
+    }
+    if (!tally.programs.includes(program)) tally.programs.push(program);
+  }
+  const fee = facts.transferFee;
+  if (fee === null || fee.basisPoints === 0 || effect.amount === 0n) return 0n;
+  const raw = (effect.amount * BigInt(fee.basisPoints) + 9_999n) / 10_000n;
+  return raw < fee.maximumFeeLots ? raw : fee.maximumFeeLots;
 }
 
 /** Whether the 32 bytes of `key` occur anywhere in `data`. */
@@ -208,7 +252,10 @@ function containsKey(data: Uint8Array, key: Uint8Array): boolean {
 
 function describeInstruction(ix: ResolvedInstruction, context: InstructionContext): InstructionEffect {
   const { user } = context;
-  if (ix.programAddress === MEMO_PROGRAM_ADDRESS || ix.programAddress === MEMO_V1_PROGRAM_ADDRESS) {
+  if (
+    ix.programAddress === SOLANA_PROGRAM_ADDRESSES.memo ||
+    ix.programAddress === SOLANA_PROGRAM_ADDRESSES.memoV1
+  ) {
     return describeMemo(ix.data);
   }
   // The user's key inside instruction data is a role the accounts do not show: a seed base, a nonce or mint
@@ -217,14 +264,14 @@ function describeInstruction(ix: ResolvedInstruction, context: InstructionContex
     return { kind: "userRole", instruction: "instruction data", role: "the user's key in the data" };
   }
   switch (ix.programAddress) {
-    case SYSTEM_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.system:
       return decodeSystemInstruction(ix, user);
-    case TOKEN_PROGRAM_ADDRESS:
-    case TOKEN_2022_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.token:
+    case SOLANA_PROGRAM_ADDRESSES.token2022:
       return decodeTokenInstruction(ix, user);
-    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.associatedToken:
       return decodeAssociatedTokenInstruction(ix, user);
-    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
+    case SOLANA_PROGRAM_ADDRESSES.computeBudget:
       return { kind: "none" };
     default:
       // A program the caller allowed: opaque. It may run only if it cannot reach the user's accounts.

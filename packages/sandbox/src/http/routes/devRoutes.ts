@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { Json } from "../../legs/types.js";
 import { formatLots } from "../../quotes/formatLots.js";
 import { parseDecimalAmount } from "../../quotes/parseDecimalAmount.js";
 import { callLeg } from "../../service/callLeg.js";
@@ -8,6 +9,7 @@ import { createBadRequestError, createIntentNotFoundError } from "../apiError.js
 import { isUuid } from "../isUuid.js";
 import { readFields } from "../readFields.js";
 import { readJsonBody } from "../readJsonBody.js";
+import { registerSmartAccountRoutes } from "./smartAccountRoutes.js";
 
 /** How far `POST /sandbox/clock` may move the sandbox clock ahead, in all: 100 years. */
 export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3600 * 1000;
@@ -19,6 +21,8 @@ export interface DevControls {
   clockOffsetMs(): number;
   faults(): Faults;
   setFaults(faults: Partial<Faults>): Faults;
+  /** What this sandbox resolves: its engines, whether it holds the resolver lock, intents paused on other engines. */
+  status(): Promise<Record<string, Json>>;
 }
 
 /** A 400 of the dev endpoints (entity `Other`). */
@@ -134,12 +138,14 @@ function registerClockAndFaults(routes: Hono, core: Core, dev: DevControls): voi
   });
 }
 
-/** The `/sandbox/*` dev endpoints: chains, intent inspection, faucet, balance, clock and faults. */
+/** The `/sandbox/*` dev endpoints: chains, status, intent inspection, faucet, balance, clock and faults. */
 export function createDevRoutes({ core, dev }: { core: Core; dev: DevControls }): Hono {
   const routes = new Hono();
   routes.get("/chains", (c) => c.json(dev.chains()));
+  routes.get("/status", async (c) => c.json(await dev.status()));
   registerIntentInspection(routes, core);
   registerFunds(routes, core);
   registerClockAndFaults(routes, core, dev);
+  registerSmartAccountRoutes(routes, core);
   return routes;
 }

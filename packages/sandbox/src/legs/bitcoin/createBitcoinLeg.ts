@@ -77,6 +77,9 @@ export function createBitcoinLeg(ctx: LegContext): BitcoinLeg {
         );
       return buildHtlcApproval({ leg: running, intent, userPublicKey });
     },
+    async releaseApproval(intent) {
+      started().ledger.release(intent.intentId);
+    },
     verifyApproval: async (_intent, legData, approval) =>
       verifyHtlcApproval({ leg: started(), legData, approval }),
     deposit: async (intent, legData) => depositHtlc({ leg: started(), intent, legData }),

@@ -59,6 +59,8 @@ export interface UtxoLedger {
   reserve(outpoints: { txid: string; vout: number }[], intentId: string, untilMs: number): void;
   /** The intent an unspent output is reserved for, if the reservation is still running. */
   reservedFor(outpoint: { txid: string; vout: number }): string | undefined;
+  /** Drop every reservation of an intent (its creation failed: no stored intent will ever spend them). */
+  release(intentId: string): void;
 }
 
 /** Open (or create) the ledger; with `dataDir` every change is written atomically to `bitcoin-ledger.json`. */
@@ -110,6 +112,13 @@ export function openUtxoLedger(args: { dataDir: string | undefined; nowMs: () =>
     reservedFor: (o) => {
       const r = state.reservations?.[keyOf(o)];
       return r && r.untilMs > args.nowMs() && state.utxos[keyOf(o)] ? r.intentId : undefined;
+    },
+    release: (intentId) => {
+      const reservations = state.reservations ?? {};
+      const held = Object.keys(reservations).filter((k) => reservations[k]!.intentId === intentId);
+      if (held.length === 0) return;
+      for (const k of held) delete reservations[k];
+      save();
     },
   };
   save();

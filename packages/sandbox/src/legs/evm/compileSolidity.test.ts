@@ -69,3 +69,34 @@ test("a process that exits while solc compiles takes the solc child with it (bef
     rmSync(cache, { recursive: true, force: true });
   }
 }, 60_000);
+
+test("a compile says when it starts (compiler, cache folder) and when it is done; a cache hit says nothing", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "swapintent-solc-"));
+  process.env.SWAPINTENT_CACHE_DIR = cache;
+  try {
+    const heard: string[] = [];
+    const job = {
+      label: "progress-test",
+      sources: {
+        "B.sol":
+          "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract B { uint256 public y = 2; }\n",
+      },
+      settings: {},
+      contracts: ["B.sol:B"],
+      onProgress: (message: string) => void heard.push(message),
+    };
+    await compileSolidity(job);
+    expect(heard[0]).toBe(
+      `compiling progress-test with solc 0.8.17 (first start only: 20 to 70 s; cached in ${cache})`,
+    );
+    expect(heard.at(-1)).toMatch(/^compiled progress-test in \d+ s$/);
+    expect(heard.slice(1, -1).every((line) => /^still compiling progress-test \(\d+ s\)$/.test(line))).toBe(
+      true,
+    );
+    const before = heard.length;
+    await compileSolidity(job);
+    expect(heard.length).toBe(before);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -26,7 +26,15 @@ export interface CompileJob {
    * then the settings' remappings applied, as solc does), or undefined when it does not exist.
    */
   readImport?: (path: string) => string | undefined;
+  /**
+   * Told what a cache miss costs while it runs: once when the compile starts (or waits for another process's),
+   * every {@link PROGRESS_EVERY_MS} while it lasts, and once when it is done. Nothing on a cache hit.
+   */
+  onProgress?: (message: string) => void;
 }
+
+/** How often a compile in progress says it still runs, ms. */
+export const PROGRESS_EVERY_MS = 10_000;
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
@@ -60,6 +68,7 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
     // One compile per machine: other processes (parallel test workers) wait for the lock holder's file. The lock
     // holds the holder's pid, so a holder killed mid-compile (Ctrl-C, SIGKILL) does not make the next run wait.
     const lock = `${file}.lock`;
+    let toldWaiting = false;
     for (;;) {
       try {
         writeFileSync(lock, String(process.pid), { flag: "wx" });
@@ -67,6 +76,9 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
       } catch {
         const done = readArtifacts(file);
         if (done) return done;
+        if (!toldWaiting)
+          job.onProgress?.(`another process is compiling ${job.label}; waiting for its result`);
+        toldWaiting = true;
         if (lockIsStale(lock)) rmSync(lock, { force: true });
         else await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -74,7 +86,9 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
     try {
       const again = readArtifacts(file);
       if (again) return again;
-      const artifacts = await runSolc({ job, sources, solcPath: require.resolve("solc") });
+      const artifacts = await withProgress(job, version, () =>
+        runSolc({ job, sources, solcPath: require.resolve("solc") }),
+      );
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(artifacts));
       renameSync(tmp, file);
@@ -88,6 +102,28 @@ export async function compileSolidity(job: CompileJob): Promise<Record<string, C
     return await work;
   } finally {
     inFlight.delete(file);
+  }
+}
+
+/** Run a compile, telling `job.onProgress` when it starts, every {@link PROGRESS_EVERY_MS} while it runs, and when it ends. */
+async function withProgress<T>(job: CompileJob, version: string, compile: () => Promise<T>): Promise<T> {
+  const progress = job.onProgress;
+  if (!progress) return compile();
+  const startedMs = Date.now();
+  const seconds = () => Math.round((Date.now() - startedMs) / 1000);
+  progress(
+    `compiling ${job.label} with solc ${version} (first start only: 20 to 70 s; cached in ${getArtifactCacheDir()})`,
+  );
+  const timer = setInterval(
+    () => progress(`still compiling ${job.label} (${seconds()} s)`),
+    PROGRESS_EVERY_MS,
+  );
+  try {
+    const result = await compile();
+    progress(`compiled ${job.label} in ${seconds()} s`);
+    return result;
+  } finally {
+    clearInterval(timer);
   }
 }
 

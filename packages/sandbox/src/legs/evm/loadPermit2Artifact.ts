@@ -6,9 +6,16 @@ import { type ContractArtifact, compileSolidity, readOptional } from "./compileS
  * The real Permit2 contract, compiled from the sources shipped in npm `@uniswap/v4-periphery`
  * (`lib/permit2/src/Permit2.sol` with `lib/solmate`) with solc 0.8.17 and Permit2's own settings
  * (via-IR, optimizer runs 1,000,000, bytecodeHash none, evmVersion london). The first call compiles
- * (~12 s) and caches the artifact outside git; later calls read the cache.
+ * (~12 s) and caches the artifact outside git; later calls read the cache. `onProgress` hears how the compile goes.
+ *
+ * @example
+ * const permit2 = await loadPermit2Artifact({ onProgress: console.log });
  */
-export async function loadPermit2Artifact(): Promise<ContractArtifact> {
+export async function loadPermit2Artifact({
+  onProgress,
+}: {
+  onProgress?: (message: string) => void;
+} = {}): Promise<ContractArtifact> {
   const require = createRequire(import.meta.url);
   const periphery = dirname(require.resolve("@uniswap/v4-periphery/package.json"));
   const root = join(periphery, "lib", "permit2");
@@ -33,6 +40,7 @@ export async function loadPermit2Artifact(): Promise<ContractArtifact> {
     },
     contracts: ["src/Permit2.sol:Permit2"],
     readImport,
+    onProgress,
   });
   return artifacts.Permit2 as ContractArtifact;
 }

@@ -11,6 +11,7 @@ import { faucetPermit2 } from "./faucetPermit2.js";
 import { getPermit2Balance } from "./getPermit2Balance.js";
 import type { Permit2Engine } from "./Permit2Engine.js";
 import { claimPermit2Escrow, refundPermit2Escrow } from "./settlePermit2Escrow.js";
+import { describeSmartAccount, getSmartAccountInfo } from "./smartAccountRequests.js";
 import { startPermit2Engine } from "./startPermit2Engine.js";
 import { listPermit2LegTokens } from "./tokens.js";
 import type { Permit2LegOptions, Permit2LegSetup } from "./types.js";
@@ -62,6 +63,7 @@ export function createPermit2Leg(options: Permit2LegOptions): ChainLeg {
     inventory: async (token) => leg.balanceOf(options.formatAddress(setup.resolver.address), token),
     faucet: async (request) => faucetPermit2({ engine: started(), request }),
     balanceOf: async (address, token) => getPermit2Balance({ engine: started(), address, token }),
+    smartAccount: async (request) => describeSmartAccount({ engine: started(), request }),
   };
   return leg;
 }
@@ -144,6 +146,7 @@ function getPermit2LegInfo(engine: Permit2Engine): Record<string, Json> {
     resolverAddress: formatAddress(resolver.address),
     resolverDepositAddress: formatAddress(resolver.address),
     tokens: Object.fromEntries(tokens.map((t) => [t.symbol, t.contractAddress])),
+    ...getSmartAccountInfo(engine),
   };
 }
 

@@ -16,9 +16,16 @@ export interface Permit2LegArtifacts {
   sandbox: SandboxContracts;
 }
 
-/** Compile (or read from the cache) the real Permit2 and the sandbox's token and escrow. */
-export async function loadPermit2LegArtifacts(): Promise<Permit2LegArtifacts> {
-  const [permit2, sandbox] = await Promise.all([loadPermit2Artifact(), loadSandboxContracts()]);
+/** Compile (or read from the cache) the real Permit2 and the sandbox's token and escrow; the compile's progress to `log`. */
+export async function loadPermit2LegArtifacts({
+  log,
+}: {
+  log?: (message: string) => void;
+} = {}): Promise<Permit2LegArtifacts> {
+  const [permit2, sandbox] = await Promise.all([
+    loadPermit2Artifact({ onProgress: log }),
+    loadSandboxContracts(),
+  ]);
   return { permit2, sandbox };
 }
 

@@ -8,6 +8,7 @@ import {
   setUpPermit2Contracts,
 } from "./deployPermit2Contracts.js";
 import { Permit2Engine } from "./Permit2Engine.js";
+import { setUpSmartAccountFactory } from "./smartAccounts.js";
 import type { Permit2LegSetup } from "./types.js";
 
 /**
@@ -18,7 +19,7 @@ import type { Permit2LegSetup } from "./types.js";
 export async function startPermit2Engine({ setup }: { setup: Permit2LegSetup }): Promise<Permit2Engine> {
   const { options } = setup;
   const { ctx, chainId } = options;
-  const artifacts = await loadPermit2LegArtifacts();
+  const artifacts = await loadPermit2LegArtifacts({ log: (message) => ctx.log(message) });
   const nowSecs = BigInt(Math.floor(ctx.clock.nowMs() / 1000));
   const { args, restored } = getAnvilStateArgs({ setup, nowSecs });
   const anvil = await startAnvil({ args: ["--chain-id", String(chainId), "--accounts", "0", ...args] });
@@ -28,6 +29,7 @@ export async function startPermit2Engine({ setup }: { setup: Permit2LegSetup }):
   const engine = new Permit2Engine(setup, anvil, getPermit2LegContracts({ setup, artifacts }), ctx.clock);
   try {
     await setUpPermit2Contracts({ engine, artifacts });
+    await setUpSmartAccountFactory({ engine });
     if (setup.statePath)
       engine.proxy = await startSavingRpcProxy({
         target: anvil.rpcUrl,
