@@ -1,3 +1,3 @@
 import { swapintentProject } from "../../vitest.shared";
 
-export default swapintentProject("docs", { testTimeout: 240_000, hookTimeout: 400_000 });
+export default swapintentProject("docs", { testTimeout: 300_000, hookTimeout: 900_000 });

@@ -111,15 +111,15 @@ describe("bundle report of the published entry points (browser platform)", () =>
     expect(budgets.filter((b) => b.measured > b.limitBytes)).toEqual([]);
   });
 
-  it("docs/bundle-sizes.md lists every entry with gzip sizes within 15 % of today's (else run the bundle-report script)", () => {
-    const doc = readFileSync(join(repoDir, "docs/bundle-sizes.md"), "utf8");
+  it("the site's sizes page lists every entry with gzip sizes within 15 % of today's (else run pnpm docs:measure)", () => {
+    const doc = readFileSync(join(repoDir, "apps/docs/pages/reference/measurements.md"), "utf8");
     for (const row of report.rows) {
       const line = doc.split("\n").find((l) => l.startsWith(`| \`${row.specifier}\` |`));
-      expect(line, `${row.specifier} is missing from docs/bundle-sizes.md`).toBeDefined();
+      expect(line, `${row.specifier} is missing from the sizes page: run pnpm docs:measure`).toBeDefined();
       const gzip = Number(line!.split("|")[4]!.trim().replace(" kB", "")) * 1000;
       expect(
         Math.abs(gzip - row.without.gzip) / row.without.gzip,
-        `docs/bundle-sizes.md is stale for ${row.specifier}: run pnpm --filter @swapintent/browser bundle-report`,
+        `the sizes page is stale for ${row.specifier}: run pnpm docs:measure`,
       ).toBeLessThan(0.15);
     }
   });

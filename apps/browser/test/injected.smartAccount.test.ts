@@ -1,4 +1,4 @@
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import { createDevApi } from "@swapintent/testing/devApi";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -96,7 +96,7 @@ async function runSmartRoute(config: SmartWalletStandinConfig) {
 async function sandboxStatus(detail: string): Promise<string> {
   const intentId = /intent ([0-9a-f-]{36})/.exec(detail)?.[1];
   if (!intentId) throw new Error(`no intent id in: ${detail}`);
-  const client = createClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
+  const client = createSwapIntentClient({ baseUrl: harness.sandbox().url, apiKey: API_KEY });
   return (await client.getIntentStatus({ intentId })).rawStatus;
 }
 

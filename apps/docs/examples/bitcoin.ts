@@ -1,5 +1,5 @@
 import { signHtlcPsbt, signHtlcRefund } from "@swapintent/bitcoin";
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory } from "ecpair";
 import * as ecc from "tiny-secp256k1"; // browsers: import * as ecc from "@bitcoinerlab/secp256k1"
@@ -29,7 +29,7 @@ export async function swapOnBitcoin({ baseUrl, apiKey }: { baseUrl: string; apiK
 
   let refund: { txHex: string; csvBlocks: number } | undefined;
   const status = await swap({
-    client: createClient({ baseUrl, apiKey }),
+    client: createSwapIntentClient({ baseUrl, apiKey }),
     from: { networkId: 4, token: bitcoin.info.tokens.BTC!, address, publicKey },
     to: { networkId: 1, token: destUsdc, address: recipient },
     amount: "0.001",

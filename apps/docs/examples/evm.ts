@@ -1,4 +1,4 @@
-import { createClient, type SwapIntentClient } from "@swapintent/client";
+import { createSwapIntentClient, type SwapIntentClient } from "@swapintent/client";
 import { getPermit2Allowance, signPermit2Approval } from "@swapintent/permit2/evm";
 import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -12,7 +12,7 @@ import { swap } from "./swap.js";
 export async function swapOnEvm({
   baseUrl,
   apiKey,
-  client = createClient({ baseUrl, apiKey }), // or a client that signs its requests (request signing guide)
+  client = createSwapIntentClient({ baseUrl, apiKey }), // or a client that signs its requests (request signing guide)
 }: {
   baseUrl: string;
   apiKey: string;

@@ -1,4 +1,4 @@
-import { createClient, createRequestSigner, type SwapIntentClient } from "@swapintent/client";
+import { createRequestSigner, createSwapIntentClient, type SwapIntentClient } from "@swapintent/client";
 
 /**
  * A client whose every request is signed with the partner's RSA key (RSASSA-PKCS1-v1_5 / SHA-256 over
@@ -17,5 +17,5 @@ export function createSignedClient({
   // x-api-key becomes the key id: base64 of SHA-256 over the public key's PKCS#1 DER (pass `keyId` if you were
   // issued one); x-api-signature, x-api-timestamp and, on every POST, a fresh x-api-nonce are added per request.
   const requestSigning = createRequestSigner({ privateKey: privateKeyPem, publicKey: publicKeyPem });
-  return createClient({ baseUrl, requestSigning });
+  return createSwapIntentClient({ baseUrl, requestSigning });
 }

@@ -1,5 +1,5 @@
 import { Keypair } from "@solana/web3.js";
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import { signCosignTransaction } from "@swapintent/solana";
 import { fundFromFaucet, getSandboxChain, readChainFact } from "./sandbox.js";
 import { swap } from "./swap.js";
@@ -21,7 +21,7 @@ export async function swapOnSolana({ baseUrl, apiKey }: { baseUrl: string; apiKe
   await fundFromFaucet({ baseUrl, apiKey, networkId: 5, address, token: usdc, amount: "40" });
 
   return swap({
-    client: createClient({ baseUrl, apiKey }),
+    client: createSwapIntentClient({ baseUrl, apiKey }),
     from: {
       networkId: 5,
       token: usdc,

@@ -1,6 +1,6 @@
 import {
   type Approval,
-  formatUnits,
+  formatLots,
   type Intent,
   type IntentStatus,
   type Quote,
@@ -33,7 +33,7 @@ export async function swap({ client, from, to, amount, sign }: SwapParameters): 
     amount,
     slippageBps: 50,
   });
-  const least = formatUnits({ value: quote.minDestAmountLots, decimals: quote.destAmountDecimals });
+  const least = formatLots({ value: quote.minDestAmountLots, decimals: quote.destAmountDecimals });
   console.log(`quote ${quote.id}: at least ${least} arrive`);
   // An expired quote fails here with QUOTE_EXPIRED before any request: ask for a new one.
   const intent = await client.createIntent({

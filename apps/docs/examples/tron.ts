@@ -1,4 +1,4 @@
-import { createClient } from "@swapintent/client";
+import { createSwapIntentClient } from "@swapintent/client";
 import { getPermit2Allowance } from "@swapintent/permit2/evm";
 import { formatTronAddress, parseTronAddress, signTronPermit2Approval } from "@swapintent/permit2/tron";
 import { createPublicClient, createWalletClient, defineChain, http } from "viem";
@@ -38,7 +38,7 @@ export async function swapOnTron({ baseUrl, apiKey }: { baseUrl: string; apiKey:
   const walletClient = createWalletClient({ account, chain, transport: http() });
 
   return swap({
-    client: createClient({ baseUrl, apiKey }),
+    client: createSwapIntentClient({ baseUrl, apiKey }),
     from: { networkId: 3, token: usdt, address: owner },
     to: { networkId: 2, token: destUsdc, address: recipient },
     amount: "5",

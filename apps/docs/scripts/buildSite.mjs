@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the documentation site: the VitePress pages, then the API reference from the TSDoc (typedoc, the
-// repository's typedoc.json) into <out>/api. Static output, no network; works in any copy of the sources (typedoc
-// reads no git remote: typedoc.json sets disableGit and its own source link template).
+// repository's typedoc.json) into <out>/api. Static output, no network; works in any copy of the sources, with or
+// without git (typedoc.json sets disableSources: the reference links no source file, so typedoc asks git nothing).
 //   node scripts/buildSite.mjs [--out <dir>]      (default: apps/docs/dist)
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
@@ -12,8 +12,12 @@ import { fileURLToPath } from "node:url";
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = join(appDir, "..", "..");
 
-/** Builds the site into `outDir`: pages first, then the API reference under `outDir/api`. */
-export async function buildSite({ outDir = join(appDir, "dist"), log = console.log } = {}) {
+/** Builds the site into `outDir`: pages first, then the API reference under `outDir/api` (typedoc runs with `env`). */
+export async function buildSite({
+  outDir = join(appDir, "dist"),
+  log = console.log,
+  env = process.env,
+} = {}) {
   const out = resolve(outDir);
   if (existsSync(out)) rmSync(out, { recursive: true, force: true });
   const { build } = await import("vitepress");
@@ -27,7 +31,7 @@ export async function buildSite({ outDir = join(appDir, "dist"), log = console.l
     {
       cwd: repoRoot,
       encoding: "utf8",
-      env: { ...process.env, FORCE_COLOR: "0" },
+      env: { ...env, FORCE_COLOR: "0" },
     },
   );
   if (result.status !== 0) {

@@ -4,7 +4,7 @@
  * which fund the wallet, are not part of the service and take any key.)
  */
 import { generateKeyPairSync } from "node:crypto";
-import { createClient, isClientError } from "@swapintent/client";
+import { createSwapIntentClient, isClientError } from "@swapintent/client";
 import { startSandbox } from "@swapintent/sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { swapOnEvm } from "../examples/evm.js";
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 it("a client that signs its requests swaps to Fulfilled; an unsigned one is refused", async () => {
-  const refused = await createClient({ baseUrl: sandbox.url, apiKey: "docs-guides", retry: false })
+  const refused = await createSwapIntentClient({ baseUrl: sandbox.url, apiKey: "docs-guides", retry: false })
     .getNetworks()
     .catch((error: unknown) => error);
   expect(isClientError(refused) && refused.code).toBe("UNAUTHORIZED");

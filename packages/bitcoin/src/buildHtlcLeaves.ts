@@ -25,7 +25,7 @@ export interface BuildHtlcLeavesReturnType {
 export type BuildHtlcLeavesErrorType = Error;
 
 /**
- * Build the two tapscript leaves of the deposit HTLC (docs/approvals.md, section htlc):
+ * Build the two tapscript leaves of the deposit HTLC (apps/docs/pages/reference/approvals.md, section htlc):
  * claim `OP_SHA256 <secret_hash> OP_EQUALVERIFY <resolver_xonly> OP_CHECKSIG` and
  * refund `<csv_blocks> OP_CHECKSEQUENCEVERIFY OP_DROP <user_xonly> OP_CHECKSIG`.
  *

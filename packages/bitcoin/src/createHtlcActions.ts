@@ -1,14 +1,20 @@
-import type { BitcoinError } from "./errors.js";
 import { readEcc, readRecord } from "./internal/readParameters.js";
 import { useEcc } from "./internal/useEcc.js";
-import { type SignHtlcPsbtParameters, type SignHtlcPsbtReturnType, signHtlcPsbt } from "./signHtlcPsbt.js";
 import {
+  type SignHtlcPsbtErrorType,
+  type SignHtlcPsbtParameters,
+  type SignHtlcPsbtReturnType,
+  signHtlcPsbt,
+} from "./signHtlcPsbt.js";
+import {
+  type SignHtlcRefundErrorType,
   type SignHtlcRefundParameters,
   type SignHtlcRefundReturnType,
   signHtlcRefund,
 } from "./signHtlcRefund.js";
 import type { BitcoinEcc, HtlcPolicyParameters } from "./types.js";
 import {
+  type VerifyHtlcPsbtErrorType,
   type VerifyHtlcPsbtParameters,
   type VerifyHtlcPsbtReturnType,
   verifyHtlcPsbt,
@@ -33,7 +39,10 @@ export interface CreateHtlcActionsReturnType {
 }
 
 /** What `createHtlcActions` (and each bound function) may throw. */
-export type CreateHtlcActionsErrorType = BitcoinError;
+export type CreateHtlcActionsErrorType =
+  | VerifyHtlcPsbtErrorType
+  | SignHtlcPsbtErrorType
+  | SignHtlcRefundErrorType;
 
 /**
  * Bind this package's HTLC functions (`verifyHtlcPsbt`, `signHtlcPsbt`, `signHtlcRefund`) to one secp256k1

@@ -212,8 +212,9 @@ export interface BitcoinErrorDetails {
    */
   BTC_SIGNING_FAILED: { step: "signer" | "tweak" | "signPsbt" };
   /**
-   * `signHtlcPsbt`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or wallet was asked) or
-   * `whileSigning` (while waiting for it, or before its answer became an approval). No approval is returned after.
+   * `signHtlcPsbt`'s or `signHtlcRefund`'s `signal` aborted: `stage` `beforeSigning` (aborted before the signer or
+   * wallet was asked) or `whileSigning` (while waiting for it, or before its answer became an approval or refund).
+   * No approval or refund is returned after.
    * The error's `cause` is the signal's `reason` (or what reading the signal threw).
    */
   BTC_SIGNING_ABORTED: { stage: "beforeSigning" | "whileSigning" };

@@ -23,8 +23,8 @@ export interface GetUserScriptsReturnType {
   p2wpkh: Uint8Array;
 }
 
-/** What `getUserScripts` may throw: `BTC_PUBLIC_KEY_INVALID`. */
-export type GetUserScriptsErrorType = BitcoinError;
+/** What `getUserScripts` may throw: `BTC_PUBLIC_KEY_INVALID`, or `BTC_PARAMETER_INVALID` for an unreadable parameter. */
+export type GetUserScriptsErrorType = BitcoinError<"BTC_PUBLIC_KEY_INVALID" | "BTC_PARAMETER_INVALID">;
 
 /**
  * The output scripts that belong to a user's 33-byte compressed key: its BIP-86 P2TR key-path script

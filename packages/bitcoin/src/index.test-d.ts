@@ -232,7 +232,7 @@ describe("public types", () => {
     }>();
     expectTypeOf<SignPsbtInput>().toEqualTypeOf<{
       index: number;
-      kind: "p2tr" | "p2wpkh";
+      kind: "p2tr" | "p2wpkh" | "htlcRefund";
       script: Uint8Array;
       sighashType: number;
     }>();

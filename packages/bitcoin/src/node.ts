@@ -1,6 +1,9 @@
 import * as tinySecp256k1 from "tiny-secp256k1";
-import { type CreateHtlcActionsReturnType, createHtlcActions } from "./createHtlcActions.js";
-import type { BitcoinError } from "./errors.js";
+import {
+  type CreateHtlcActionsErrorType,
+  type CreateHtlcActionsReturnType,
+  createHtlcActions,
+} from "./createHtlcActions.js";
 import { readRecord } from "./internal/readParameters.js";
 import type { HtlcPolicyParameters } from "./types.js";
 
@@ -14,7 +17,7 @@ export interface CreateNodeHtlcActionsParameters {
 export type CreateNodeHtlcActionsReturnType = CreateHtlcActionsReturnType;
 
 /** What `createNodeHtlcActions` (and each bound function) may throw. */
-export type CreateNodeHtlcActionsErrorType = BitcoinError;
+export type CreateNodeHtlcActionsErrorType = CreateHtlcActionsErrorType;
 
 /**
  * `createHtlcActions` with the Node default backend, `tiny-secp256k1` (WebAssembly, read from disk beside the

@@ -5,9 +5,13 @@ import { type BitcoinError, createBitcoinError, signingFailed } from "./errors.j
 import { bytesToHex, equalBytes, publicKeyForError } from "./internal/bytes.js";
 import { readEcc, readRecord } from "./internal/readParameters.js";
 import { readSigner } from "./internal/readSigner.js";
-import { collectWalletSignatures } from "./internal/walletPsbt.js";
+import { collectWalletSignatures, listSignInputs } from "./internal/walletPsbt.js";
 import type { BitcoinEcc, HtlcPolicyParameters, KeySigner, PsbtWalletSigner } from "./types.js";
-import { type VerifyHtlcPsbtReturnType, verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
+import {
+  type VerifyHtlcPsbtErrorType,
+  type VerifyHtlcPsbtReturnType,
+  verifyHtlcPsbt,
+} from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 
 const SIGHASH_DEFAULT = 0x00;
 const SIGHASH_ALL = 0x01;
@@ -56,7 +60,20 @@ export interface SignHtlcPsbtReturnType {
 }
 
 /** What `signHtlcPsbt` may throw: every `verifyHtlcPsbt` code, then the signing codes (README table). */
-export type SignHtlcPsbtErrorType = BitcoinError;
+export type SignHtlcPsbtErrorType =
+  | VerifyHtlcPsbtErrorType
+  | BitcoinError<
+      | "BTC_SIGNER_KEY_MISMATCH"
+      | "BTC_SIGNING_FAILED"
+      | "BTC_SIGNING_ABORTED"
+      | "BTC_SIGNATURE_INVALID"
+      | "BTC_TX_MODIFIED"
+      | "BTC_PSBT_FIELD_MODIFIED"
+      | "BTC_SIGNATURE_UNEXPECTED"
+      | "BTC_WALLET_REJECTED"
+      | "BTC_WALLET_BROADCAST"
+      | "BTC_SIGNER_UNSUPPORTED"
+    >;
 
 /**
  * Verify the deposit PSBT of an `htlc` intent (`verifyHtlcPsbt`, always first, complete before any key is
@@ -92,7 +109,13 @@ export async function signHtlcPsbt(parameters: SignHtlcPsbtParameters): Promise<
   // `verified.psbt` is verifyHtlcPsbt's private copy: it is signed in place.
   const psbt = verified.psbt;
   if ("signPsbt" in signer) {
-    await untilAborted(signal, () => collectWalletSignatures({ verified, signer }));
+    const request = {
+      psbt,
+      signInputs: listSignInputs(verified),
+      userPublicKey: verified.userPublicKey,
+      signer,
+    };
+    await untilAborted(signal, () => collectWalletSignatures(request));
     for (const { index } of verified.inputs) {
       if (!validateInput({ ecc, psbt, index })) {
         throw createBitcoinError("BTC_SIGNATURE_INVALID", "A signature does not verify for its input.", {

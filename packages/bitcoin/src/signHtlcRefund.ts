@@ -1,4 +1,5 @@
 import { Psbt, payments, Transaction } from "bitcoinjs-lib";
+import { checkSignal, throwIfAborted, untilAborted } from "./abort.js";
 import { NUMS_INTERNAL_KEY_HEX, TAPSCRIPT_LEAF_VERSION } from "./constants.js";
 import { type BitcoinError, createBitcoinError } from "./errors.js";
 import { getUserScripts } from "./getUserScripts.js";
@@ -6,8 +7,9 @@ import { bytesToHex, compactSize, equalBytes, publicKeyForError } from "./intern
 import { readBytes, readEcc, readRecord } from "./internal/readParameters.js";
 import { readSigner } from "./internal/readSigner.js";
 import { getSegwitKind } from "./internal/scriptTypes.js";
+import { collectWalletSignatures } from "./internal/walletPsbt.js";
 import { parseHtlcLeaves } from "./parseHtlcLeaves.js";
-import type { BitcoinEcc, KeySigner } from "./types.js";
+import type { BitcoinEcc, KeySigner, PsbtWalletSigner } from "./types.js";
 
 /** BIP-68 keeps only the low 16 bits as the delay; above, flag bits change what the number means. */
 const MAX_BIP68_BLOCKS = 0xffff;
@@ -23,8 +25,12 @@ export interface SignHtlcRefundParameters {
   depositPsbt: string;
   /** The user's 33-byte compressed key, hex or bytes. */
   userPublicKey: string | Uint8Array;
-  /** The user's untweaked key; it must have `signSchnorr`. */
-  signer: KeySigner;
+  /**
+   * The user's untweaked key (it must have `signSchnorr`), or a wallet that signs the refund leaf with it (a
+   * `PsbtWalletSigner`, such as an adapter of `@swapintent/bitcoin/wallets`): it is asked for input 0 as
+   * `kind: "htlcRefund"`, and its answer is checked as a deposit's is (only the user's leaf signature may change).
+   */
+  signer: KeySigner | PsbtWalletSigner;
   /**
    * Network fee of the refund transaction, in satoshis (bigint): at least its vsize (1 sat/vB, the minimum relay
    * rate: about 111 sat to a P2TR destination, 99 to P2WPKH), else `BTC_REFUND_INVALID`.
@@ -35,6 +41,12 @@ export interface SignHtlcRefundParameters {
    * change output's type, else the type of the user's coins when all are P2WPKH, else P2TR (BIP-86).
    */
   destinationScript?: Uint8Array | undefined;
+  /**
+   * Stop waiting for the signer or wallet (a prompt left open): when it aborts, `signHtlcRefund` rejects at once
+   * with `BTC_SIGNING_ABORTED` and never returns a refund after. An already aborted signal is refused before the
+   * signer or wallet is asked.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** What `signHtlcRefund` returns. */
@@ -49,17 +61,39 @@ export interface SignHtlcRefundReturnType {
   valueLots: bigint;
 }
 
-/** What `signHtlcRefund` may throw (README table). */
-export type SignHtlcRefundErrorType = BitcoinError;
+/** What `signHtlcRefund` may throw (README table): the refund's checks, then the key's or wallet's codes. */
+export type SignHtlcRefundErrorType = BitcoinError<
+  | "BTC_PARAMETER_INVALID"
+  | "BTC_POLICY_INVALID"
+  | "BTC_PUBLIC_KEY_INVALID"
+  | "BTC_PSBT_INVALID"
+  | "BTC_INPUT_NOT_SEGWIT"
+  | "BTC_REFUND_INVALID"
+  | "BTC_HTLC_MISSING"
+  | "BTC_HTLC_SCRIPT_MISMATCH"
+  | "BTC_HTLC_REFUND_KEY_MISMATCH"
+  | "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS"
+  | "BTC_SIGHASH_NOT_ALLOWED"
+  | "BTC_SIGNER_KEY_MISMATCH"
+  | "BTC_SIGNING_FAILED"
+  | "BTC_SIGNING_ABORTED"
+  | "BTC_SIGNATURE_INVALID"
+  | "BTC_TX_MODIFIED"
+  | "BTC_PSBT_FIELD_MODIFIED"
+  | "BTC_SIGNATURE_UNEXPECTED"
+  | "BTC_WALLET_REJECTED"
+  | "BTC_WALLET_BROADCAST"
+>;
 
 /**
  * The user's way out without the service: build and sign the transaction that spends the deposit's HTLC
  * output through the refund leaf (script path, control block, version 2, nSequence = the leaf's CSV delay)
  * back to the user. It is valid once the deposit has `csvBlocks` confirmations; broadcast `txHex` then.
- * `depositPsbt` is the deposit PSBT (signed or not); `signer` is the user's untweaked key (Schnorr). The
- * deposit's txid is read from its unsigned transaction, so every deposit input must spend a native segwit output
- * (refused otherwise, `BTC_INPUT_NOT_SEGWIT`: a scriptSig would change the txid after signing). Every check runs
- * before the key signs.
+ * `depositPsbt` is the deposit PSBT (signed or not); `signer` is the user's untweaked key (Schnorr) or a wallet
+ * (`PsbtWalletSigner`, such as `createUnisatWalletSigner`'s) that signs the refund leaf, whose answer is checked
+ * like a deposit's. The deposit's txid is read from its unsigned transaction, so every deposit input must spend a
+ * native segwit output (refused otherwise, `BTC_INPUT_NOT_SEGWIT`: a scriptSig would change the txid after
+ * signing). Every check runs before the key or wallet is asked; `signal` abandons a wallet that never answers.
  *
  * @example
  * ```ts
@@ -85,19 +119,11 @@ export async function signHtlcRefund(
     destinationScript: readBytes("destinationScript", fields.destinationScript),
   }) as unknown as SignHtlcRefundParameters;
   const ecc = readEcc(args.ecc);
+  const { signal } = args;
+  checkSignal(signal);
   const user = getUserScripts({ ecc, publicKey: args.userPublicKey });
-  const signer = readSigner(args.signer) as KeySigner;
-  if (!equalBytes(signer.publicKey, user.publicKey) || !signer.signSchnorr) {
-    throw createBitcoinError(
-      "BTC_SIGNER_KEY_MISMATCH",
-      "The signer is not the user's key or cannot sign Schnorr.",
-      {
-        expected: bytesToHex(user.publicKey),
-        actual: publicKeyForError(signer.publicKey),
-        canSignSchnorr: typeof signer.signSchnorr === "function",
-      },
-    );
-  }
+  const signer = readSigner(args.signer);
+  assertSignerIsUser({ signer, user });
   const deposit = parseDeposit(args.depositPsbt);
   const destination = readDestination({ parameters: args, user, deposit, ecc });
   const htlc = readRefundLeaf({ deposit, user });
@@ -124,21 +150,10 @@ export async function signHtlcRefund(
     ],
   });
   psbt.addOutput({ script: destination, value: valueLots });
-  const schnorr = signer.signSchnorr;
-  try {
-    await psbt.signTaprootInputAsync(0, {
-      publicKey: user.publicKey,
-      sign: async (hash) => signer.sign(hash),
-      signSchnorr: async (hash) => schnorr(hash),
-    });
-  } catch (cause) {
-    throw createBitcoinError(
-      "BTC_SIGNATURE_INVALID",
-      "The signer could not sign a listed input.",
-      { input: 0, reason: "signerFailed" },
-      cause,
-    );
-  }
+  // Every check is done: only now is the key or wallet asked.
+  throwIfAborted(signal, "beforeSigning");
+  await untilAborted(signal, () => signRefundInput({ psbt, signer, user }));
+  throwIfAborted(signal, "whileSigning");
   let valid = false;
   try {
     valid = psbt.validateSignaturesOfInput(0, (pubkey, hash, signature) =>
@@ -156,6 +171,62 @@ export async function signHtlcRefund(
   psbt.finalizeInput(0);
   const tx = psbt.extractTransaction();
   return { txHex: tx.toHex(), txid: tx.getId(), csvBlocks: htlc.csvBlocks, valueLots };
+}
+
+/** The signer is the user's key; a key signer must also sign Schnorr (a wallet signs the leaf itself). */
+function assertSignerIsUser(args: {
+  signer: KeySigner | PsbtWalletSigner;
+  user: { publicKey: Uint8Array };
+}): void {
+  const { signer, user } = args;
+  const wallet = "signPsbt" in signer;
+  if (!equalBytes(signer.publicKey, user.publicKey) || (!wallet && !signer.signSchnorr)) {
+    throw createBitcoinError(
+      "BTC_SIGNER_KEY_MISMATCH",
+      "The signer is not the user's key or cannot sign Schnorr.",
+      {
+        expected: bytesToHex(user.publicKey),
+        actual: publicKeyForError(signer.publicKey),
+        ...(wallet ? {} : { canSignSchnorr: typeof signer.signSchnorr === "function" }),
+      },
+    );
+  }
+}
+
+/**
+ * The refund leaf's signature on input 0: from a wallet, through the path every wallet answer takes (only the
+ * user's leaf signature may come back); from a key signer, over the digest computed here.
+ */
+async function signRefundInput(args: {
+  psbt: Psbt;
+  signer: KeySigner | PsbtWalletSigner;
+  user: { publicKey: Uint8Array; p2tr: Uint8Array };
+}): Promise<void> {
+  const { psbt, signer, user } = args;
+  if ("signPsbt" in signer) {
+    await collectWalletSignatures({
+      psbt,
+      signInputs: [{ index: 0, kind: "htlcRefund", script: Uint8Array.from(user.p2tr), sighashType: 0x00 }],
+      userPublicKey: user.publicKey,
+      signer,
+    });
+    return;
+  }
+  const schnorr = signer.signSchnorr!;
+  try {
+    await psbt.signTaprootInputAsync(0, {
+      publicKey: user.publicKey,
+      sign: async (hash) => signer.sign(hash),
+      signSchnorr: async (hash) => schnorr(hash),
+    });
+  } catch (cause) {
+    throw createBitcoinError(
+      "BTC_SIGNATURE_INVALID",
+      "The signer could not sign a listed input.",
+      { input: 0, reason: "signerFailed" },
+      cause,
+    );
+  }
 }
 
 /**

@@ -37,9 +37,16 @@ export interface KeySigner {
 export interface SignPsbtInput {
   /** The input's index in the PSBT. */
   index: number;
-  /** The user's script type it spends: a BIP-86 key path (`p2tr`) or P2WPKH. */
-  kind: "p2tr" | "p2wpkh";
-  /** The prevout script (the user's P2TR or P2WPKH script), to name the address a wallet signs with. */
+  /**
+   * What the user's key signs: a BIP-86 key path of the user's P2TR output (`p2tr`), the user's P2WPKH output, or
+   * (`htlcRefund`, `signHtlcRefund`) the HTLC's refund leaf, a Taproot script path signed with the user's untweaked
+   * key (the input carries the leaf and its control block as `tapLeafScript`).
+   */
+  kind: "p2tr" | "p2wpkh" | "htlcRefund";
+  /**
+   * The user's script whose key signs, to name the address a wallet signs with: the prevout script (the user's P2TR
+   * or P2WPKH script), or for `htlcRefund` the user's own P2TR (BIP-86) script, whose internal key the leaf names.
+   */
   script: Uint8Array;
   /** The sighash type to sign with: the PSBT's, else DEFAULT (0x00) for P2TR and ALL (0x01) for P2WPKH. */
   sighashType: number;

@@ -20,7 +20,7 @@ export const p2wpkhOf = (key: ECPairInterface): Uint8Array =>
   payments.p2wpkh({ pubkey: key.publicKey }).output!;
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
-/** The two leaves written out here from docs/approvals.md, independently of the package's builder. */
+/** The two leaves written out here from apps/docs/pages/reference/approvals.md, independently of the package's builder. */
 export function leaves(args: {
   secretHash: Uint8Array;
   claimKey: Uint8Array;

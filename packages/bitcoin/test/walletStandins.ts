@@ -71,7 +71,8 @@ interface SignArgs {
   key: StandinKey;
   other: StandinKey;
   psbt: Psbt;
-  inputs: { index: number; sighashTypes: number[] }[];
+  /** `untweaked`: sign with the key itself (a script path) rather than its BIP-86 tweak; default: when the input has a leaf. */
+  inputs: { index: number; sighashTypes: number[]; untweaked?: boolean }[];
   finalize: boolean;
   tamper: Tamper;
 }
@@ -84,8 +85,9 @@ export function signAsWallet(args: SignArgs): Psbt {
   if (tamper === "reject") throw new StandinRejection();
   const tweaked = key.tweak(crypto.taggedHash("TapTweak", key.publicKey.slice(1, 33)));
   if (tamper !== "unsigned") {
-    for (const { index, sighashTypes } of args.inputs) {
-      if (isTaproot(psbt, index)) psbt.signInput(index, tweaked as never, sighashTypes);
+    for (const { index, sighashTypes, untweaked } of args.inputs) {
+      const scriptPath = untweaked ?? (psbt.data.inputs[index]!.tapLeafScript?.length ?? 0) > 0;
+      if (isTaproot(psbt, index)) psbt.signInput(index, (scriptPath ? key : tweaked) as never, sighashTypes);
       else psbt.signInput(index, key as never, sighashTypes);
     }
   }
@@ -246,7 +248,13 @@ export function createUnisatStandin(options: StandinOptions) {
       psbtHex: string,
       opts?: {
         autoFinalized?: boolean;
-        toSignInputs?: { index: number; publicKey?: string; address?: string; sighashTypes?: number[] }[];
+        toSignInputs?: {
+          index: number;
+          publicKey?: string;
+          address?: string;
+          sighashTypes?: number[];
+          disableTweakSigner?: boolean;
+        }[];
       },
     ): Promise<string> => {
       options.onSign?.();
@@ -259,7 +267,12 @@ export function createUnisatStandin(options: StandinOptions) {
           input.publicKey === mine || input.address === addresses.p2tr || input.address === addresses.p2wpkh;
         if (!ours) throw Object.assign(new Error("Invalid toSignInputs"), { code: -32602 });
       }
-      const inputs = toSign.map((i) => ({ index: i.index, sighashTypes: i.sighashTypes ?? [0x00, 0x01] }));
+      // Unisat signs Taproot inputs with the tweaked key unless told otherwise (`disableTweakSigner`).
+      const inputs = toSign.map((i) => ({
+        index: i.index,
+        sighashTypes: i.sighashTypes ?? [0x00, 0x01],
+        untweaked: i.disableTweakSigner === true,
+      }));
       const signed = signAsWallet({
         ...options,
         psbt,

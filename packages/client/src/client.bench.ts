@@ -10,6 +10,7 @@ import { afterAll, bench, describe } from "vitest";
 import { networksWire, statusWire, tokensPageWire } from "../test/fixtures.js";
 import { startTestServer } from "../test/startTestServer.js";
 import { createSwapIntentClient } from "./client/createSwapIntentClient.js";
+import { scrubText } from "./internal/scrubText.js";
 import { parseTokensPage } from "./internal/wire.js";
 
 const intentId = "9b8a7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
@@ -93,4 +94,20 @@ describe("parsing a 100-token page (no HTTP)", () => {
     },
     options,
   );
+});
+
+// scrubText's speed on 8 MiB of what a hostile or broken server may send (its unit tests bound the work, not the
+// clock): each case must stay well under a second on one core
+const scrubSecrets = ["sk_live_Layer5Key0123456789", "kT9+a/Zq0bX3y7+Wm1/Lp8vQ=="];
+const eightMiB = (unit: string) => unit.repeat(Math.ceil((8 * 1024 * 1024) / unit.length));
+describe("scrubText on 8 MiB", () => {
+  for (const [name, text] of [
+    ["9-letter tokens", eightMiB("abcdefghi ")],
+    ["base64 lines as JSON \\n escapes in one token", eightMiB("QUJDREVGR0hJSktMTU5P\\n")],
+    ["%u escapes", eightMiB("%u0041")],
+    ["HTML character references", eightMiB("&#x41;&#66;")],
+    ["paths glued to base64", eightMiB("/a/QUJDREVGR0hJSktMTU5PUVJTVFVWV1hZWg ")],
+    ["tokens as long as the key", eightMiB("abcdefghijklmnopqrstuvwxyzabc ")],
+  ] as const)
+    bench(name, () => void scrubText(text, scrubSecrets), { iterations: 3, time: 0 });
 });

@@ -183,3 +183,13 @@ export interface Page<T> {
   offset: number;
   total: number;
 }
+
+/** Whose swaps to list: `wallet` (one or more addresses), `retailId`, or both. At least one is required. */
+export interface SwapHistoryFilter {
+  /** Wallet address(es); sent as repeated `wallet=` parameters. */
+  wallet?: string | readonly string[] | undefined;
+  /** Retail user identifier; sent as `retail_id`. */
+  retailId?: string | undefined;
+  /** `true`: only swaps not yet in a terminal state. */
+  active?: boolean | undefined;
+}

@@ -10,7 +10,7 @@ import { PERMIT2_WITNESS_TYPE_STUB } from "./constants.js";
 import { getPermit2WitnessTypeString } from "./getPermit2WitnessTypeString.js";
 
 describe("getPermit2WitnessTypeString", () => {
-  it("gives the string docs/approvals.md prints for SwapWitness", () => {
+  it("gives the string apps/docs/pages/reference/approvals.md prints for SwapWitness", () => {
     const { types } = buildPermit2Fixture().evmTypedData;
     expect(getPermit2WitnessTypeString({ types })).toBe(DOC_WITNESS_TYPE_STRING);
   });

@@ -1,17 +1,8 @@
 import type { PriceTable } from "./config/prices.js";
 import type { PublicKeyConfig } from "./http/importSigningKey.js";
-import type { ChainLeg, Clock, Json, LegContext, NetworkConfig } from "./legs/types.js";
+import type { ChainLeg, Clock, Json, LegFactories, LegFactory, NetworkConfig } from "./legs/types.js";
 
-/** Creates one network's leg. */
-export type LegFactory = (ctx: LegContext) => ChainLeg;
-
-/** Leg factories by leg kind; a missing one is loaded from the sandbox's own legs (`src/legs/registry.ts`). */
-export interface LegFactories {
-  evm?: LegFactory;
-  tron?: LegFactory;
-  bitcoin?: LegFactory;
-  solana?: LegFactory;
-}
+export type { LegFactories, LegFactory };
 
 /** Dev fault switches (`POST /sandbox/faults`). */
 export interface Faults {
@@ -89,7 +80,7 @@ export interface SandboxOptions {
   resolverStepsPerPass?: number;
   /** Leg factories; a single factory is used for every network. */
   legs?: LegFactories | LegFactory;
-  /** The catalogue (default: the five sandbox networks of docs/approvals.md). */
+  /** The catalogue (default: the five sandbox networks of apps/docs/pages/reference/approvals.md). */
   networks?: readonly NetworkConfig[];
   /** USD prices by symbol (default: {@link DEFAULT_PRICES}). */
   prices?: PriceTable;

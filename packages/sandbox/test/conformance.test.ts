@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe("GET /networks", () => {
-  test("lists the five sandbox networks of docs/approvals.md in the spec's shape", async () => {
+  test("lists the five sandbox networks of apps/docs/pages/reference/approvals.md in the spec's shape", async () => {
     const r = await t.request("GET", "/affiliate/v1/networks");
     expect(r.status).toBe(200);
     const networks = NetworkSchema.array().parse(r.body);

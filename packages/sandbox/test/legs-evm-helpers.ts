@@ -83,7 +83,7 @@ export function createIntent(options: {
   };
 }
 
-/** The params_to_sign fields a wallet reads (docs/approvals.md), typed loosely. */
+/** The params_to_sign fields a wallet reads (apps/docs/pages/reference/approvals.md), typed loosely. */
 export interface Permit2ParamsJson {
   escrow_contract_address: string;
   permit2_contract_address: string;

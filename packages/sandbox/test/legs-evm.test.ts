@@ -231,7 +231,7 @@ describe("EVM leg: engine, tokens, faucet", () => {
 });
 
 describe("EVM leg: a permit2 source signed with plain viem", () => {
-  it("builds params_to_sign per docs/approvals.md, deposits into the escrow and pays the resolver on claim", async () => {
+  it("builds params_to_sign per apps/docs/pages/reference/approvals.md, deposits into the escrow and pays the resolver on claim", async () => {
     const user = await fundUser({ usdc: 1_000_000_000n, approve: true });
     const amount = 250_000_000n;
     const { intent, params, legData, signature, secret } = await signedIntent({ user, amount });

@@ -28,7 +28,7 @@ async function call(method: string, path: string, body?: unknown) {
   return { status: r.status, body: (await r.json()) as Record<string, unknown> & Record<string, never> };
 }
 
-test("every network is served by its real leg with the tokens of docs/approvals.md", async () => {
+test("every network is served by its real leg with the tokens of apps/docs/pages/reference/approvals.md", async () => {
   const chains = (await call("GET", "/sandbox/chains")).body as unknown as {
     network_id: number;
     type: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/http/slowClientTimeouts.js";
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/net/slowClientTimeouts.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
 import { type SlowClientOutcome, sendSlowly } from "./support/sendSlowly.js";
 import { ErrorSchema } from "./support/specSchemas.js";

@@ -2,10 +2,10 @@
 // encodings, and the one way a wallet's refusal becomes a coded error.
 import { address, Psbt } from "bitcoinjs-lib";
 import { type BitcoinErrorDetails, createBitcoinError } from "../errors.js";
-import type { SignPsbtInput } from "../types.js";
+import type { PsbtWalletSigner, SignPsbtInput, SignPsbtParameters } from "../types.js";
 import { hexToBytes } from "./bytes.js";
 import { escapeForDisplay } from "./displaySafe.js";
-import { parseWalletPsbt } from "./walletPsbt.js";
+import { parseWalletPsbt } from "./parseWalletPsbt.js";
 
 /** The adapter a wallet error came from. */
 export type WalletName = BitcoinErrorDetails["BTC_WALLET_REJECTED"]["wallet"];
@@ -46,7 +46,7 @@ export function readPublicKey(parameters: { publicKey: string | Uint8Array }): U
 
 /** The address (bech32 for P2WPKH, bech32m for P2TR) of an input's prevout script, for the network's prefix. */
 export function addressOf(input: SignPsbtInput, bech32Prefix: string): string {
-  return address.toBech32(input.script.slice(2), input.kind === "p2tr" ? 1 : 0, bech32Prefix);
+  return address.toBech32(input.script.slice(2), input.kind === "p2wpkh" ? 0 : 1, bech32Prefix);
 }
 
 /** A base64 PSBT as hex (Unisat and Leather take hex). */
@@ -133,4 +133,27 @@ export function readWalletRecord<K extends string>(
   }
   if (!inShape) throw walletRejected(wallet, {}, value);
   return copy;
+}
+
+/**
+ * The flow every adapter shares: build the wallet's request from the verified inputs (`toRequest`), ask the wallet
+ * (`ask`; a throw or rejection is `BTC_WALLET_REJECTED`), and read its answer strictly into the signed PSBT, base64
+ * (`readAnswer`). The answer is then re-checked by `signHtlcPsbt` or `signHtlcRefund` on the one wallet path.
+ */
+export function createAdapterSigner<TRequest>(args: {
+  wallet: WalletName;
+  publicKey: Uint8Array;
+  toRequest: (parameters: SignPsbtParameters) => TRequest;
+  ask: (request: TRequest) => Promise<unknown>;
+  readAnswer: (answer: unknown) => string;
+}): PsbtWalletSigner {
+  const { wallet, publicKey, toRequest, ask, readAnswer } = args;
+  return {
+    publicKey,
+    signPsbt: async (parameters) => {
+      const request = toRequest(parameters);
+      const answer = await callWallet(wallet, () => ask(request));
+      return readAnswer(answer);
+    },
+  };
 }

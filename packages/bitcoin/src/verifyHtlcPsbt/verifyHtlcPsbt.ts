@@ -71,8 +71,48 @@ export interface VerifyHtlcPsbtParameters {
   nowMs?: number | undefined;
 }
 
-/** What `verifyHtlcPsbt` may throw: a `SwapIntentError` whose code names the first check that failed (README table). */
-export type VerifyHtlcPsbtErrorType = BitcoinError;
+/**
+ * What `verifyHtlcPsbt` may throw: a `BitcoinError` whose code names the first check that failed (README table),
+ * one of these codes only, so a `switch` over `code` is exhaustive for this call.
+ */
+export type VerifyHtlcPsbtErrorType = BitcoinError<
+  | "BTC_PARAMETER_INVALID"
+  | "BTC_POLICY_INVALID"
+  | "BTC_MECHANISM_MISMATCH"
+  | "BTC_PSBT_INVALID"
+  | "BTC_DEADLINE_PASSED"
+  | "BTC_DEADLINE_TOO_FAR"
+  | "BTC_QUOTE_INVALID"
+  | "BTC_PUBLIC_KEY_INVALID"
+  | "BTC_TX_NOT_STANDARD"
+  | "BTC_INPUT_INDEX_INVALID"
+  | "BTC_TX_TIMELOCKED"
+  | "BTC_PSBT_FIELD_NOT_ALLOWED"
+  | "BTC_UTXO_MISSING"
+  | "BTC_UTXO_MISMATCH"
+  | "BTC_INPUT_NOT_SEGWIT"
+  | "BTC_AMOUNT_OUT_OF_RANGE"
+  | "BTC_INPUT_NOT_USERS"
+  | "BTC_INPUT_FIELD_NOT_ALLOWED"
+  | "BTC_SIGHASH_NOT_ALLOWED"
+  | "BTC_INPUT_NOT_LISTED_SIGNED"
+  | "BTC_NON_WITNESS_UTXO_REQUIRED"
+  | "BTC_HTLC_MISSING"
+  | "BTC_HTLC_INTERNAL_KEY_MISMATCH"
+  | "BTC_HTLC_SCRIPT_MISMATCH"
+  | "BTC_HTLC_SECRET_HASH_MISMATCH"
+  | "BTC_HTLC_REFUND_KEY_MISMATCH"
+  | "BTC_HTLC_CLAIM_KEY_MISMATCH"
+  | "BTC_HTLC_TIMELOCK_OUT_OF_BOUNDS"
+  | "BTC_HTLC_AMOUNT_MISMATCH"
+  | "BTC_OUTPUT_NOT_USERS"
+  | "BTC_OUTPUT_DUST"
+  | "BTC_CHANGE_SPLIT"
+  | "BTC_CHANGE_SCRIPT_MISMATCH"
+  | "BTC_FEE_INVALID"
+  | "BTC_FEE_TOO_LOW"
+  | "BTC_FEE_TOO_HIGH"
+>;
 
 /**
  * Check a Bitcoin deposit PSBT (`params_to_sign` of an `htlc` intent) against the intent and quote the user

@@ -1,6 +1,6 @@
 import type { BitcoinError } from "../errors.js";
 import {
-  callWallet,
+  createAdapterSigner,
   isFunction,
   psbtBase64ToHex,
   readOption,
@@ -58,8 +58,17 @@ export interface CreateLeatherWalletSignerParameters {
 /** What `createLeatherWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateLeatherWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createLeatherWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
-export type CreateLeatherWalletSignerErrorType = BitcoinError;
+/**
+ * What `createLeatherWalletSigner` may throw (a bad option or key), and what its `signPsbt` adds (a refusal, a
+ * broadcast, an answer that is no PSBT); signing through it throws `signHtlcPsbt`'s or `signHtlcRefund`'s codes.
+ */
+export type CreateLeatherWalletSignerErrorType = BitcoinError<
+  | "BTC_POLICY_INVALID"
+  | "BTC_PUBLIC_KEY_INVALID"
+  | "BTC_WALLET_REJECTED"
+  | "BTC_WALLET_BROADCAST"
+  | "BTC_PSBT_INVALID"
+>;
 
 /**
  * A `PsbtWalletSigner` for Leather: `signHtlcPsbt` verifies the deposit first, then this sends
@@ -89,9 +98,10 @@ export function createLeatherWalletSigner(
     (n) => n === undefined || (typeof n === "string" && n !== ""),
   );
   const publicKey = readPublicKey(parameters);
-  return {
+  return createAdapterSigner({
+    wallet: "leather",
     publicKey,
-    signPsbt: async ({ psbt, signInputs }) => {
+    toRequest: ({ psbt, signInputs }) => {
       const params: LeatherSignPsbtParams = {
         hex: psbtBase64ToHex(psbt),
         signAtIndex: signInputs.map((i) => i.index),
@@ -99,10 +109,11 @@ export function createLeatherWalletSigner(
         broadcast: false,
       };
       if (network !== undefined) params.network = network;
-      const response = await callWallet("leather", () => leather.request("signPsbt", params));
-      return walletHexToBase64(readLeatherAnswer(response));
+      return params;
     },
-  };
+    ask: (params) => leather.request("signPsbt", params),
+    readAnswer: (response) => walletHexToBase64(readLeatherAnswer(response)),
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { BitcoinError } from "../errors.js";
 import {
   addressOf,
-  callWallet,
+  createAdapterSigner,
   isFunction,
   readOption,
   readPublicKey,
@@ -63,8 +63,13 @@ export interface CreateSatsConnectWalletSignerParameters {
 /** What `createSatsConnectWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateSatsConnectWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createSatsConnectWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
-export type CreateSatsConnectWalletSignerErrorType = BitcoinError;
+/**
+ * What `createSatsConnectWalletSigner` may throw (a bad option or key), and what its `signPsbt` adds (a refusal, a
+ * broadcast); signing through it throws `signHtlcPsbt`'s or `signHtlcRefund`'s codes.
+ */
+export type CreateSatsConnectWalletSignerErrorType = BitcoinError<
+  "BTC_POLICY_INVALID" | "BTC_PUBLIC_KEY_INVALID" | "BTC_WALLET_REJECTED" | "BTC_WALLET_BROADCAST"
+>;
 
 /**
  * A `PsbtWalletSigner` for sats-connect (Xverse and others): `signHtlcPsbt` verifies the deposit first, then this
@@ -96,9 +101,10 @@ export function createSatsConnectWalletSigner(
       "bech32Prefix",
       (p) => p === undefined || BECH32_PREFIXES.has(p),
     ) ?? "bc";
-  return {
+  return createAdapterSigner({
+    wallet: "sats-connect",
     publicKey,
-    signPsbt: async ({ psbt, signInputs: inputs }) => {
+    toRequest: ({ psbt, signInputs: inputs }) => {
       const signInputs: Record<string, number[]> = {};
       for (const input of inputs) {
         const address = addressOf(input, prefix);
@@ -107,10 +113,11 @@ export function createSatsConnectWalletSigner(
       const sighashTypes = new Set(inputs.map((i) => i.sighashType));
       const params: SatsConnectSignPsbtParams = { psbt, signInputs, broadcast: false };
       if (sighashTypes.size === 1) params.allowedSignHash = [...sighashTypes][0]!;
-      const response = await callWallet("sats-connect", () => request("signPsbt", params));
-      return readSatsConnectAnswer(response);
+      return params;
     },
-  };
+    ask: (params) => request("signPsbt", params),
+    readAnswer: readSatsConnectAnswer,
+  });
 }
 
 /**

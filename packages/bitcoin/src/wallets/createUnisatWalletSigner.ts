@@ -1,7 +1,7 @@
 import type { BitcoinError } from "../errors.js";
 import { bytesToHex } from "../internal/bytes.js";
 import {
-  callWallet,
+  createAdapterSigner,
   isFunction,
   psbtBase64ToHex,
   readOption,
@@ -43,8 +43,13 @@ export interface CreateUnisatWalletSignerParameters {
 /** What `createUnisatWalletSigner` returns: a `PsbtWalletSigner` to pass to `signHtlcPsbt` as `signer`. */
 export type CreateUnisatWalletSignerReturnType = PsbtWalletSigner;
 
-/** What `createUnisatWalletSigner` may throw (a bad key or option), and what signing through it may throw. */
-export type CreateUnisatWalletSignerErrorType = BitcoinError;
+/**
+ * What `createUnisatWalletSigner` may throw (a bad option or key), and what its `signPsbt` adds (a refusal, an answer
+ * that is no PSBT); signing through it throws `signHtlcPsbt`'s or `signHtlcRefund`'s codes.
+ */
+export type CreateUnisatWalletSignerErrorType = BitcoinError<
+  "BTC_POLICY_INVALID" | "BTC_PUBLIC_KEY_INVALID" | "BTC_WALLET_REJECTED" | "BTC_PSBT_INVALID"
+>;
 
 /**
  * A `PsbtWalletSigner` for Unisat: `signHtlcPsbt` verifies the deposit first, then this asks
@@ -69,19 +74,23 @@ export function createUnisatWalletSigner(
   const unisat = readOption<UnisatProvider>(parameters, "unisat", (u) => isFunction(u.signPsbt));
   const publicKey = readPublicKey(parameters);
   const publicKeyHex = bytesToHex(publicKey);
-  return {
+  return createAdapterSigner({
+    wallet: "unisat",
     publicKey,
-    signPsbt: async ({ psbt, signInputs }) => {
-      const toSignInputs = signInputs.map(({ index, sighashType }) => ({
-        index,
-        publicKey: publicKeyHex,
-        sighashTypes: [sighashType],
-      }));
-      const hex = psbtBase64ToHex(psbt);
-      const signed = await callWallet("unisat", () =>
-        unisat.signPsbt(hex, { autoFinalized: false, toSignInputs }),
-      );
-      return walletHexToBase64(signed);
-    },
-  };
+    toRequest: ({ psbt, signInputs }) => ({
+      hex: psbtBase64ToHex(psbt),
+      options: {
+        autoFinalized: false,
+        // The refund leaf names the user's untweaked key: Unisat signs with it only when told to.
+        toSignInputs: signInputs.map(({ index, kind, sighashType }) => ({
+          index,
+          publicKey: publicKeyHex,
+          sighashTypes: [sighashType],
+          ...(kind === "htlcRefund" ? { disableTweakSigner: true } : {}),
+        })),
+      },
+    }),
+    ask: ({ hex, options }) => unisat.signPsbt(hex, options),
+    readAnswer: walletHexToBase64,
+  });
 }

@@ -333,7 +333,7 @@ describe("readAbortSignal and isAbortSignalLike", () => {
   });
 });
 
-describe("raceAbortSignal against hostile wallets and callbacks (second pass)", () => {
+describe("raceAbortSignal against hostile wallets and callbacks", () => {
   const thrown = new Error("hostile");
 
   it("a thenable that calls back twice, or both ways, settles once with its first answer; no listener left", async () => {

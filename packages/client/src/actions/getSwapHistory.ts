@@ -2,17 +2,9 @@ import type { BaseClient, CallOptions } from "../client/types.js";
 import type { RequestError } from "../errors/codes.js";
 import { buildHistoryQuery } from "../internal/buildHistoryQuery.js";
 import { parseHistoryPage } from "../internal/wire.js";
-import type { Page, SwapHistoryItem } from "../types.js";
+import type { Page, SwapHistoryFilter, SwapHistoryItem } from "../types.js";
 
-/** Whose swaps to list: `wallet` (one or more addresses), `retailId`, or both. At least one is required. */
-export interface SwapHistoryFilter {
-  /** Wallet address(es); sent as repeated `wallet=` parameters. */
-  wallet?: string | readonly string[] | undefined;
-  /** Retail user identifier; sent as `retail_id`. */
-  retailId?: string | undefined;
-  /** `true`: only swaps not yet in a terminal state. */
-  active?: boolean | undefined;
-}
+export type { SwapHistoryFilter } from "../types.js";
 
 /** Parameters of {@link getSwapHistory}. */
 export interface GetSwapHistoryParameters extends SwapHistoryFilter, CallOptions {

@@ -5,23 +5,6 @@ import { invalidInput } from "../internal/invalidInput.js";
 import { parseStatusOf } from "../internal/parseStatusOf.js";
 import type { Approval, SwapStatus } from "../types.js";
 
-/** The longest permit2 `signedData` sent, bytes: a smart account's signature, ERC-6492 wrapped, fits well. */
-const MAX_PERMIT2_SIGNATURE_BYTES = 16_384;
-
-/**
- * A key-held account's 65-byte signature with v 27 or 28 (Permit2's ecrecover fails on any other), or a contract
- * owner's (ERC-1271, ERC-6492 wrapped) signature: 0x hex of whole bytes, longer than 65 and at most
- * {@link MAX_PERMIT2_SIGNATURE_BYTES}. Whether the contract accepts it is for the signer and the service to check.
- */
-function assertPermit2Signature(data: unknown, field: string): asserts data is string {
-  const reason =
-    "must be a 65-byte signature (v 1b/1c), or a contract signature of 66 to 16384 bytes, as 0x hex";
-  if (typeof data !== "string" || data.length > 2 + 2 * MAX_PERMIT2_SIGNATURE_BYTES)
-    throw invalidInput(field, reason, data);
-  if (data.length === 132) assertPattern(data, /^0x[\da-fA-F]{128}1[bcBC]$/, field, reason);
-  else assertPattern(data, /^0x(?:[\da-fA-F]{2}){66,}$/, field, reason);
-}
-
 /** Parameters of {@link submitApproval}. */
 export interface SubmitApprovalParameters extends CallOptions {
   intentId: string;
@@ -58,7 +41,15 @@ export async function submitApproval(
   const field = "approval.signedData";
   switch (approval?.type) {
     case "permit2":
-      assertPermit2Signature(data, field);
+      // 65 bytes with v 27/28 (Permit2's ecrecover fails on any other), or a contract owner's ERC-1271 signature
+      // (ERC-6492 wrapped before the account exists): whole bytes, 66 to 16384; whether it is valid is the signer's
+      // and the service's check
+      assertPattern(
+        data,
+        /^0x(?:[\da-f]{128}1[bc]|(?:[\da-f]{2}){66,16384})$/i,
+        field,
+        "must be a 65-byte (v 1b/1c) or contract signature as 0x hex",
+      );
       signedData = data;
       break;
     case "psbt":

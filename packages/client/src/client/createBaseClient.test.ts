@@ -418,7 +418,7 @@ describe("response bodies", () => {
   it("names what was expected for a wrong type or a value out of range", async () => {
     server.handle(() => ({ body: statusWire("Initiated", { intent_id: 7, source_amount_decimals: -1 }) }));
     const error = await failure(client().getIntentStatus({ intentId }));
-    // the first problem only: collecting every issue of a hostile body costs without bound (hostileServer.test.ts)
+    // the first problem only: collecting every issue of a hostile body costs without bound (responseCost.test.ts)
     expect(error.details.issues).toEqual([{ path: "intent_id", message: "expected string" }]);
     server.handle(() => ({ body: statusWire("Initiated", { source_amount_decimals: -1 }) }));
     const outOfRange = await failure(client().getIntentStatus({ intentId }));

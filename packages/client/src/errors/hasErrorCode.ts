@@ -1,7 +1,7 @@
 import { isSwapIntentError } from "./swapIntentError.js";
 
 /**
- * The one rule every package's error guard follows (`isPermit2Error`, `isBitcoinError`, `isSolanaError`): `error`
+ * The one rule every package's error guard follows (`isPermit2Error`, `isBitcoinError`, `isSolanaCosignError`): `error`
  * is a swapintent error (see `isSwapIntentError`) whose code is one of `codes`, the package's exact list, and, when
  * `code` is given, that very code. An exact list, not a prefix: a guard that narrows to the package's union only
  * says so when the code really is in it (a code that a newer copy of the package added is a swapintent error, but

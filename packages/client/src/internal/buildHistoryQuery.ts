@@ -1,4 +1,4 @@
-import type { SwapHistoryFilter } from "../actions/getSwapHistory.js";
+import type { SwapHistoryFilter } from "../types.js";
 import { appendPageQuery } from "./appendPageQuery.js";
 import { assertNonEmptyString } from "./assertInput.js";
 import { invalidInput } from "./invalidInput.js";

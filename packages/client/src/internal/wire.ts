@@ -15,6 +15,7 @@ import type {
   SwapStatus,
   TokenInfo,
 } from "../types.js";
+import { wireIntentStatuses } from "../wireIntentStatuses.js";
 import {
   array,
   boolean,
@@ -203,24 +204,14 @@ function check<T>(schema: Schema<T>, body: unknown): T {
   }
 }
 
-/** The statuses this version knows, each spelled as the service spells it. */
-const knownStatuses = new Set<string>([
-  "Initiated",
-  "ApprovalAdded",
-  "Accepted",
-  "Declined",
-  "UserDeposited",
-  "Fulfilled",
-  "Expired",
-  "RefundRequested",
-  "Refunded",
-]);
-
-/** Maps a wire status to the domain status; an unknown value becomes `"Unknown"` (the caller keeps `rawStatus`). */
+/**
+ * Maps a wire status to the domain status; an unknown value becomes `"Unknown"` (the caller keeps `rawStatus`).
+ * The known ones are `wireIntentStatuses`; the spec spells one `RefundRquested`, and the corrected spelling is
+ * tolerated: both parse to `RefundRequested`.
+ */
 export function toIntentStatus(raw: string): IntentStatus {
-  // The spec spells it `RefundRquested`; the corrected spelling is tolerated. Both parse to `RefundRequested`.
-  const status = raw === "RefundRquested" ? "RefundRequested" : raw;
-  return knownStatuses.has(status) ? (status as KnownIntentStatus) : "Unknown";
+  if (raw === "RefundRquested" || raw === "RefundRequested") return "RefundRequested";
+  return (wireIntentStatuses as readonly string[]).includes(raw) ? (raw as KnownIntentStatus) : "Unknown";
 }
 
 /** The domain status next to the service's text (`rawStatus`). */

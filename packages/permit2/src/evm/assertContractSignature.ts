@@ -17,6 +17,7 @@ import { CONTRACT_SIGNATURE_PROBE_ABI, CONTRACT_SIGNATURE_PROBE_BYTECODE } from 
  * EIP-1193 provider. Only `eth_chainId`, `eth_getCode` and one `eth_call` without a target are sent.
  */
 export interface Permit2ChainReader {
+  /** An EIP-1193 request (`eth_getCode`, `eth_call`, `eth_chainId`): a viem PublicClient's or a provider's. */
   // biome-ignore lint/suspicious/noExplicitAny: a client's request type narrows method and params per method
   request(arguments_: { method: any; params?: any }): Promise<unknown>;
 }

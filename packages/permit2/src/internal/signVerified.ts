@@ -1,10 +1,5 @@
-import {
-  type Approval,
-  type HexString,
-  isAbortSignalLike,
-  raceAbortSignal,
-  readAbortSignal,
-} from "@swapintent/client";
+import type { Approval, HexString } from "@swapintent/client";
+import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client/internal";
 import { anyAddressTo20, detectChainKind } from "../address/addresses.js";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verify/verifyPermit2Approval.js";
@@ -110,22 +105,29 @@ export async function verifyThenSign<TOwner extends string>(input: {
     });
   if (signing.beforeSigning) await askWallet("chainId", signing.beforeSigning);
   const answer = await askWallet("sign", signing.sign);
+  const ecdsa = () =>
+    assertSignedByOwner({
+      signature: answer,
+      digest: verified.digest,
+      owner20,
+      recoverAddress: input.recoverAddress,
+    });
   const contract = signing.contractSignature;
-  const checked = { signature: answer, owner20, digest: verified.digest };
-  const signature = await askWallet("sign", async () => {
-    if (contract?.asserted) return contract.check({ ...checked, ecdsaRefusal: undefined });
-    try {
-      return await assertSignedByOwner({
-        signature: answer,
-        digest: verified.digest,
-        owner20,
-        recoverAddress: input.recoverAddress,
-      });
-    } catch (ecdsaRefusal) {
-      if (contract === undefined || !ownErrors.has(ecdsaRefusal as object)) throw ecdsaRefusal;
-      return contract.check({ ...checked, ecdsaRefusal });
-    }
-  });
+  // Without a chain reader (every key-held path): exactly the ECDSA check. With one, the contract owner's check
+  // reads the chain, a wallet step the signal can abandon.
+  const signature =
+    contract === undefined
+      ? await ecdsa()
+      : await askWallet("sign", async () => {
+          const checked = { signature: answer, owner20, digest: verified.digest };
+          if (contract.asserted) return contract.check({ ...checked, ecdsaRefusal: undefined });
+          try {
+            return await ecdsa();
+          } catch (ecdsaRefusal) {
+            if (!ownErrors.has(ecdsaRefusal as object)) throw ecdsaRefusal;
+            return contract.check({ ...checked, ecdsaRefusal });
+          }
+        });
   // An abort while the answer was checked (the recovery may await) still wins: no approval after an abort.
   throwIfAborted(signal, "whileSigning");
   return {

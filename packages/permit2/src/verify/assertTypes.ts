@@ -3,7 +3,7 @@ import type { Permit2ErrorDetails } from "../errors.js";
 import { createPermit2Error } from "../internal/fail.js";
 import { isObject } from "./values.js";
 
-/** The witness fields a signer must be able to check, with their EIP-712 types (docs/approvals.md). */
+/** The witness fields a signer must be able to check, with their EIP-712 types (apps/docs/pages/reference/approvals.md). */
 export const WITNESS_FIELDS: Readonly<Record<string, string>> = {
   intentId: "bytes32",
   secretHash: "bytes32",
@@ -13,7 +13,7 @@ export const WITNESS_FIELDS: Readonly<Record<string, string>> = {
   minDestAmount: "uint256",
   maxDestAmount: "uint256",
 };
-/** The witness type the escrow hashes (`SwapEscrow.sol`, docs/approvals.md): this name, these fields, this order. */
+/** The witness type the escrow hashes (`SwapEscrow.sol`, apps/docs/pages/reference/approvals.md): this name, these fields, this order. */
 const SWAP_WITNESS_TYPE_NAME = "SwapWitness";
 const SWAP_WITNESS_FIELDS = Object.entries(WITNESS_FIELDS).map(([name, type]) => ({ name, type }));
 const SWAP_WITNESS_TYPE = `${SWAP_WITNESS_TYPE_NAME}(${SWAP_WITNESS_FIELDS.map((f) => `${f.type} ${f.name}`).join(",")})`;

@@ -3,10 +3,10 @@ import * as AbiParameters from "ox/AbiParameters";
 import * as Address from "ox/Address";
 import * as Hash from "ox/Hash";
 import * as OxHex from "ox/Hex";
-import * as TypedData from "ox/TypedData";
 import type { ChainKind } from "../address/addresses.js";
 import { PERMIT2_PRIMARY_TYPE, PERMIT2_WITNESS_TYPE_STUB } from "../constants.js";
 import type { Permit2Domain, Permit2Message, Permit2TypedData } from "../types.js";
+import { hashPermit2Domain, hashTokenPermissions, hashTypeString } from "./hashParts.js";
 import { copyTypes } from "./verifyWitness.js";
 
 /** The typed data in the chain's form (for the wallet) and in the hashed form, and the digest of the latter. */
@@ -69,11 +69,10 @@ function hashPermit2Digest(input: {
   typeString: string;
   witnessHash: HexString;
 }): HexString {
-  const { domain, types, message } = input.typedData;
-  const permitted = TypedData.hashStruct({
-    primaryType: "TokenPermissions",
-    types: types as unknown as TypedData.TypedData,
-    data: message.permitted,
+  const { domain, message } = input.typedData;
+  const permitted = hashTokenPermissions({
+    token: message.permitted.token as HexString,
+    amount: message.permitted.amount,
   });
   const permitHash = Hash.keccak256(
     AbiParameters.encode(
@@ -86,7 +85,7 @@ function hashPermit2Digest(input: {
         { type: "bytes32" },
       ],
       [
-        Hash.keccak256(OxHex.fromString(input.typeString)),
+        hashTypeString(input.typeString),
         permitted,
         message.spender as HexString,
         message.nonce,
@@ -95,8 +94,9 @@ function hashPermit2Digest(input: {
       ],
     ),
   );
-  const domainSeparator = TypedData.hashDomain({
-    domain: { ...domain, verifyingContract: domain.verifyingContract as HexString },
+  const domainSeparator = hashPermit2Domain({
+    ...domain,
+    verifyingContract: domain.verifyingContract as HexString,
   });
   return Hash.keccak256(OxHex.concat("0x1901", domainSeparator, permitHash));
 }

@@ -1,8 +1,8 @@
 import type { HexString, TypedDataField } from "@swapintent/client";
-import * as TypedData from "ox/TypedData";
 import { getPermit2WitnessTypeString } from "../getPermit2WitnessTypeString.js";
 import { assertDisplayText } from "../internal/assertDisplayText.js";
 import { createPermit2Error } from "../internal/fail.js";
+import { hashFlatStruct } from "./hashParts.js";
 import { parseUint } from "./values.js";
 
 /** The witness values, their hash (= `witness_hash`) and the type string (= `witness_type_string`). */
@@ -85,9 +85,10 @@ function hashWitness(
   witness: Record<string, bigint | string>,
 ): HexString {
   try {
-    return TypedData.hashStruct({
-      primaryType: witnessTypeName,
-      types: types as unknown as TypedData.TypedData,
+    return hashFlatStruct({
+      name: witnessTypeName,
+      fields: types[witnessTypeName]!,
+      types,
       data: witness,
     }).toLowerCase() as HexString;
   } catch (cause) {

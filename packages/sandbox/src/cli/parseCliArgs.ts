@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { SandboxOptions } from "../types.js";
 
 /** Usage text of `pnpm sandbox`. */
@@ -31,42 +32,76 @@ export const USAGE = `Usage: pnpm sandbox [options]
   --help                     this text
 `;
 
-/** Read `--database-url`, `--no-wait`, `--lock-timeout` or `--database-timeout` into `options`; false when `flag` is none of them. */
-function readDatabaseFlag({
-  flag,
-  options,
-  value,
-  integer,
-}: {
-  flag: string;
+/** Every option of {@link USAGE}, as `node:util` `parseArgs` reads them (values are checked here, in order). */
+const OPTIONS = {
+  port: { type: "string" },
+  "data-dir": { type: "string" },
+  "database-url": { type: "string" },
+  "no-wait": { type: "boolean" },
+  "lock-timeout": { type: "string" },
+  "database-timeout": { type: "string" },
+  "api-key": { type: "string", multiple: true },
+  "public-key": { type: "string", multiple: true },
+  "key-id": { type: "string", multiple: true },
+  "quote-ttl": { type: "string" },
+  "intent-ttl": { type: "string" },
+  "resolver-interval": { type: "string" },
+  "rate-limit": { type: "string" },
+  "rate-window": { type: "string" },
+  dev: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+type OptionName = keyof typeof OPTIONS;
+
+/** What one option's value does to the options being built. */
+interface OptionContext {
   options: SandboxOptions;
-  value: () => string;
-  integer: (min: number) => number;
-}): boolean {
-  switch (flag) {
-    case "--database-url":
-      options.databaseUrl = value();
-      return true;
-    case "--no-wait":
-      options.waitForDatabaseLock = false;
-      return true;
-    case "--database-timeout":
-      options.databaseStartTimeoutSecs = integer(1);
-      return true;
-    case "--lock-timeout":
-      options.databaseLockTimeoutSecs = integer(1);
-      return true;
-    default:
-      return false;
-  }
+  cwd: string;
+  /** The value, or `<flag> needs a value`. */
+  value(): string;
+  /** The value as an integer >= `min`, or `<flag> must be an integer >= <min>`. */
+  integer(min: number): number;
+  rate: { limit?: number; windowSecs: number };
 }
+
+/** Each option's effect (`help` is handled before). */
+const APPLY: Record<Exclude<OptionName, "help">, (c: OptionContext) => void> = {
+  port: (c) => void (c.options.port = c.integer(0)),
+  "data-dir": (c) => void (c.options.dataDir = resolve(c.cwd, c.value())),
+  "database-url": (c) => void (c.options.databaseUrl = c.value()),
+  "no-wait": (c) => void (c.options.waitForDatabaseLock = false),
+  "lock-timeout": (c) => void (c.options.databaseLockTimeoutSecs = c.integer(1)),
+  "database-timeout": (c) => void (c.options.databaseStartTimeoutSecs = c.integer(1)),
+  "api-key": (c) => void (c.options.apiKeys = [...(c.options.apiKeys ?? []), c.value()]),
+  "public-key": (c) =>
+    void (c.options.publicKeys = [
+      ...(c.options.publicKeys ?? []),
+      readFileSync(resolve(c.cwd, c.value()), "utf8"),
+    ]),
+  "key-id": (c) => {
+    const keys = c.options.publicKeys ?? [];
+    const last = keys.at(-1);
+    if (typeof last !== "string") throw new Error("--key-id must follow a --public-key");
+    keys[keys.length - 1] = { pem: last, keyId: c.value() };
+  },
+  "quote-ttl": (c) => void (c.options.quoteTtlSecs = c.integer(1)),
+  "intent-ttl": (c) => void (c.options.intentTtlSecs = c.integer(1)),
+  "resolver-interval": (c) => void (c.options.resolverIntervalMs = c.integer(1)),
+  "rate-limit": (c) => void (c.rate.limit = c.integer(1)),
+  "rate-window": (c) => void (c.rate.windowSecs = c.integer(1)),
+  dev: (c) => void (c.options.dev = true),
+};
 
 /** Parsed command line: sandbox options, or a request for help. */
 export type CliArgs = { help: true } | { help: false; options: SandboxOptions };
 
 /**
- * Parse `pnpm sandbox` arguments. Throws an `Error` naming the bad argument. Relative paths are resolved against
- * `cwd`: by default the folder `pnpm sandbox` was run from (`INIT_CWD`), not the package folder pnpm runs scripts in.
+ * Parse `pnpm sandbox` arguments with `node:util` `parseArgs`, applying the options in the order given (a
+ * `--key-id` names the `--public-key` before it). Throws an `Error` naming the bad argument (an unknown flag by its
+ * name only: a mistyped `--database-urll=postgres://user:password@…` must not print the password). Relative paths are
+ * resolved against `cwd`: by default the folder `pnpm sandbox` was run from (`INIT_CWD`), not the package folder pnpm
+ * runs scripts in.
  *
  * @example parseCliArgs({ argv: ["--port", "0", "--dev"] }) // { help: false, options: { port: 0, dev: true } }
  */
@@ -80,74 +115,36 @@ export function parseCliArgs({
   /** Environment: `SANDBOX_DATABASE_URL` is the default of `--database-url`. */
   env?: Readonly<Record<string, string | undefined>>;
 }): CliArgs {
+  // `pnpm sandbox -- --port 0` (the npm habit) passes the "--" on: the sandbox takes no positionals, so it only separates.
+  const args = argv[0] === "--" ? argv.slice(1) : [...argv];
+  const { tokens } = parseArgs({
+    args,
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const options: SandboxOptions = { port: 8787 };
   if (env.SANDBOX_DATABASE_URL) options.databaseUrl = env.SANDBOX_DATABASE_URL;
-  let rateLimit: number | undefined;
-  let rateWindow = 1;
-  // `pnpm sandbox -- --port 0` (the npm habit) passes the "--" on: the sandbox takes no positionals, so it only separates.
-  for (let i = argv[0] === "--" ? 1 : 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
+  const rate: OptionContext["rate"] = { windowSecs: 1 };
+  for (const token of tokens) {
+    if (token.kind === "positional") throw new Error(`unknown argument ${token.value}`);
+    if (token.kind === "option-terminator") throw new Error("unknown argument --");
+    if (!Object.hasOwn(OPTIONS, token.name)) throw new Error(`unknown argument ${token.rawName}`);
+    const name = token.name as OptionName;
+    if (name === "help") return { help: true };
+    const flag = `--${name}`;
     const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
-      return v;
+      if (token.value === undefined || token.value === "") throw new Error(`${flag} needs a value`);
+      return token.value;
     };
     const integer = (min: number) => {
       const v = value();
       if (!/^\d+$/.test(v) || Number(v) < min) throw new Error(`${flag} must be an integer >= ${min}`);
       return Number(v);
     };
-    if (readDatabaseFlag({ flag, options, value, integer })) continue;
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return { help: true };
-      case "--port":
-        options.port = integer(0);
-        break;
-      case "--data-dir":
-        options.dataDir = resolve(cwd, value());
-        break;
-      case "--api-key":
-        options.apiKeys = [...(options.apiKeys ?? []), value()];
-        break;
-      case "--public-key":
-        options.publicKeys = [...(options.publicKeys ?? []), readFileSync(resolve(cwd, value()), "utf8")];
-        break;
-      case "--key-id": {
-        const keys = options.publicKeys ?? [];
-        const last = keys.at(-1);
-        if (typeof last !== "string") throw new Error("--key-id must follow a --public-key");
-        keys[keys.length - 1] = { pem: last, keyId: value() };
-        break;
-      }
-      case "--quote-ttl":
-        options.quoteTtlSecs = integer(1);
-        break;
-      case "--intent-ttl":
-        options.intentTtlSecs = integer(1);
-        break;
-      case "--resolver-interval":
-        options.resolverIntervalMs = integer(1);
-        break;
-      case "--rate-limit":
-        rateLimit = integer(1);
-        break;
-      case "--rate-window":
-        rateWindow = integer(1);
-        break;
-      case "--dev":
-        options.dev = true;
-        break;
-      default:
-        // The flag only: a mistyped `--database-urll=postgres://user:password@…` must not print the password.
-        throw new Error(`unknown argument ${flag}`);
-    }
+    APPLY[name]({ options, cwd, value, integer, rate });
   }
-  if (rateLimit !== undefined) options.rateLimit = { requests: rateLimit, windowSecs: rateWindow };
+  if (rate.limit !== undefined) options.rateLimit = { requests: rate.limit, windowSecs: rate.windowSecs };
   return { help: false, options };
 }

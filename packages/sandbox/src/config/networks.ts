@@ -2,7 +2,7 @@ import type { NetworkConfig } from "../legs/types.js";
 
 const icon = (name: string) => `https://sandbox.swapintent.invalid/icons/${name}.svg`;
 
-/** The sandbox catalogue (docs/approvals.md): the service's own network ids 1..5. */
+/** The sandbox catalogue (apps/docs/pages/reference/approvals.md): the service's own network ids 1..5. */
 export const SANDBOX_NETWORKS: readonly NetworkConfig[] = Object.freeze([
   {
     id: 1,

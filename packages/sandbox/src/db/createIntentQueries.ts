@@ -1,6 +1,5 @@
 import { partnerScope } from "./createQuoteQueries.js";
 import { pickStatus, type StatusCache } from "./createStatusCache.js";
-import type { Store } from "./createStore.js";
 import {
   INTENT_COLUMNS,
   type IntentRow,
@@ -9,6 +8,7 @@ import {
   type StatusRow,
 } from "./intentRow.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+import type { Store } from "./storeTypes.js";
 
 /** Intent fields stored as jsonb. */
 const JSONB_FIELDS = new Set<keyof IntentRow>(["paramsToSign", "legData"]);

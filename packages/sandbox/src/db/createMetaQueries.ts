@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Store } from "./createStore.js";
 import type { SqlDatabase, SqlQueryable } from "./sqlDatabase.js";
+import type { Store } from "./storeTypes.js";
 
 const META_SEED = "master_seed";
 const META_CLOCK = "clock_offset_ms";

@@ -1,6 +1,6 @@
 import type { Json } from "../legs/types.js";
-import type { QuoteRecord, Store } from "./createStore.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+import type { QuoteRecord, Store } from "./storeTypes.js";
 
 /** Quotes written in one INSERT at most. */
 const QUOTE_BATCH = 128;

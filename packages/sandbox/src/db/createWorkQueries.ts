@@ -1,7 +1,7 @@
 import type { StatusCache } from "./createStatusCache.js";
-import type { Store } from "./createStore.js";
 import { readIntentRow } from "./intentRow.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+import type { Store } from "./storeTypes.js";
 
 /**
  * Quotes deleted between two `VACUUM quotes`: PGlite runs no autovacuum, so without it the deleted rows' space was

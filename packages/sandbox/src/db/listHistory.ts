@@ -1,7 +1,7 @@
 import { partnerScope } from "./createQuoteQueries.js";
-import type { HistoryQuery } from "./createStore.js";
 import { readIntentRow, STATUS_COLUMNS_SQL, type StatusRow, TERMINAL_STATUSES } from "./intentRow.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+import type { HistoryQuery } from "./storeTypes.js";
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(", ");
 

@@ -2,12 +2,12 @@ import { join } from "node:path";
 import { acquireResolverLock } from "./acquireResolverLock.js";
 import { applyMigrations } from "./applyMigrations.js";
 import { checkDatabaseUrl } from "./checkDatabaseUrl.js";
-import { EXCLUSIVE_GATE, type ResolverGate } from "./createStore.js";
 import { lockDataDir } from "./lockDataDir.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./openDatabase.js";
 import { openPostgres } from "./openPostgres.js";
 import type { SqlDatabase } from "./sqlDatabase.js";
+import { EXCLUSIVE_GATE, type ResolverGate } from "./storeTypes.js";
 
 /** How long one statement on a server may take by default before it fails as unavailable: 15 s. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;

@@ -1,35 +1,42 @@
-import { SwapIntentError } from "@swapintent/client";
+import {
+  createServiceError,
+  type ErrorEntity,
+  type ServiceError,
+  type ServiceErrorKind,
+} from "../service/serviceError.js";
 
-/** The `entity` of an error body (design §2). */
-export type ErrorEntity = "Quote" | "Intent" | "Approval" | "Swap" | "Network" | "Token" | "Other";
+export { createIntentNotFoundError, type ErrorEntity } from "../service/serviceError.js";
 
 /** HTTP statuses the service answers errors with. */
 export type ErrorStatus = 400 | 401 | 404 | 422 | 429 | 500 | 503;
 
+/** The HTTP status of each kind of service error (design §2's error rules). */
+export const STATUS_OF_KIND: Readonly<Record<ServiceErrorKind, ErrorStatus>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  rejected: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+const KIND_OF_STATUS = new Map(
+  Object.entries(STATUS_OF_KIND).map(([kind, status]) => [status, kind as ServiceErrorKind]),
+);
+
 /**
- * An error the HTTP layer turns into `{code, message, entity, type}`: `code` is the HTTP status (design §2),
- * `type` the stable string code (for example `QUOTE_EXPIRED`), `message` the short message.
+ * The HTTP status a {@link ServiceError} is answered with (its body is `{code, message, entity, type}`): the domain
+ * says what kind of refusal it is, the edge decides the status ({@link STATUS_OF_KIND}).
  */
-export class ApiError extends SwapIntentError {
-  override name = "ApiError";
-  constructor(
-    readonly status: ErrorStatus,
-    code: string,
-    shortMessage: string,
-    readonly entity: ErrorEntity,
-    options: { details?: Record<string, unknown>; cause?: unknown; retryAfterSecs?: number } = {},
-  ) {
-    super(code, shortMessage, options);
-    this.retryAfterSecs = options.retryAfterSecs;
-  }
-  /** For 429: seconds the client should wait. */
-  readonly retryAfterSecs: number | undefined;
+export function getErrorStatus(error: ServiceError): ErrorStatus {
+  return STATUS_OF_KIND[error.kind];
 }
 
 /**
- * Create an {@link ApiError}.
+ * Create a service error from the HTTP layer, by the status it is to be answered with (the edge's own refusals:
+ * malformed requests, credentials, rate limits).
  *
- * @example createApiError({ status: 422, code: "QUOTE_EXPIRED", message: "The quote has expired.", entity: "Quote" })
+ * @example createApiError({ status: 401, code: "UNAUTHORIZED", message: "No valid API key.", entity: "Other" })
  */
 export function createApiError({
   status,
@@ -39,32 +46,23 @@ export function createApiError({
   retryAfterSecs,
   cause,
 }: {
-  status: ErrorStatus;
+  status: Exclude<ErrorStatus, 500>;
   code: string;
   message: string;
   entity: ErrorEntity;
   retryAfterSecs?: number;
   cause?: unknown;
-}): ApiError {
-  return new ApiError(status, code, message, entity, { retryAfterSecs, cause });
+}): ServiceError {
+  const kind = KIND_OF_STATUS.get(status)!;
+  return createServiceError({ kind, code, message, entity, retryAfterSecs, cause });
 }
 
-/** The 404 for an intent id the caller has no intent under (one spelling for every route that looks one up). */
-export function createIntentNotFoundError(): ApiError {
-  return createApiError({
-    status: 404,
-    code: "INTENT_NOT_FOUND",
-    message: "No intent has this id.",
-    entity: "Intent",
-  });
-}
-
-/** A 400 {@link ApiError}: the request itself is malformed (a missing field, a bad id, an unknown token...). */
-export function createBadRequestError(code: string, message: string, entity: ErrorEntity): ApiError {
+/** A 400 error: the request itself is malformed (a missing field, a bad id, an unknown token...). */
+export function createBadRequestError(code: string, message: string, entity: ErrorEntity): ServiceError {
   return createApiError({ status: 400, code, message, entity });
 }
 
-/** A 422 {@link ApiError}: the request is well formed but breaks a business rule (an expired quote, a used one...). */
-export function createUnprocessableError(code: string, message: string, entity: ErrorEntity): ApiError {
+/** A 422 error: the request is well formed but breaks a business rule (an expired quote, a used one...). */
+export function createUnprocessableError(code: string, message: string, entity: ErrorEntity): ServiceError {
   return createApiError({ status: 422, code, message, entity });
 }

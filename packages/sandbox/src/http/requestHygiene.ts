@@ -3,7 +3,8 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isDatabaseError } from "../db/databaseError.js";
-import { ApiError, createBadRequestError } from "./apiError.js";
+import { ServiceError } from "../service/serviceError.js";
+import { createBadRequestError, getErrorStatus } from "./apiError.js";
 import { isStorableText } from "./isStorableText.js";
 
 /** Largest request body accepted, bytes; a larger one is 400 `BODY_TOO_LARGE` and the connection is closed. */
@@ -58,17 +59,19 @@ function clientAborted(c: Context): boolean {
 }
 
 /**
- * The app's error handler: an {@link ApiError} becomes its `{code, message, entity, type}` body (with `Retry-After`
+ * The app's error handler: a {@link ServiceError} becomes its `{code, message, entity, type}` body, with the status
+ * its kind maps to (`getErrorStatus`), (with `Retry-After`
  * on 429); a request whose client went away is a 400 `CLIENT_ABORTED` and a log note; anything else is logged
  * (its message only) and answered 500 `INTERNAL`.
  */
 export function createErrorHandler(log: (message: string) => void): ErrorHandler {
   return (error, c) => {
-    if (error instanceof ApiError) {
+    if (error instanceof ServiceError) {
+      const status = getErrorStatus(error);
       if (error.retryAfterSecs !== undefined) c.header("Retry-After", String(error.retryAfterSecs));
       return c.json(
-        { code: error.status, message: error.shortMessage, entity: error.entity, type: error.code },
-        error.status as ContentfulStatusCode,
+        { code: status, message: error.shortMessage, entity: error.entity, type: error.code },
+        status as ContentfulStatusCode,
       );
     }
     if (isDatabaseError(error, "SANDBOX_DATABASE_UNAVAILABLE")) {

@@ -1,5 +1,4 @@
-import type { LegFactories, LegFactory } from "../types.js";
-import type { NetworkType } from "./types.js";
+import type { LegFactories, LegFactory, NetworkType } from "./types.js";
 
 /** Which factory serves a network type. */
 const KIND_BY_TYPE: Record<NetworkType, keyof LegFactories> = {

@@ -229,3 +229,14 @@ export interface ChainLeg {
    */
   smartAccount?(request: { owner: string; salt: string; deploy: boolean }): Promise<Record<string, Json>>;
 }
+
+/** Creates one network's leg. */
+export type LegFactory = (ctx: LegContext) => ChainLeg;
+
+/** Leg factories by leg kind; a missing one is loaded from the sandbox's own legs (`src/legs/registry.ts`). */
+export interface LegFactories {
+  evm?: LegFactory;
+  tron?: LegFactory;
+  bitcoin?: LegFactory;
+  solana?: LegFactory;
+}

@@ -35,8 +35,9 @@ function describeError(error: unknown, secretHex: string): string {
  * `pending_step` before the leg is called, and its result is stored in the same statement that sets the next
  * status and clears the step. After a crash a recorded step is called again first, whatever the faults or the
  * clock say, and the leg (idempotent by intent id) returns the transaction it already made instead of paying twice.
- * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested), except `LEG_NOT_STARTED`;
- * any other error is transient and the step is retried on the next pass. A `LEG_NOT_STARTED` on a step's first call
+ * A `LegRejection` is final for deposit and deliver (the intent goes to RefundRquested), except `LEG_NOT_STARTED`
+ * and the "not on this engine" codes (`LEG_ABSENCE_CODES`), which never end a step (a claim refused as
+ * `NOT_DEPOSITED` stays recorded); any other error is transient and the step is retried on the next pass. A `LEG_NOT_STARTED` on a step's first call
  * (the leg did nothing) drops the step again, so the deadline still ends the intent while the leg stays down.
  *
  * Returns the intent as stored after the change (the row the database returned), or undefined when it did not change.

@@ -1,5 +1,5 @@
 import type { IntentRow } from "../db/intentRow.js";
-import { CLOSE_GRACE_MS } from "../http/closeGracefully.js";
+import { CLOSE_GRACE_MS } from "../net/closeGracefully.js";
 import type { Core } from "../service/core.js";
 import { advanceIntent } from "./advanceIntent.js";
 
@@ -24,7 +24,7 @@ export const PASS_BUDGET_MS = 1_000;
 export const QUOTE_PRUNE_BATCH = 500;
 /**
  * How long an expired quote is kept, ms: a late intent from it is still told QUOTE_EXPIRED (422) for this long;
- * after it, QUOTE_NOT_FOUND (404).
+ * after it the row is gone, and the quote's id alone still tells its partner QUOTE_EXPIRED (see `createQuoteIds`).
  */
 export const QUOTE_KEEP_AFTER_EXPIRY_MS = 60_000;
 

@@ -1,7 +1,7 @@
-import { createApiError, createIntentNotFoundError, createUnprocessableError } from "../http/apiError.js";
 import type { Json, SubmittedApproval } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
 import type { ServiceCall } from "./core.js";
+import { createIntentNotFoundError, createRejectedError, createServiceError } from "./serviceError.js";
 import { toLegIntent } from "./toLegIntent.js";
 import { toStatusRecord } from "./toStatusRecord.js";
 
@@ -32,32 +32,31 @@ export async function addApproval({
   const row = await core.store.getIntent(request.intentId, request.partnerId);
   if (!row) throw createIntentNotFoundError();
   const invalidState = (status: string) =>
-    createUnprocessableError(
+    createRejectedError(
       "INVALID_STATE",
       `An approval can only be added to an Initiated intent; this one is ${status}.`,
       "Intent",
     );
   if (row.status !== "Initiated") throw invalidState(row.status);
   if (MECHANISM_OF_TYPE[request.type] !== row.approvalMechanism)
-    throw createUnprocessableError(
+    throw createRejectedError(
       "APPROVAL_TYPE_MISMATCH",
       `This intent takes a ${row.approvalMechanism} approval, not ${request.type}.`,
       "Approval",
     );
   if (core.clock.nowMs() > row.deadlineSecs * 1000)
-    throw createUnprocessableError("INTENT_EXPIRED", "The intent's deadline has passed.", "Intent");
+    throw createRejectedError("INTENT_EXPIRED", "The intent's deadline has passed.", "Intent");
   // Its deposit would be checked and made on engines that are not the intent's (another data dir's).
   if (row.enginesId !== null && row.enginesId !== core.enginesId)
-    throw createApiError({
-      status: 503,
+    throw createServiceError({
+      kind: "unavailable",
       code: "ENGINES_UNAVAILABLE",
       message:
         "This intent's funds are on engines this sandbox does not run (another data dir); the sandbox started on that data dir accepts its approval.",
       entity: "Intent",
     });
   const leg = core.legs.get(row.sourceChain);
-  if (!leg)
-    throw createUnprocessableError("NETWORK_UNAVAILABLE", "The source network is not served.", "Network");
+  if (!leg) throw createRejectedError("NETWORK_UNAVAILABLE", "The source network is not served.", "Network");
 
   const { legData } = await callLeg({
     entity: "Approval",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../http/apiError.js";
+import { getErrorStatus } from "../http/apiError.js";
 import { LegRejection } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
+import { ServiceError } from "./serviceError.js";
 
 describe("callLeg", () => {
   it("returns what the leg returns", async () => {
@@ -18,9 +19,10 @@ describe("callLeg", () => {
         throw rejection;
       },
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(getErrorStatus(error as ServiceError)).toBe(422);
     expect(error).toMatchObject({
-      status: 422,
+      kind: "rejected",
       code: "SIGNATURE_INVALID",
       entity: "Approval",
       shortMessage: "the signature does not recover to the owner",

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { QuoteRecord } from "../db/createStore.js";
 import type { IntentRow } from "../db/intentRow.js";
-import { createApiError, createBadRequestError, createUnprocessableError } from "../http/apiError.js";
 import type { ChainLeg, Json } from "../legs/types.js";
 import { callLeg } from "./callLeg.js";
 import type { Core, ServiceCall } from "./core.js";
+import { createInvalidRequestError, createRejectedError, createServiceError } from "./serviceError.js";
 import { toLegIntent } from "./toLegIntent.js";
 
 /** An intent request, parsed from the wire (spec 4.2). */
@@ -28,8 +28,8 @@ async function findUsableQuote(core: Core, request: IntentRequest): Promise<Quot
     : core.quoteIds.readExpiry({ id: request.quoteId, partnerId: request.partnerId });
   if (expiredAt !== undefined && expiredAt < core.clock.nowMs()) throw quoteExpired(expiredAt);
   if (!quote)
-    throw createApiError({
-      status: 404,
+    throw createServiceError({
+      kind: "not_found",
       code: "QUOTE_NOT_FOUND",
       message: "No quote has this id.",
       entity: "Quote",
@@ -40,14 +40,14 @@ async function findUsableQuote(core: Core, request: IntentRequest): Promise<Quot
 }
 
 const quoteExpired = (expiryMs: number) =>
-  createUnprocessableError(
+  createRejectedError(
     "QUOTE_EXPIRED",
     `The quote expired at ${new Date(expiryMs).toISOString()}; ask for a new one.`,
     "Quote",
   );
 
 const quoteAlreadyUsed = () =>
-  createUnprocessableError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");
+  createRejectedError("QUOTE_ALREADY_USED", "An intent was already created from this quote.", "Quote");
 
 /** The quote's two legs and source network; 422 `NETWORK_UNAVAILABLE` when either is not served. */
 function findLegs(core: Core, sourceChain: number, destChain: number) {
@@ -55,7 +55,7 @@ function findLegs(core: Core, sourceChain: number, destChain: number) {
   const destLeg = core.legs.get(destChain);
   const sourceNetwork = core.findNetwork(sourceChain);
   if (!sourceLeg || !destLeg || !sourceNetwork)
-    throw createUnprocessableError("NETWORK_UNAVAILABLE", "The quote's network is not served.", "Network");
+    throw createRejectedError("NETWORK_UNAVAILABLE", "The quote's network is not served.", "Network");
   return { sourceLeg, destLeg, sourceNetwork };
 }
 
@@ -70,7 +70,7 @@ function checkAddressesAndKey(
 ): string | null {
   const { sourceLeg, destLeg, sourceNetwork } = legs;
   const badAddress = (field: string, chain: number) =>
-    createBadRequestError(
+    createInvalidRequestError(
       "INVALID_ADDRESS",
       `\`${field}\` is not a valid address on network ${chain}.`,
       "Intent",
@@ -84,7 +84,7 @@ function checkAddressesAndKey(
   const needsKey = sourceNetwork.type === "BITCOIN" || sourceNetwork.type === "SOLANA";
   const publicKey = request.userSourcePublicKey?.replace(/^0x/, "") ?? null;
   if (needsKey && publicKey === null)
-    throw createBadRequestError(
+    throw createInvalidRequestError(
       "PUBLIC_KEY_REQUIRED",
       `\`user_source_public_key\` is required when the source network is ${sourceNetwork.type}.`,
       "Intent",
@@ -92,13 +92,13 @@ function checkAddressesAndKey(
   // At most 65 bytes (an uncompressed secp256k1 key, the longest any chain uses): EVM and Tron do not check the key,
   // and it is stored with the intent.
   if (publicKey !== null && !/^(?:[0-9a-fA-F]{2}){1,65}$/.test(publicKey))
-    throw createBadRequestError(
+    throw createInvalidRequestError(
       "INVALID_PUBLIC_KEY",
       "`user_source_public_key` must be hex of at most 65 bytes.",
       "Intent",
     );
   if (!sourceLeg.publicKeyMatchesAddress(request.userSourceAddress, publicKey))
-    throw createBadRequestError(
+    throw createInvalidRequestError(
       "PUBLIC_KEY_MISMATCH",
       "`user_source_public_key` does not belong to `user_source_address`.",
       "Intent",

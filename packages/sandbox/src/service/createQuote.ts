@@ -1,8 +1,8 @@
-import { createBadRequestError, createUnprocessableError, type ErrorEntity } from "../http/apiError.js";
 import type { Json } from "../legs/types.js";
 import { computeQuoteAmounts } from "../quotes/computeQuoteAmounts.js";
 import { MAX_LOTS, parseDecimalAmount } from "../quotes/parseDecimalAmount.js";
 import type { CatalogueToken, Core, ServiceCall } from "./core.js";
+import { createInvalidRequestError, createRejectedError, type ErrorEntity } from "./serviceError.js";
 
 /** A quote request, parsed from the wire. */
 export interface QuoteRequest {
@@ -43,7 +43,7 @@ function findIntermediate(core: Core, source: CatalogueToken, dest: CatalogueTok
 
 /** 400 for the quote request (entity `Quote` unless given). */
 const bad = (code: string, message: string, entity: ErrorEntity = "Quote") =>
-  createBadRequestError(code, message, entity);
+  createInvalidRequestError(code, message, entity);
 
 /** The swap type, slippage and both catalogue tokens of the request; 400 naming what is wrong. */
 function readSwap(core: Core, request: QuoteRequest) {
@@ -72,8 +72,7 @@ function priceOf(core: Core, token: CatalogueToken) {
   const { prices } = core.config;
   // own keys only: a catalogue symbol such as `constructor` must not find Object.prototype's
   const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined;
-  if (!price)
-    throw createUnprocessableError("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
+  if (!price) throw createRejectedError("NO_PRICE", `The sandbox has no price for ${token.symbol}.`, "Token");
   return { decimals: token.decimals, price };
 }
 
@@ -88,7 +87,7 @@ function priceSwap(
 ) {
   const { source, dest, lots } = swap;
   if (source.wrappedTokenAddress !== null) {
-    throw createUnprocessableError(
+    throw createRejectedError(
       "TOKEN_MUST_BE_WRAPPED",
       `${source.symbol} must be wrapped before it can be swapped (use ${source.wrappedTokenAddress}).`,
       "Token",
@@ -99,7 +98,7 @@ function priceSwap(
   const usdValue =
     (lots * sourcePriced.price.numerator) / (10n ** BigInt(source.decimals) * sourcePriced.price.denominator);
   if (usdValue > core.config.maxQuoteUsd)
-    throw createUnprocessableError(
+    throw createRejectedError(
       "AMOUNT_TOO_LARGE",
       `The amount is above the sandbox's limit of ${core.config.maxQuoteUsd} USD.`,
       "Quote",
@@ -114,13 +113,13 @@ function priceSwap(
   });
   // Every amount a leg may be handed fits its chain's amount type (the source was checked when it was parsed).
   if (amounts.maxDestLots > MAX_LOTS || (amounts.intermediate?.maxLots ?? 0n) > MAX_LOTS)
-    throw createUnprocessableError(
+    throw createRejectedError(
       "AMOUNT_TOO_LARGE",
       "The amount is too large: the quoted amount would not fit in 2^256-1 lots.",
       "Quote",
     );
   if (amounts.minDestLots <= 0n)
-    throw createUnprocessableError(
+    throw createRejectedError(
       "AMOUNT_TOO_SMALL",
       "The amount is too small: it buys no destination lots.",
       "Quote",

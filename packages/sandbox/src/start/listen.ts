@@ -7,8 +7,8 @@ import {
   answerUnmetExpectation,
   MAX_HEADER_BYTES,
 } from "../http/answerClientError.js";
-import { closeGracefully, trackRequestsInFlight } from "../http/closeGracefully.js";
-import { SLOW_CLIENT_TIMEOUTS } from "../http/slowClientTimeouts.js";
+import { closeGracefully, trackRequestsInFlight } from "../net/closeGracefully.js";
+import { SLOW_CLIENT_TIMEOUTS } from "../net/slowClientTimeouts.js";
 
 /**
  * Serve `app` on 127.0.0.1:`port` (0 picks a free one); resolves once the server listens. A request the adapter

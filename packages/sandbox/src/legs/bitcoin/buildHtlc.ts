@@ -5,7 +5,7 @@ import { opcodes, payments, script } from "bitcoinjs-lib";
 export const NUMS_KEY_HEX = "50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0";
 export const LEAF_VERSION = 0xc0;
 
-/** The sandbox's Taproot HTLC (docs/approvals.md): its output script, both leaves and their control blocks. */
+/** The sandbox's Taproot HTLC (apps/docs/pages/reference/approvals.md): its output script, both leaves and their control blocks. */
 export interface Htlc {
   script: Uint8Array;
   claimLeaf: Uint8Array;

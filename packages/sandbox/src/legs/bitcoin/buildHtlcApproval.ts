@@ -25,7 +25,7 @@ import type { HtlcLegData, StartedBitcoinLeg } from "./types.js";
 export const HTLC_CSV_BLOCKS = 144;
 
 /**
- * `ChainLeg.buildApproval` of the Bitcoin leg: the deposit PSBT of docs/approvals.md (htlc), paying the intent's amount
+ * `ChainLeg.buildApproval` of the Bitcoin leg: the deposit PSBT of apps/docs/pages/reference/approvals.md (htlc), paying the intent's amount
  * into the Taproot HTLC from the user's own coins, change back to the user. The coins it picks are reserved for the
  * intent until its deadline. The caller has checked that the user's public key owns the source address.
  */
@@ -81,7 +81,7 @@ export async function buildHtlcApproval({
  * Coin selection: largest first, over both of the user's scripts, skipping coins another open intent's deposit PSBT
  * already spends (reserved until that intent's deadline). A P2WPKH coin is used only when the ledger holds its
  * previous transaction: the signer refuses a multi-input deposit without a P2TR input unless every input carries
- * `nonWitnessUtxo` (see docs/approvals.md, htlc). Too little: `INSUFFICIENT_BALANCE`. Change below dust goes to the fee.
+ * `nonWitnessUtxo` (see apps/docs/pages/reference/approvals.md, htlc). Too little: `INSUFFICIENT_BALANCE`. Change below dust goes to the fee.
  */
 function selectUserCoins({
   leg,

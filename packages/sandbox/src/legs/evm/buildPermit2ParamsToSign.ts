@@ -38,7 +38,7 @@ export function getSwapWitness(intent: LegIntent): SwapWitnessData {
 }
 
 /**
- * Build the wire `params_to_sign` of a permit2 approval exactly as docs/approvals.md describes it.
+ * Build the wire `params_to_sign` of a permit2 approval exactly as apps/docs/pages/reference/approvals.md describes it.
  * `formatAddress` renders addresses for the network (checksummed hex on EVM, base58 `T…` on Tron).
  */
 export function buildPermit2ParamsToSign(request: {

@@ -3,7 +3,7 @@ import type { ChainLeg, LegContext } from "../types.js";
 import { createPermit2Leg } from "./permit2Leg/createPermit2Leg.js";
 import { EVM_NATIVE_TOKEN } from "./permit2Types.js";
 
-/** Sandbox-only EVM chain ids per network id (docs/approvals.md). */
+/** Sandbox-only EVM chain ids per network id (apps/docs/pages/reference/approvals.md). */
 const EVM_CHAIN_IDS: Record<number, number> = { 1: 1337001, 2: 1337002 };
 
 /**

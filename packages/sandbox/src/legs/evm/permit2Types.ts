@@ -1,5 +1,5 @@
 // The Permit2 type table, stated here and again, on purpose, in permit2's test fixture: each side checks the other.
-/** EIP-712 types of the sandbox's Permit2 approval (docs/approvals.md). */
+/** EIP-712 types of the sandbox's Permit2 approval (apps/docs/pages/reference/approvals.md). */
 export const PERMIT2_WITNESS_TYPES = {
   PermitWitnessTransferFrom: [
     { name: "permitted", type: "TokenPermissions" },

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { sendSlowly } from "../../../test/support/sendSlowly.js";
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../../http/slowClientTimeouts.js";
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../../net/slowClientTimeouts.js";
 import {
   isStateChangingRpcMethod,
   MAX_BATCH_CALLS,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { closeGracefully, trackRequestsInFlight } from "../../http/closeGracefully.js";
-import { SLOW_CLIENT_TIMEOUTS } from "../../http/slowClientTimeouts.js";
+import { closeGracefully, trackRequestsInFlight } from "../../net/closeGracefully.js";
+import { SLOW_CLIENT_TIMEOUTS } from "../../net/slowClientTimeouts.js";
 
 /** A running JSON-RPC proxy in front of an engine. */
 export interface SavingRpcProxy {

@@ -13,7 +13,7 @@ import { getAta, parseSolanaAddress, resolveSolanaToken, solanaKeyMatchesAddress
 import type { CosignLegData, StartedSolanaLeg } from "./types.js";
 
 /**
- * `ChainLeg.buildApproval` of the Solana leg: the v0 deposit transaction of docs/approvals.md (cosign), paid by the
+ * `ChainLeg.buildApproval` of the Solana leg: the v0 deposit transaction of apps/docs/pages/reference/approvals.md (cosign), paid by the
  * resolver: create the escrow token account (owned by the resolver's deposit key), transfer the amount from the user's
  * token account (native SOL moves as wSOL), and a memo naming the intent and its secret hash. `legData` keeps the
  * exact message bytes so `verifyApproval` can refuse any other.

@@ -19,7 +19,7 @@ import { verifyCosignApproval } from "./verifyCosignApproval.js";
  * Create the sandbox's Solana leg: litesvm 1.5 in-process with signature verification on, the SPL Token program,
  * a sandbox USDC mint (6 decimals, mint authority the resolver) and the real wrapped SOL mint. The resolver (fee
  * payer and inventory holder) and the escrow owner (`resolver_deposit`) are derived from `ctx.seed`. What users
- * sign is the v0 transaction of docs/approvals.md (cosign); the cosigned transaction must execute on litesvm.
+ * sign is the v0 transaction of apps/docs/pages/reference/approvals.md (cosign); the cosigned transaction must execute on litesvm.
  *
  * Each step lives in its own file (chain set-up, approval building and checking, deposit, claim and refund,
  * delivery, faucet, tokens and balances); this function holds the started engine and runs state changes one at a

@@ -8,7 +8,7 @@ import type { Permit2LegData } from "./types.js";
 
 /**
  * `ChainLeg.buildApproval` of a permit2 leg: refuse a native or unknown source token and an invalid user address,
- * then the `params_to_sign` of docs/approvals.md with a fresh random Permit2 nonce, which `legData` keeps.
+ * then the `params_to_sign` of apps/docs/pages/reference/approvals.md with a fresh random Permit2 nonce, which `legData` keeps.
  */
 export async function buildPermit2Approval({
   engine,

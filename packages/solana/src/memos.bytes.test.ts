@@ -1,0 +1,91 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type Chain,
+  codeOf,
+  compileHex,
+  createChain,
+  honestInstructions,
+  intentFor,
+  memoInstruction,
+  verifyParams,
+} from "../test/fixture.js";
+import { everyPathRefusal } from "../test/paths.js";
+import {
+  type VerifyCosignTransactionParameters,
+  verifyCosignTransaction,
+} from "./verifyCosignTransaction.js";
+
+let chain: Chain;
+beforeAll(async () => {
+  chain = await createChain();
+});
+beforeEach(() => chain.svm.expireBlockhash());
+
+const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
+  verifyParams(chain, hex, extra);
+
+/**
+ * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
+ * wallet-standard, each with a spy signer) runs the case and must agree.
+ */
+async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
+  const outcomes = await everyPathRefusal(params(hex, extra));
+  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
+  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
+  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
+  return outcomes.web3;
+}
+
+describe("the memo is compared as the exact bytes the chain records", () => {
+  const expected = () => {
+    const intent = intentFor("00");
+    return `swapintent:${intent.intentId}:${intent.secretHash}`;
+  };
+  const withMemo = (data: Uint8Array) => {
+    const [create, transfer] = honestInstructions(chain);
+    return compileHex(chain, [create!, transfer!, { ...memoInstruction(), data }]);
+  };
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  it("refuses a memo with a byte-order mark before any key is used", async () => {
+    const hex = withMemo(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8(expected())]));
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_MEMO_UNSAFE_TEXT");
+    expect(await signRefusal(hex)).toEqual({ code: "SOL_MEMO_UNSAFE_TEXT", signerCalls: 0 });
+  });
+
+  it("refuses a memo that differs only in case or a trailing space (no folding)", () => {
+    for (const text of [
+      expected().toUpperCase(),
+      `${expected()} `,
+      expected().replace("swapintent", "SwapIntent"),
+    ]) {
+      expect(codeOf(() => verifyCosignTransaction(params(withMemo(utf8(text)))))).toBe("SOL_MEMO_MISMATCH");
+    }
+    expect(verifyCosignTransaction(params(withMemo(utf8(expected())))).memos).toEqual([expected()]);
+  });
+
+  it("refuses invalid UTF-8 (no replacement characters) with SOL_MEMO_NOT_UTF8", async () => {
+    const hex = withMemo(Uint8Array.from([...utf8(expected()), 0xff]));
+    expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_MEMO_NOT_UTF8");
+    const overlong = withMemo(Uint8Array.from([...utf8(expected()), 0xc0, 0xaf]));
+    expect(codeOf(() => verifyCosignTransaction(params(overlong)))).toBe("SOL_MEMO_NOT_UTF8");
+    expect(await signRefusal(hex)).toEqual({ code: "SOL_MEMO_NOT_UTF8", signerCalls: 0 });
+  });
+
+  it("refuses a second memo with a line break, a bidi override or a zero-width space (it is a displayed field)", () => {
+    const [create, transfer, memo] = honestInstructions(chain);
+    for (const text of [
+      "ok\nValid until 2099",
+      "pay \u202Eevil",
+      "zero\u200Bwidth",
+      "nul\u0000",
+      "sep\u2028",
+    ]) {
+      const hex = compileHex(chain, [create!, transfer!, memo!, memoInstruction(text)]);
+      expect(
+        codeOf(() => verifyCosignTransaction(params(hex))),
+        JSON.stringify(text),
+      ).toBe("SOL_MEMO_UNSAFE_TEXT");
+    }
+  });
+});
