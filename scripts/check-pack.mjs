@@ -3,7 +3,7 @@
 // publint, which packs with pnpm): refuses to pack what is not the package's current build, with a message that
 // says what to run.
 //   - every file the package's `exports`, `main`, `module` and `types` name (as published: `publishConfig` applied)
-//     is there;
+//     is there, and no declaration file of a source that no longer exists;
 //   - no build output is older than a source file, `package.json`, a tsup or tsconfig file of the package, or the
 //     workspace's shared build files it names (a build from before an edit, or a `dist` left from another branch);
 //   - the CHANGELOG has a heading for the version being packed (`## 0.3.0`), so the tarball's notes describe it.
@@ -41,7 +41,21 @@ const dist = filesUnder("dist");
 if (dist.length === 0) problems.push("there is no dist folder: the package was never built");
 else if (missing.length > 0) problems.push(`dist lacks ${missing.join(", ")}`);
 
-if (dist.length > 0 && missing.length === 0) {
+// Declarations of sources that no longer exist: what a build cache restored on top of an older dist leaves behind
+// (turbo restores outputs without emptying the folder), and what would ship as stale types.
+const sources = new Set(filesUnder("src").map((f) => f.replace(/^src\//, "").replace(/\.ts$/, "")));
+const leftovers = dist.filter((f) => {
+  const declaration = /^dist\/(.+)\.d\.c?ts(\.map)?$/.exec(f);
+  return declaration !== null && !sources.has(declaration[1]);
+});
+if (leftovers.length > 0)
+  problems.push(
+    `dist holds declarations of sources that no longer exist (${leftovers.slice(0, 3).join(", ")}${
+      leftovers.length > 3 ? ` and ${leftovers.length - 3} more` : ""
+    }): remove dist and build again`,
+  );
+
+if (dist.length > 0 && missing.length === 0 && leftovers.length === 0) {
   const inputs = [
     ...filesUnder("src"),
     ...readdirSync(packageDir).filter(

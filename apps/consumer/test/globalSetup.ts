@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { type PackedPackage, packPublished } from "./project.js";
+import { type PackedPackage, PUBLISHED, packPublished, repoDir } from "./project.js";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -23,6 +23,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const packDir = await mkdtemp(join(tmpdir(), "swapintent-pack-"));
   project.provide("consumerRunId", `${Date.now()}-${process.pid}`);
   try {
+    // Each dist from scratch: a build cache restores its outputs on top of what is there, so the declarations of a
+    // renamed source would stay behind (and the packages' prepack refuses to pack them).
+    for (const folder of PUBLISHED)
+      await rm(join(repoDir, "packages", folder, "dist"), { recursive: true, force: true });
     project.provide("packed", await packPublished(packDir));
     project.provide("packError", "");
   } catch (error) {

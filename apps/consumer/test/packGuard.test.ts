@@ -64,7 +64,7 @@ async function pack(dir: string): Promise<{ ok: boolean; output: string }> {
 }
 
 describe("pnpm pack of a published package", () => {
-  it("fails without a build, packs after one, fails again once a source or the version is newer (client)", async () => {
+  it("fails without a build, packs after one, fails again on a leftover declaration, a newer source or a new version (client)", async () => {
     const dir = await copyPackage("client");
 
     const unbuilt = await pack(dir);
@@ -77,6 +77,15 @@ describe("pnpm pack of a published package", () => {
     const built = await pack(dir);
     expect(built.output).not.toContain("cannot be packed");
     expect(built.ok).toBe(true);
+
+    // the declarations of a source that no longer exists (a cache restored on top of an older dist)
+    await writeFile(join(dir, "dist", "removedSource.d.ts"), "export {};\n");
+    const leftover = await pack(dir);
+    expect(leftover.ok).toBe(false);
+    expect(leftover.output).toContain(
+      "dist holds declarations of sources that no longer exist (dist/removedSource.d.ts)",
+    );
+    await rm(join(dir, "dist", "removedSource.d.ts"));
 
     // a source edited after the build
     const later = new Date(Date.now() + 60_000);

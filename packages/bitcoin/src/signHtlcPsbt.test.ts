@@ -313,11 +313,11 @@ describe("signHtlcPsbt", () => {
     ).toBe("BTC_SIGHASH_NOT_ALLOWED");
   });
 
-  it("refuses two P2WPKH inputs without nonWitnessUtxo: amount lies in two sessions combine into a huge fee", async () => {
-    // Two real 100,000-sat P2WPKH UTXOs of the user; each session lies that the other input holds 1,000 sat, so
+  it("refuses two P2WPKH inputs without nonWitnessUtxo: amount lies in two requests combine into a huge fee", async () => {
+    // Two real 100,000-sat P2WPKH UTXOs of the user; each request lies that the other input holds 1,000 sat, so
     // each shows a 500-sat fee. The real transaction burns 99,500 sat in fees.
     const outputs = [{ script: p2trOf(userKey), value: 500n }];
-    const sessions = [
+    const requests = [
       buildDeposit({
         inputs: [
           { kind: "p2wpkh", value: 100_000n },
@@ -333,17 +333,17 @@ describe("signHtlcPsbt", () => {
         outputs,
       }),
     ];
-    // Why it matters, shown with bitcoinjs and bitcore alone: the honest half of each session combines into a
+    // Why it matters, shown with bitcoinjs and bitcore alone: the honest half of each request combines into a
     // transaction the interpreter accepts.
-    const [a, b] = sessions.map((d) => {
+    const [a, b] = requests.map((d) => {
       const p = Psbt.fromBase64(d.psbt);
       p.signAllInputs(userKey).finalizeAllInputs();
       return p.extractTransaction(true);
     });
     a!.ins[1]!.witness = b!.ins[1]!.witness;
-    expect(runInterpreter({ txHex: a!.toHex(), prevouts: sessions[0]!.prevouts })).toEqual([null, null]);
-    // The package refuses both sessions.
-    for (const d of sessions) {
+    expect(runInterpreter({ txHex: a!.toHex(), prevouts: requests[0]!.prevouts })).toEqual([null, null]);
+    // The package refuses both requests.
+    for (const d of requests) {
       expect(
         await codeOf(signHtlcPsbt({ ecc, intent: d.intent, quote: d.quote, userPublicKey, signer: userKey })),
       ).toBe("BTC_NON_WITNESS_UTXO_REQUIRED");

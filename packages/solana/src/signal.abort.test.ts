@@ -12,6 +12,7 @@ import { VersionedTransaction } from "@solana/web3.js";
 import { isSwapIntentError } from "@swapintent/client";
 import { FailedTransactionMetadata } from "litesvm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describeSignalAbort } from "../../testing/src/signalAbort.js";
 import {
   type Chain,
   compileHex,
@@ -42,10 +43,10 @@ beforeAll(async () => {
 function standIn() {
   const asked: string[] = [];
   const waiting: { answer: () => void; fail: (error: unknown) => void }[] = [];
-  let onAsk: () => void = () => {};
+  let onAsk: (step: string) => void = () => {};
   const wait = <T>(answer: () => T): Promise<T> => {
     asked.push("sign");
-    onAsk();
+    onAsk("sign");
     return new Promise<T>((resolve, reject) => {
       // An answer that throws (a Kit signer reading its message after the abort) rejects, as a wallet's would.
       waiting.push({
@@ -63,7 +64,7 @@ function standIn() {
   return {
     asked,
     wait,
-    onAsk: (hook: () => void) => {
+    onAsk: (hook: (step: string) => void) => {
       onAsk = hook;
     },
     answerLate: () => {
@@ -212,6 +213,16 @@ async function cosignedSimulates(signedHex: string) {
   return !(chain.svm.simulateTransaction(tx) instanceof FailedTransactionMetadata);
 }
 
+describeSignalAbort<StandIn, Route & { hangAt: string; standIn: () => StandIn }>({
+  routes: routes.map((route) => ({ ...route, hangAt: "sign", standIn })),
+  abortedCode: "SOL_SIGNING_ABORTED",
+  abortedDetails: (stage) => ({ stage }),
+  expectHonest: async (approval) => {
+    expect(await cosignedSimulates((approval as { transaction: string }).transaction)).toBe(true);
+  },
+  honestRounds: 8,
+});
+
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 beforeEach(() => {
@@ -220,107 +231,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   process.off("unhandledRejection", onUnhandled);
-});
-
-describe.each(routes)("$name", (route) => {
-  it("an already aborted signal is refused before the wallet (or key) is touched", async () => {
-    const wallet = standIn();
-    const reason = new Error("user left");
-    const result = await refusal(route.sign(wallet, AbortSignal.abort(reason)));
-    expect(result).toEqual({
-      code: "SOL_SIGNING_ABORTED",
-      details: { stage: "beforeSigning" },
-      cause: reason,
-    });
-    expect(wallet.asked).toEqual([]);
-  });
-
-  it("a signal that never aborts changes nothing: litesvm runs the result once the resolver co-signs", async () => {
-    const wallet = standIn();
-    wallet.onAsk(() => queueMicrotask(() => wallet.answerLate()));
-    const controller = new AbortController();
-    const { transaction } = await route.sign(wallet, controller.signal);
-    expect(await cosignedSimulates(transaction)).toBe(true);
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-  });
-});
-
-describe.each(routes.filter((route) => route.waits))("$name: a wallet that never answers", (route) => {
-  it("aborting while the wallet is asked rejects at once, the reason as cause, no listener left", async () => {
-    const wallet = standIn();
-    const controller = new AbortController();
-    const pending = route.sign(wallet, controller.signal);
-    while (!wallet.asked.includes("sign")) await tick();
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
-    const reason = { why: "timeout" };
-    controller.abort(reason);
-    expect(await refusal(pending)).toEqual({
-      code: "SOL_SIGNING_ABORTED",
-      details: { stage: "whileSigning" },
-      cause: reason,
-    });
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-  });
-
-  it("a late honest answer after the abort is ignored; a late failure is never unhandled", async () => {
-    for (const late of ["answer", "fail"] as const) {
-      const wallet = standIn();
-      const controller = new AbortController();
-      const pending = route.sign(wallet, controller.signal);
-      while (!wallet.asked.includes("sign")) await tick();
-      controller.abort();
-      if (late === "answer") wallet.answerLate();
-      else wallet.failLate(new Error("wallet closed"));
-      expect((await refusal(pending)).code, late).toBe("SOL_SIGNING_ABORTED");
-      await tick();
-      await tick();
-    }
-    expect(unhandled).toEqual([]);
-  });
-
-  it("re-entrancy: a wallet that aborts the caller's signal itself, then answers, yields no approval", async () => {
-    const wallet = standIn();
-    const controller = new AbortController();
-    wallet.onAsk(() => {
-      controller.abort("the wallet said so");
-      queueMicrotask(() => wallet.answerLate());
-    });
-    expect(await refusal(route.sign(wallet, controller.signal))).toEqual({
-      code: "SOL_SIGNING_ABORTED",
-      details: { stage: "whileSigning" },
-      cause: "the wallet said so",
-    });
-  });
-});
-
-describe("one long-lived signal over many signings", () => {
-  it("many calls waiting at once on one signal: one abort ends them all, and leaves no listener", async () => {
-    const controller = new AbortController();
-    const waiting = routes
-      .filter((route) => route.waits)
-      .map((route) => {
-        const wallet = standIn();
-        return { wallet, route, pending: route.sign(wallet, controller.signal) };
-      });
-    for (const { wallet } of waiting) while (!wallet.asked.includes("sign")) await tick();
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(waiting.length);
-    controller.abort();
-    for (const { pending, route } of waiting)
-      expect((await refusal(pending)).code, route.name).toBe("SOL_SIGNING_ABORTED");
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-  });
-
-  it("collects no listener: 8 rounds of honest signings on every path leave it with none", async () => {
-    const controller = new AbortController();
-    for (let round = 0; round < 8; round++) {
-      for (const route of routes) {
-        const wallet = standIn();
-        wallet.onAsk(() => queueMicrotask(() => wallet.answerLate()));
-        await route.sign(wallet, controller.signal);
-      }
-    }
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-  });
 });
 
 describe("playing the attacker on the signal", () => {

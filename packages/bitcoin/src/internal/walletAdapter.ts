@@ -2,7 +2,7 @@
 // encodings, and the one way a wallet's refusal becomes a coded error.
 import { address, Psbt } from "bitcoinjs-lib";
 import { type BitcoinErrorDetails, createBitcoinError } from "../errors.js";
-import type { SignPsbtInput } from "../types.js";
+import type { PsbtWalletSigner, SignPsbtInput, SignPsbtParameters } from "../types.js";
 import { hexToBytes } from "./bytes.js";
 import { escapeForDisplay } from "./displaySafe.js";
 import { parseWalletPsbt } from "./parseWalletPsbt.js";
@@ -133,4 +133,27 @@ export function readWalletRecord<K extends string>(
   }
   if (!inShape) throw walletRejected(wallet, {}, value);
   return copy;
+}
+
+/**
+ * The flow every adapter shares: build the wallet's request from the verified inputs (`toRequest`), ask the wallet
+ * (`ask`; a throw or rejection is `BTC_WALLET_REJECTED`), and read its answer strictly into the signed PSBT, base64
+ * (`readAnswer`). The answer is then re-checked by `signHtlcPsbt` or `signHtlcRefund` on the one wallet path.
+ */
+export function createAdapterSigner<TRequest>(args: {
+  wallet: WalletName;
+  publicKey: Uint8Array;
+  toRequest: (parameters: SignPsbtParameters) => TRequest;
+  ask: (request: TRequest) => Promise<unknown>;
+  readAnswer: (answer: unknown) => string;
+}): PsbtWalletSigner {
+  const { wallet, publicKey, toRequest, ask, readAnswer } = args;
+  return {
+    publicKey,
+    signPsbt: async (parameters) => {
+      const request = toRequest(parameters);
+      const answer = await callWallet(wallet, () => ask(request));
+      return readAnswer(answer);
+    },
+  };
 }

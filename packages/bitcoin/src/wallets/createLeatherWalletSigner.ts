@@ -1,6 +1,6 @@
 import type { BitcoinError } from "../errors.js";
 import {
-  callWallet,
+  createAdapterSigner,
   isFunction,
   psbtBase64ToHex,
   readOption,
@@ -98,9 +98,10 @@ export function createLeatherWalletSigner(
     (n) => n === undefined || (typeof n === "string" && n !== ""),
   );
   const publicKey = readPublicKey(parameters);
-  return {
+  return createAdapterSigner({
+    wallet: "leather",
     publicKey,
-    signPsbt: async ({ psbt, signInputs }) => {
+    toRequest: ({ psbt, signInputs }) => {
       const params: LeatherSignPsbtParams = {
         hex: psbtBase64ToHex(psbt),
         signAtIndex: signInputs.map((i) => i.index),
@@ -108,10 +109,11 @@ export function createLeatherWalletSigner(
         broadcast: false,
       };
       if (network !== undefined) params.network = network;
-      const response = await callWallet("leather", () => leather.request("signPsbt", params));
-      return walletHexToBase64(readLeatherAnswer(response));
+      return params;
     },
-  };
+    ask: (params) => leather.request("signPsbt", params),
+    readAnswer: (response) => walletHexToBase64(readLeatherAnswer(response)),
+  });
 }
 
 /**

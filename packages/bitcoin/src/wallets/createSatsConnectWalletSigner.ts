@@ -1,7 +1,7 @@
 import type { BitcoinError } from "../errors.js";
 import {
   addressOf,
-  callWallet,
+  createAdapterSigner,
   isFunction,
   readOption,
   readPublicKey,
@@ -101,9 +101,10 @@ export function createSatsConnectWalletSigner(
       "bech32Prefix",
       (p) => p === undefined || BECH32_PREFIXES.has(p),
     ) ?? "bc";
-  return {
+  return createAdapterSigner({
+    wallet: "sats-connect",
     publicKey,
-    signPsbt: async ({ psbt, signInputs: inputs }) => {
+    toRequest: ({ psbt, signInputs: inputs }) => {
       const signInputs: Record<string, number[]> = {};
       for (const input of inputs) {
         const address = addressOf(input, prefix);
@@ -112,10 +113,11 @@ export function createSatsConnectWalletSigner(
       const sighashTypes = new Set(inputs.map((i) => i.sighashType));
       const params: SatsConnectSignPsbtParams = { psbt, signInputs, broadcast: false };
       if (sighashTypes.size === 1) params.allowedSignHash = [...sighashTypes][0]!;
-      const response = await callWallet("sats-connect", () => request("signPsbt", params));
-      return readSatsConnectAnswer(response);
+      return params;
     },
-  };
+    ask: (params) => request("signPsbt", params),
+    readAnswer: readSatsConnectAnswer,
+  });
 }
 
 /**

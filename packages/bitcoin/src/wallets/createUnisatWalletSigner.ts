@@ -1,7 +1,7 @@
 import type { BitcoinError } from "../errors.js";
 import { bytesToHex } from "../internal/bytes.js";
 import {
-  callWallet,
+  createAdapterSigner,
   isFunction,
   psbtBase64ToHex,
   readOption,
@@ -74,21 +74,23 @@ export function createUnisatWalletSigner(
   const unisat = readOption<UnisatProvider>(parameters, "unisat", (u) => isFunction(u.signPsbt));
   const publicKey = readPublicKey(parameters);
   const publicKeyHex = bytesToHex(publicKey);
-  return {
+  return createAdapterSigner({
+    wallet: "unisat",
     publicKey,
-    signPsbt: async ({ psbt, signInputs }) => {
-      // The refund leaf names the user's untweaked key: Unisat signs with it only when told to.
-      const toSignInputs = signInputs.map(({ index, kind, sighashType }) => ({
-        index,
-        publicKey: publicKeyHex,
-        sighashTypes: [sighashType],
-        ...(kind === "htlcRefund" ? { disableTweakSigner: true } : {}),
-      }));
-      const hex = psbtBase64ToHex(psbt);
-      const signed = await callWallet("unisat", () =>
-        unisat.signPsbt(hex, { autoFinalized: false, toSignInputs }),
-      );
-      return walletHexToBase64(signed);
-    },
-  };
+    toRequest: ({ psbt, signInputs }) => ({
+      hex: psbtBase64ToHex(psbt),
+      options: {
+        autoFinalized: false,
+        // The refund leaf names the user's untweaked key: Unisat signs with it only when told to.
+        toSignInputs: signInputs.map(({ index, kind, sighashType }) => ({
+          index,
+          publicKey: publicKeyHex,
+          sighashTypes: [sighashType],
+          ...(kind === "htlcRefund" ? { disableTweakSigner: true } : {}),
+        })),
+      },
+    }),
+    ask: ({ hex, options }) => unisat.signPsbt(hex, options),
+    readAnswer: walletHexToBase64,
+  });
 }

@@ -1,10 +1,5 @@
-import {
-  type Approval,
-  type HexString,
-  isAbortSignalLike,
-  raceAbortSignal,
-  readAbortSignal,
-} from "@swapintent/client";
+import type { Approval, HexString } from "@swapintent/client";
+import { isAbortSignalLike, raceAbortSignal, readAbortSignal } from "@swapintent/client/internal";
 import { anyAddressTo20, detectChainKind } from "../address/addresses.js";
 import type { VerifyPermit2ApprovalParameters, VerifyPermit2ApprovalReturnType } from "../types.js";
 import { verifyPermit2Approval } from "../verify/verifyPermit2Approval.js";

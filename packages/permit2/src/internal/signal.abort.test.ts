@@ -12,6 +12,7 @@ import * as tronweb from "tronweb";
 import type { WalletClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describeSignalAbort } from "../../../testing/src/signalAbort.js";
 import {
   buildPermit2Fixture,
   EVM,
@@ -218,6 +219,21 @@ const routes: Route[] = [
   },
 ];
 
+const signalRoutes = routes.map((route) => ({
+  ...route,
+  waits: true,
+  standIn: () => standIn(route.chain, route.hangAt),
+}));
+describeSignalAbort<StandIn, (typeof signalRoutes)[number]>({
+  routes: signalRoutes,
+  abortedCode: "PERMIT2_SIGNING_ABORTED",
+  abortedDetails: (stage, route) => (stage === "beforeSigning" ? { stage } : { stage, step: route.hangAt }),
+  expectHonest: (approval, route) => {
+    expect((approval as { signature: string }).signature).toBe(honest[route.chain]);
+  },
+  honestRounds: 4,
+});
+
 /** The refusal `run` rejects with, as `{ code, details, cause }` (fails on an approval or a foreign error). */
 async function refusal(run: Promise<unknown>) {
   const error = await run.then(
@@ -241,66 +257,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   process.off("unhandledRejection", onUnhandled);
-});
-
-describe.each(routes)("$name: a wallet that never answers", (route) => {
-  it("an already aborted signal is refused before the wallet (or key) is touched", async () => {
-    const wallet = standIn(route.chain, route.hangAt);
-    const reason = new Error("user left");
-    const result = await refusal(route.sign(wallet, AbortSignal.abort(reason)));
-    expect(result).toEqual({
-      code: "PERMIT2_SIGNING_ABORTED",
-      details: { stage: "beforeSigning" },
-      cause: reason,
-    });
-    expect(wallet.asked).toEqual([]);
-  });
-
-  it("aborting while the wallet is asked rejects at once, the signal's reason as cause, no listener left", async () => {
-    const wallet = standIn(route.chain, route.hangAt);
-    const controller = new AbortController();
-    const pending = route.sign(wallet, controller.signal);
-    while (!wallet.asked.includes(route.hangAt)) await tick();
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
-    const reason = { why: "timeout" };
-    controller.abort(reason);
-    const result = await refusal(pending);
-    expect(result).toEqual({
-      code: "PERMIT2_SIGNING_ABORTED",
-      details: { stage: "whileSigning", step: route.hangAt },
-      cause: reason,
-    });
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-    // Nothing after the hanging question was asked (no signature requested after a hanging chain read).
-    expect(wallet.asked.at(-1)).toBe(route.hangAt);
-  });
-
-  it("a late honest answer after the abort is ignored, and a late failure is never unhandled", async () => {
-    for (const late of ["answer", "fail"] as const) {
-      const wallet = standIn(route.chain, route.hangAt);
-      const controller = new AbortController();
-      const pending = route.sign(wallet, controller.signal);
-      while (!wallet.asked.includes(route.hangAt)) await tick();
-      controller.abort();
-      if (late === "answer") wallet.answerLate();
-      else wallet.failLate(new Error("wallet closed"));
-      expect((await refusal(pending)).code, late).toBe("PERMIT2_SIGNING_ABORTED");
-      await tick();
-      await tick();
-    }
-    expect(unhandled).toEqual([]);
-  });
-
-  it("a signal that never aborts changes nothing: the honest answer is the approval", async () => {
-    const wallet = standIn(route.chain, route.hangAt);
-    const controller = new AbortController();
-    const pending = route.sign(wallet, controller.signal);
-    while (!wallet.asked.includes(route.hangAt)) await tick();
-    wallet.answerLate();
-    const { signature } = await pending;
-    expect(signature).toBe(honest[route.chain]);
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-  });
 });
 
 /**
@@ -412,35 +368,6 @@ describe("a signal that turns deaf after the wallet answered a first question", 
       });
       expect(methods, kind).toEqual(["eth_accounts"]);
     }
-  });
-});
-
-describe("one long-lived signal over many signings", () => {
-  it("many calls waiting at once on one signal: one abort ends them all, and leaves no listener", async () => {
-    const controller = new AbortController();
-    const waiting = routes.map((route) => {
-      const wallet = standIn(route.chain, route.hangAt);
-      return { wallet, route, pending: route.sign(wallet, controller.signal) };
-    });
-    for (const { wallet, route } of waiting) while (!wallet.asked.includes(route.hangAt)) await tick();
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(routes.length);
-    controller.abort();
-    for (const { pending, route } of waiting)
-      expect((await refusal(pending)).code, route.name).toBe("PERMIT2_SIGNING_ABORTED");
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-  });
-
-  it("collects no listener: 40 honest signings on every route leave it with none", async () => {
-    const controller = new AbortController();
-    for (let round = 0; round < 4; round++) {
-      for (const route of routes) {
-        const wallet = standIn(route.chain, "accounts");
-        // hangAt "accounts" answers at once on routes that never ask for accounts; answer it when asked.
-        wallet.onAsk(() => queueMicrotask(() => wallet.answerLate()));
-        await route.sign(wallet, controller.signal);
-      }
-    }
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });
 

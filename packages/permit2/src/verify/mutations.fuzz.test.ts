@@ -23,20 +23,20 @@ import * as tronweb from "tronweb";
 import { hashTypedData, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { USER_PRIVATE_KEY } from "../test/fixtures/buildPermit2Fixture.js";
-import sandbox from "../test/fixtures/sandbox-permit2.json" with { type: "json" };
-import { PERMIT2_ERROR_CODES } from "../test/permit2Codes.js";
-import { anyAddressTo20 } from "./address/addresses.js";
-import { CANONICAL_PERMIT2_ADDRESS, DEFAULT_MAX_DEADLINE_SECS, TRON_CHAIN_ID_MASK } from "./constants.js";
-import { signPermit2Approval } from "./evm/signPermit2Approval.js";
-import { UNSAFE_TEXT } from "./internal/unsafeText.js";
-import { signTronPermit2Approval } from "./tron/signTronPermit2Approval.js";
+import { USER_PRIVATE_KEY } from "../../test/fixtures/buildPermit2Fixture.js";
+import sandbox from "../../test/fixtures/sandbox-permit2.json" with { type: "json" };
+import { PERMIT2_ERROR_CODES } from "../../test/permit2Codes.js";
+import { anyAddressTo20 } from "../address/addresses.js";
+import { CANONICAL_PERMIT2_ADDRESS, DEFAULT_MAX_DEADLINE_SECS, TRON_CHAIN_ID_MASK } from "../constants.js";
+import { signPermit2Approval } from "../evm/signPermit2Approval.js";
+import { UNSAFE_TEXT } from "../internal/unsafeText.js";
+import { signTronPermit2Approval } from "../tron/signTronPermit2Approval.js";
 import type {
   Permit2Expectation,
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
   VerifyPermit2ApprovalReturnType,
-} from "./types.js";
+} from "../types.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

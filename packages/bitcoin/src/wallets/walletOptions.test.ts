@@ -2,8 +2,8 @@
 // has, a provider without its signing method, an empty network name) or a read that throws is BTC_POLICY_INVALID
 // naming the option, before any wallet is asked; before, a bad prefix threw bech32's own error while signing.
 import { describe, expect, it } from "vitest";
-import { hex, userKey } from "../test/fixtures.js";
-import { isBitcoinError } from "./errors.js";
+import { hex, userKey } from "../../test/fixtures.js";
+import { isBitcoinError } from "../errors.js";
 import {
   createLeatherWalletSigner,
   createSatsConnectWalletSigner,
@@ -11,7 +11,7 @@ import {
   type LeatherProvider,
   type SatsConnectRequest,
   type UnisatProvider,
-} from "./wallets.js";
+} from "../wallets.js";
 
 const publicKey = hex(userKey.publicKey);
 const request = (async () => ({ status: "success", result: { psbt: "" } })) as SatsConnectRequest;

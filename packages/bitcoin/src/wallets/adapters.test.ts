@@ -3,7 +3,7 @@ import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { Psbt, Transaction } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { describe, expect, it } from "vitest";
-import { buildDeposit, CSV, type Deposit, hex, strangerKey, userKey } from "../test/fixtures.js";
+import { buildDeposit, CSV, type Deposit, hex, strangerKey, userKey } from "../../test/fixtures.js";
 import {
   createLeatherStandin,
   createSatsConnectStandin,
@@ -11,11 +11,11 @@ import {
   standinAddresses,
   TAMPERS,
   type Tamper,
-} from "../test/walletStandins.js";
-import { isBitcoinError } from "./errors.js";
-import { signHtlcPsbt } from "./signHtlcPsbt.js";
-import { signHtlcRefund } from "./signHtlcRefund.js";
-import type { PsbtWalletSigner } from "./types.js";
+} from "../../test/walletStandins.js";
+import { isBitcoinError } from "../errors.js";
+import { signHtlcPsbt } from "../signHtlcPsbt.js";
+import { signHtlcRefund } from "../signHtlcRefund.js";
+import type { PsbtWalletSigner } from "../types.js";
 import {
   createLeatherWalletSigner,
   createSatsConnectWalletSigner,
@@ -23,7 +23,7 @@ import {
   type LeatherProvider,
   type SatsConnectRequest,
   type UnisatProvider,
-} from "./wallets.js";
+} from "../wallets.js";
 
 const userPublicKey = hex(userKey.publicKey);
 

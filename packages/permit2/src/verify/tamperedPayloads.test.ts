@@ -1,6 +1,6 @@
 /**
- * A payload table of JSON-level tampering of the sandbox-built permit, each either
- * refused with its code or accepted with exactly the digest of the untampered permit (the same thing signed).
+ * JSON-level tampering of the sandbox-built permit, each either refused with its code or accepted with exactly the
+ * digest of the untampered permit (the same thing signed).
  */
 import { isSwapIntentError } from "@swapintent/client";
 import { TypedDataEncoder } from "ethers";
@@ -11,9 +11,9 @@ import {
   EVM,
   type FixtureOptions,
   TRON,
-} from "../test/fixtures/buildPermit2Fixture.js";
-import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
+} from "../../test/fixtures/buildPermit2Fixture.js";
+import type { VerifyPermit2ApprovalParameters } from "../types.js";
+import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tampering reaches into untyped JSON on purpose
 type Json = any;

@@ -4,11 +4,11 @@
  * and from the mismatch codes (a well-formed fact that differs). Each refusal happens before any key is asked.
  */
 import { describe, expect, it } from "vitest";
-import { codeOf } from "../test/codeOf.js";
-import { buildPermit2Fixture, USER_ADDRESS } from "../test/fixtures/buildPermit2Fixture.js";
-import { signWithSpies } from "../test/signWithSpies.js";
-import type { VerifyPermit2ApprovalParameters } from "./types.js";
-import { verifyPermit2Approval } from "./verify/verifyPermit2Approval.js";
+import { codeOf } from "../../test/codeOf.js";
+import { buildPermit2Fixture, USER_ADDRESS } from "../../test/fixtures/buildPermit2Fixture.js";
+import { signWithSpies } from "../../test/signWithSpies.js";
+import type { VerifyPermit2ApprovalParameters } from "../types.js";
+import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
 type Chain = "evm" | "tron";
 

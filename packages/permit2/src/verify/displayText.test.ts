@@ -1,0 +1,199 @@
+/**
+ * Service strings cannot forge the confirmation text: every string signed as text or shown is free of control,
+ * bidi, zero-width and other invisible characters (`PERMIT2_TEXT_UNSAFE`), refused before any signing callback runs.
+ */
+import { isSwapIntentError, type Quote } from "@swapintent/client";
+import { describe, expect, it } from "vitest";
+import { codeOf } from "../../test/codeOf.js";
+import {
+  buildPermit2Fixture,
+  DEST_TOKEN,
+  type FixtureOptions,
+  RECIPIENT,
+} from "../../test/fixtures/buildPermit2Fixture.js";
+import { signWithSpies } from "../../test/signWithSpies.js";
+import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "../types.js";
+import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
+
+/** The destination as the wallet's own registry has it: BTC on network 4, 8 decimals, at least 3900 lots. */
+const DESTINATION: Permit2DestinationExpectation = {
+  network: 4,
+  token: DEST_TOKEN,
+  decimals: 8,
+  minAmountLots: 3_900n,
+};
+
+function parametersOf(
+  options: FixtureOptions = {},
+  quoteChanges: Partial<Quote> = {},
+  destination: Permit2DestinationExpectation | null = DESTINATION,
+): VerifyPermit2ApprovalParameters {
+  const f = buildFixture(options);
+  return {
+    intent: f.intent,
+    quote: { ...f.quote, ...quoteChanges },
+    expected: { ...f.expected, destination: destination ?? undefined },
+    allowedPermit2Addresses: f.allowedPermit2Addresses,
+    nowMs: f.nowMs,
+  };
+}
+
+/**
+ * The fixture with `options.witness` hashed in (a consistent witness); a value ethers cannot hash (a lone
+ * surrogate) is put into the witness after hashing instead; the text check runs before the hash check.
+ */
+function buildFixture(options: FixtureOptions) {
+  try {
+    return buildPermit2Fixture(options);
+  } catch {
+    const { witness = {}, ...rest } = options;
+    return buildPermit2Fixture({
+      ...rest,
+      tamper: (p) => {
+        Object.assign(p.additionalData.witness, witness);
+      },
+    });
+  }
+}
+
+/** The attack: destination decimals lowered 8 -> 6 and the lots divided by 100, witness consistent with the quote. */
+const _lowered = {
+  witness: { minDestAmount: "39", maxDestAmount: "41" },
+  quote: { destAmountDecimals: 6, minDestAmountLots: 39n, maxDestAmountLots: 41n },
+};
+
+/** One of each kind of character that forges or hides text. */
+const UNSAFE = [
+  ["line feed", "\n"],
+  ["carriage return", "\r"],
+  ["NUL", "\u0000"],
+  ["tab", "\t"],
+  ["next line (C1)", "\u0085"],
+  ["escape", "\u001b"],
+  ["line separator", "\u2028"],
+  ["paragraph separator", "\u2029"],
+  ["right-to-left override", "\u202e"],
+  ["left-to-right mark", "\u200e"],
+  ["first strong isolate", "\u2068"],
+  ["arabic letter mark", "\u061c"],
+  ["zero-width space", "\u200b"],
+  ["zero-width joiner", "\u200d"],
+  ["word joiner", "\u2060"],
+  ["byte-order mark", "\ufeff"],
+  ["soft hyphen", "\u00ad"],
+  ["tag character", "\u{e0041}"],
+  ["lone surrogate", "\ud800"],
+  ["Hangul filler", "\u3164"],
+] as const;
+
+describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAFE)", () => {
+  it("refuses a forged dest_token with a fake 'Valid until' line", () => {
+    const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
+    const parameters = parametersOf({ witness: { destToken: forged } }, { destToken: forged }, null);
+    expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_TEXT_UNSAFE");
+  });
+
+  it.each(UNSAFE)(
+    "refuses a %s in the witness destToken and recipient, and in the quote's destToken",
+    (_, char) => {
+      const token = `b${char}tc`;
+      const inToken = parametersOf({ witness: { destToken: token } }, { destToken: token }, null);
+      expect(codeOf(() => verifyPermit2Approval(inToken))).toBe("PERMIT2_TEXT_UNSAFE");
+      // The wallet's own recipient is the same string: the witness still must not carry it.
+      const recipient = `${RECIPIENT}${char}`;
+      const inRecipient = parametersOf({ witness: { recipient } });
+      expect(
+        codeOf(() =>
+          verifyPermit2Approval({ ...inRecipient, expected: { ...inRecipient.expected, recipient } }),
+        ),
+      ).toBe("PERMIT2_TEXT_UNSAFE");
+      const inQuoteOnly = parametersOf({}, { destToken: `btc${char}` }, null);
+      expect(codeOf(() => verifyPermit2Approval(inQuoteOnly))).toBe("PERMIT2_TEXT_UNSAFE");
+    },
+  );
+
+  it("refuses an empty or overlong witness string, accepts 256 characters", () => {
+    const long = "b".repeat(257);
+    expect(
+      codeOf(() =>
+        verifyPermit2Approval(parametersOf({ witness: { destToken: long } }, { destToken: long }, null)),
+      ),
+    ).toBe("PERMIT2_TEXT_UNSAFE");
+    expect(
+      codeOf(() =>
+        verifyPermit2Approval(parametersOf({ witness: { destToken: "" } }, { destToken: "" }, null)),
+      ),
+    ).toBe("PERMIT2_TEXT_UNSAFE");
+    const ok = "b".repeat(256);
+    expect(
+      verifyPermit2Approval(parametersOf({ witness: { destToken: ok } }, { destToken: ok }, null)).summary
+        .destToken,
+    ).toBe(ok);
+  });
+
+  it("never echoes the raw string in the error: details and message hold an escaped form", () => {
+    const forged = "btc\u202eevil";
+    try {
+      verifyPermit2Approval(parametersOf({ witness: { destToken: forged } }, { destToken: forged }, null));
+    } catch (error) {
+      if (!isSwapIntentError(error, "PERMIT2_TEXT_UNSAFE")) throw error;
+      expect(error.shortMessage).toBe(
+        "witness.destToken holds a control, bidi or invisible character (U+202E).",
+      );
+      expect(JSON.stringify(error.details)).not.toContain("\u202e");
+      expect(error.message).not.toContain("\u202e");
+      expect(error.details.value).toBe("btc\\u{202E}evil");
+      return;
+    }
+    throw new Error("expected a refusal");
+  });
+
+  it("escapes service strings in every error's details and message, whatever the code", () => {
+    const forged = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512\nValid until 2099";
+    try {
+      const tamper: FixtureOptions["tamper"] = (p) => {
+        p.escrowContractAddress = forged;
+      };
+      verifyPermit2Approval(parametersOf({ tamper }));
+    } catch (error) {
+      if (!isSwapIntentError(error, "PERMIT2_ADDRESS_INVALID")) throw error;
+      expect(error.details.value).toBe("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512\\u{A}Valid until 2099");
+      // One line per detail after the first: no line came from the service.
+      expect(error.message.split("\n")).toHaveLength(1 + Object.keys(error.details).length);
+      return;
+    }
+    throw new Error("expected a refusal");
+  });
+
+  it("leaves no lone surrogate in a message whose long detail is cut (found by the generative test, seed 42)", () => {
+    // A detail longer than SwapIntentError's 300-character cut, with astral characters around the cut.
+    for (const offset of [0, 1, 2, 3]) {
+      const extra = `${"x".repeat(offset)}${"\u{1F600}".repeat(200)}`;
+      try {
+        verifyPermit2Approval(
+          parametersOf({
+            tamper: (p) => {
+              p.additionalData.types.SwapWitness![6] = {
+                name: "maxDestAmount",
+                type: "uint256",
+                [extra]: 1,
+              } as never;
+            },
+          }),
+        );
+      } catch (error) {
+        if (!isSwapIntentError(error, "PERMIT2_TYPES_INVALID")) throw error;
+        expect(error.message).not.toMatch(/[\uD800-\uDFFF]/);
+        expect(error.message).toContain("\\u{1F600}");
+        continue;
+      }
+      throw new Error("expected a refusal");
+    }
+  });
+
+  it.each(["evm", "tron"] as const)("%s signers never call the key for a forged string", async (chain) => {
+    const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
+    const parameters = parametersOf({ chain, witness: { destToken: forged } }, { destToken: forged }, null);
+    expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_TEXT_UNSAFE", calls: 0 });
+  });
+});
