@@ -1,5 +1,5 @@
 // Generative tamper test (make each class of tampering impossible, not only its examples): start from deposits the sandbox's Bitcoin leg
-// built (test/fixtures/sandbox-deposits.json, scripts/captureSandboxDeposits.ts) and replicas built here the same
+// built (test/fixtures/sandbox-deposits.json, packages/sandbox/scripts/captureSandboxDeposits.ts) and replicas built here the same
 // way, mutate any field, any JSON value, any byte of the PSBT, and require that the result is either
 // refused with a coded error before the user's key is used, or that what gets signed means exactly what the
 // wallet expected (checked on the signed transaction with bitcore's interpreter and the real prevouts).

@@ -12,7 +12,7 @@ import { startTestSandbox, type TestSandbox } from "./support/harness.js";
 import { startPostgres, type TestPostgres } from "./support/startPostgres.js";
 
 // What lives outside the database (engine reservations, the clock in memory) follows the writes that record it, on a
-// real PostgreSQL server: a database per test, faults made by the server itself (a trigger that ends its own session).
+// real PostgreSQL server: a database per test, faults made by the server itself (a trigger that ends its own backend).
 let server: TestPostgres;
 let admin: pg.Client;
 let databases = 0;
@@ -54,7 +54,7 @@ async function onDatabase(url: string, sql: string): Promise<pg.QueryResult> {
 }
 
 /**
- * From now on, a write to `table` (matching `when`, a trigger condition) ends the writing session on the server
+ * From now on, a write to `table` (matching `when`, a trigger condition) ends the writing backend on the server
  * itself, inside the statement: the sandbox sees its connection cut mid-write, as with a server restart.
  */
 async function cutConnectionOnWrite(url: string, table: string, when = "true"): Promise<void> {
