@@ -32,6 +32,7 @@ import {
  *
  * @example
  * import { hasErrorCode } from "@swapintent/client/internal";
+ * hasErrorCode(new Error("not ours"), { MY_CODE: true }); // false
  */
 export const hasErrorCode: typeof hasErrorCodeOfInternal = hasErrorCodeOfInternal;
 
@@ -40,6 +41,7 @@ export const hasErrorCode: typeof hasErrorCodeOfInternal = hasErrorCodeOfInterna
  *
  * @example
  * import { isAbortSignalLike } from "@swapintent/client/internal";
+ * isAbortSignalLike({ signal: new AbortController().signal }); // true
  */
 export const isAbortSignalLike: typeof isAbortSignalLikeOfInternal = isAbortSignalLikeOfInternal;
 /** @deprecated Import it from `@swapintent/client/internal`. */
@@ -54,6 +56,7 @@ export type IsAbortSignalLikeErrorType = InternalIsAbortSignalLikeErrorType;
  *
  * @example
  * import { raceAbortSignal } from "@swapintent/client/internal";
+ * void raceAbortSignal({ signal: undefined, run: () => "answer", abortError: () => new Error("aborted") });
  */
 export const raceAbortSignal: typeof raceAbortSignalOfInternal = raceAbortSignalOfInternal;
 /** @deprecated Import it from `@swapintent/client/internal`. */
@@ -68,6 +71,7 @@ export type RaceAbortSignalErrorType = InternalRaceAbortSignalErrorType;
  *
  * @example
  * import { readAbortSignal } from "@swapintent/client/internal";
+ * readAbortSignal({ signal: AbortSignal.abort("left") }); // { aborted: true, reason: "left" }
  */
 export const readAbortSignal: typeof readAbortSignalOfInternal = readAbortSignalOfInternal;
 /** @deprecated Import it from `@swapintent/client/internal`. */
@@ -83,6 +87,7 @@ export type ReadAbortSignalErrorType = InternalReadAbortSignalErrorType;
  *
  * @example
  * import { stringifyCanonicalJson } from "@swapintent/client/internal";
+ * stringifyCanonicalJson({ value: { b: 1, a: 2 } }); // '{"a":2,"b":1}'
  */
 export const stringifyCanonicalJson: typeof stringifyCanonicalJsonOfInternal =
   stringifyCanonicalJsonOfInternal;

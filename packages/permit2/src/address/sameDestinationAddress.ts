@@ -1,5 +1,5 @@
-import { bech32, bech32m } from "@scure/base";
 import * as Address from "ox/Address";
+import { isBech32 } from "./isBech32.js";
 
 const evmPattern = /^0x[0-9a-fA-F]{40}$/;
 const hexPrefix = /^0x/i;
@@ -47,13 +47,5 @@ function evmBytes(value: string): string | null {
 
 /** The lowercase form of a valid bech32 or bech32m string (checksum and single case checked), or null. */
 function readBech32(value: string): string | null {
-  // 90 characters: the longest a bech32 string may be (BIP-173).
-  if (value.length > 90) return null;
-  for (const coder of [bech32, bech32m]) {
-    try {
-      coder.decode(value as `${string}1${string}`, 90);
-      return value.toLowerCase();
-    } catch {}
-  }
-  return null;
+  return isBech32(value) ? value.toLowerCase() : null;
 }

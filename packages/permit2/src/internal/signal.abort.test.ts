@@ -1,15 +1,17 @@
 /**
  * A wallet that never answers, on every wallet path of both entries (EVM: viem local account, custom signer, viem
- * WalletClient at each of its three questions, bare EIP-1193 provider at each of its three requests; Tron: TronWeb
+ * WalletClient at each of its three questions, bare EIP-1193 provider at each of its three requests, wagmi's
+ * getWalletClient at its chain and signature requests; Tron: TronWeb
  * with a private key, a TronLink-style signer, TronLink's injected tronWeb): the caller's `signal` ends the wait with
  * `PERMIT2_SIGNING_ABORTED`, an already aborted signal is refused before any wallet or key is touched, a late answer
  * is never used, a late failure is never unhandled, and one long-lived signal collects no listeners.
  */
 import { getEventListeners } from "node:events";
 import { isSwapIntentError } from "@swapintent/client";
+import { connect, createConfig, createConnector, getWalletClient, http } from "@wagmi/core";
 import { verifyTypedData } from "ethers";
 import * as tronweb from "tronweb";
-import type { WalletClient } from "viem";
+import { defineChain, type WalletClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeSignalAbort } from "../../../testing/src/signalAbort.js";
@@ -111,6 +113,44 @@ function recordingGetter<T>(wallet: StandIn, value: T) {
   };
 }
 
+/**
+ * wagmi's `getWalletClient` over a connector whose provider is `request` (the stand-in): connected with the user's
+ * account on the permit's chain, as an app's `createConfig({ connectors })` would be.
+ */
+async function wagmiWalletClient(request: (arguments_: { method: string }) => Promise<unknown>) {
+  const chain = defineChain({
+    id: EVM.chainId,
+    name: "stand-in chain",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: ["http://127.0.0.1:9"] } },
+  });
+  const provider = { request, on: () => {}, removeListener: () => {} };
+  const connector = createConnector(() => ({
+    id: "standIn",
+    name: "Stand-in wallet",
+    type: "injected",
+    connect: async () => ({ accounts: [USER_ADDRESS], chainId: EVM.chainId }) as never,
+    disconnect: async () => {},
+    getAccounts: async () => [USER_ADDRESS],
+    getChainId: async () => EVM.chainId,
+    getProvider: async () => provider,
+    isAuthorized: async () => true,
+    onAccountsChanged: () => {},
+    onChainChanged: () => {},
+    onDisconnect: () => {},
+  }));
+  const config = createConfig({
+    chains: [chain],
+    connectors: [connector],
+    transports: { [chain.id]: http() },
+  });
+  // the connector is typed loosely on purpose (a stand-in): connect through wagmi exactly as an app does
+  await (connect as (c: unknown, p: unknown) => Promise<unknown>)(config, {
+    connector: config.connectors[0],
+  });
+  return getWalletClient(config);
+}
+
 const routes: Route[] = [
   {
     name: "EVM viem local account (key in process)",
@@ -174,6 +214,21 @@ const routes: Route[] = [
                 method === "eth_accounts" ? "accounts" : method === "eth_chainId" ? "chainId" : "sign",
               ),
           },
+        }),
+    }),
+  ),
+  ...(["chainId", "sign"] as const).map(
+    (hangAt): Route => ({
+      name: `EVM wagmi getWalletClient, hanging at ${hangAt}`,
+      chain: "evm",
+      hangAt,
+      sign: async (wallet, signal) =>
+        signPermit2Approval({
+          ...parametersOf("evm"),
+          signal,
+          signer: await wagmiWalletClient(({ method }) =>
+            wallet.ask(method === "eth_chainId" ? "chainId" : "sign"),
+          ),
         }),
     }),
   ),
