@@ -148,7 +148,9 @@ export type SignPermit2ApprovalErrorType = Permit2Error<
  * @example
  * ```ts
  * import { signPermit2Approval } from "@swapintent/permit2/evm";
+ * import { createPublicClient, http } from "viem";
  * import { privateKeyToAccount } from "viem/accounts";
+ * import { mainnet } from "viem/chains";
  *
  * const { approval, verified } = await signPermit2Approval({
  *   intent,
@@ -158,9 +160,19 @@ export type SignPermit2ApprovalErrorType = Permit2Error<
  *   signer: privateKeyToAccount(privateKey), // or a WalletClient, or { address, signTypedData }
  *   // or, with no viem client: provider: window.ethereum
  * });
- * // A smart account (ERC-1271, or ERC-6492 before it is deployed): pass a reader of the permit's chain.
- * await signPermit2Approval({ ...same, signer: smartWalletClient, publicClient: createPublicClient({ chain, transport: http() }) });
  * await client.submitApproval({ intentId: intent.intentId, approval });
+ *
+ * // A smart account (ERC-1271, or ERC-6492 before it is deployed): its wallet signs, a reader of the permit's
+ * // chain checks the signature the way Permit2 will.
+ * const smart = await signPermit2Approval({
+ *   intent,
+ *   quote,
+ *   expected: { chainId: 1, recipient, spender: escrowFromWalletConfig, destination },
+ *   allowedPermit2Addresses: [],
+ *   signer: walletClient,
+ *   publicClient: createPublicClient({ chain: mainnet, transport: http() }),
+ * });
+ * await client.submitApproval({ intentId: intent.intentId, approval: smart.approval });
  * ```
  */
 export async function signPermit2Approval(
