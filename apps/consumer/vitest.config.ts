@@ -1,8 +1,8 @@
 import { defineProject, mergeConfig } from "vitest/config";
 import { swapintentProject } from "../../vitest.shared";
 
-// Packing, a cold npm install and a sandbox run: minutes on a busy 2-core machine, not seconds.
+// Packing, cold npm installs, compiler runs and sandbox runs beside each other: minutes on a busy 2-core machine.
 export default mergeConfig(
-  swapintentProject("consumer", { testTimeout: 300_000, hookTimeout: 600_000 }),
+  swapintentProject("consumer", { testTimeout: 600_000, hookTimeout: 900_000 }),
   defineProject({ test: { globalSetup: ["./test/globalSetup.ts"] } }),
 );

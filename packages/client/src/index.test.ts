@@ -46,6 +46,8 @@ it("exports exactly the public API", async () => {
 it("exports exactly the plumbing of `@swapintent/client/internal`", async () => {
   expect(Object.keys(await import("./internal.js")).sort()).toMatchInlineSnapshot(`
     [
+      "DEFAULT_IGNORABLE_RANGES",
+      "UNSAFE_DISPLAY_CHARACTERS",
       "createAbortGuards",
       "hasErrorCode",
       "isAbortSignalLike",

@@ -2,7 +2,8 @@
  * `@swapintent/client/internal`: plumbing shared by the swapintent packages (`@swapintent/permit2`,
  * `@swapintent/bitcoin`, `@swapintent/solana`): the abort race and reads every signer uses (and `createAbortGuards`, which builds a package's
  * signal checks from its own coded errors), the canonical JSON of
- * request signing, and the rule behind each package's error guard.
+ * request signing, the rule behind each package's error guard, and the characters no package displays from a
+ * service string.
  *
  * Not for applications: nothing here carries a semver promise, and any of it may change or go in a patch release.
  * An application imports from `@swapintent/client`.
@@ -36,6 +37,7 @@ export {
   readAbortSignal,
 } from "./abort/readAbortSignal.js";
 export { hasErrorCode } from "./errors/hasErrorCode.js";
+export { DEFAULT_IGNORABLE_RANGES, UNSAFE_DISPLAY_CHARACTERS } from "./internal/unsafeDisplayText.js";
 export {
   type StringifyCanonicalJsonErrorType,
   type StringifyCanonicalJsonParameters,

@@ -144,12 +144,21 @@ export interface SolanaCosignErrorDetails {
   SOL_AMOUNT_MISMATCH: { expected: bigint; actual: bigint };
   /** More lamports leave the user than the configured cap allows. */
   SOL_NATIVE_OUTFLOW_TOO_HIGH: { lamports: bigint; cap: bigint };
-  /** The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent, or the transaction carries any other memo or a second one. */
+  /**
+   * The memo `swapintent:<intent_id>:<secret_hash>` is missing or names another intent, or the transaction carries
+   * any other memo or a second one, or hands a memo program to another program (which could write one unseen).
+   */
   SOL_MEMO_MISMATCH: {
     /** The memo expected, escaped. */
     expected: string;
     /** The memos the transaction carries (each already refused if unsafe to show). */
     memos: readonly string[];
+    /** The instruction handed a memo program (it could write a memo the verifier never reads). */
+    instruction?: number;
+    /** The memo program it is handed. */
+    program?: string;
+    /** The program of that instruction. */
+    via?: string;
   };
   /** A memo is not valid UTF-8 (the memo program would reject it; what it says cannot be shown). */
   SOL_MEMO_NOT_UTF8: { bytes: number };

@@ -88,4 +88,40 @@ describe("the memo is compared as the exact bytes the chain records", () => {
       ).toBe("SOL_MEMO_UNSAFE_TEXT");
     }
   });
+
+  it("refuses the intent's own memo when its id holds a character that displays as nothing (a filler, a joiner, a selector)", async () => {
+    const [create, transfer] = honestInstructions(chain);
+    for (const invisible of [
+      "\u3164",
+      "\u115F",
+      "\uFFA0",
+      "\u034F",
+      "\uFE0F",
+      "\u{E0100}",
+      "\u180B",
+      "\u2800",
+    ]) {
+      const intentId = `2f1c7f6e${invisible}-3d0b`;
+      const hex = compileHex(chain, [
+        create!,
+        transfer!,
+        memoInstruction(`swapintent:${intentId}:${intentFor("00").secretHash}`),
+      ]);
+      const intent = { ...intentFor(hex), intentId };
+      expect(
+        codeOf(() => verifyCosignTransaction(params(hex, { intent }))),
+        JSON.stringify(invisible),
+      ).toBe("SOL_MEMO_UNSAFE_TEXT");
+    }
+    const intentId = "2f1c7f6e\u3164-3d0b";
+    const hex = compileHex(chain, [
+      create!,
+      transfer!,
+      memoInstruction(`swapintent:${intentId}:${intentFor("00").secretHash}`),
+    ]);
+    expect(await signRefusal(hex, { intent: { ...intentFor(hex), intentId } })).toEqual({
+      code: "SOL_MEMO_UNSAFE_TEXT",
+      signerCalls: 0,
+    });
+  });
 });

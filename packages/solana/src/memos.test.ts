@@ -3,7 +3,7 @@
  * Any other memo is refused, however its text reads (a wallet would show it, and the chain records it as the
  * user's): "refund waived", a stranger's name, a second copy of the intent's own memo, on either memo program.
  */
-import { address, type Instruction } from "@solana/kit";
+import { AccountRole, address, type Instruction } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type Chain,
@@ -71,5 +71,32 @@ describe("a cosign carries the intent's memo and no other", () => {
     expect(verifyCosignTransaction(verifyParams(chain, withMemos())).memos).toEqual([
       `swapintent:${INTENT_ID}:${SECRET_HASH}`,
     ]);
+  });
+});
+
+describe("no memo the verifier cannot read", () => {
+  it("a caller-allowed program or a token transfer handed a memo program (it could write a memo by itself) is refused", async () => {
+    const [create, transfer, memo] = honestInstructions(chain);
+    for (const memoProgram of [SOLANA_PROGRAM_ADDRESSES.memo, SOLANA_PROGRAM_ADDRESSES.memoV1]) {
+      const handed = { address: address(memoProgram), role: AccountRole.READONLY };
+      const opaque: Instruction = {
+        programAddress: chain.stranger,
+        accounts: [handed],
+        data: new Uint8Array([1]),
+      };
+      const viaOpaque = compileHex(chain, [create!, transfer!, opaque, memo!]);
+      const viaHook = compileHex(chain, [
+        create!,
+        { ...transfer!, accounts: [...transfer!.accounts!, handed] },
+        memo!,
+      ]);
+      for (const hex of [viaOpaque, viaHook]) {
+        const outcomes = await everyPathRefusal(
+          verifyParams(chain, hex, { allowedPrograms: [chain.stranger] }),
+        );
+        for (const outcome of Object.values(outcomes))
+          expect(outcome, memoProgram).toEqual({ code: "SOL_MEMO_MISMATCH", signerCalls: 0 });
+      }
+    }
   });
 });

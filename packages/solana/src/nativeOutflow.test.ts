@@ -3,22 +3,29 @@
  * is one payment of the quote; SOL sent to the escrow's wrapped SOL account on top is a second one, and lamports to
  * anyone else count against `maxNativeOutflowLamports`, whatever that cap was raised to.
  */
-import { type Address, address, createNoopSigner, type Instruction } from "@solana/kit";
+import { type Address, address, createNoopSigner, type Instruction, lamports } from "@solana/kit";
+import { VersionedTransaction } from "@solana/web3.js";
 import { getTransferSolInstruction } from "@solana-program/system";
-import { getSyncNativeInstruction, getTransferCheckedInstruction } from "@solana-program/token";
+import {
+  findAssociatedTokenPda,
+  getSyncNativeInstruction,
+  getTransferCheckedInstruction,
+} from "@solana-program/token";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   ata,
   type Chain,
   codeOf,
   compileHex,
+  cosignAndSend,
   createChain,
   getCreateAssociatedTokenIdempotentInstruction,
   memoInstruction,
   verifyParams,
 } from "../test/fixture.js";
 import { everyPathRefusal } from "../test/paths.js";
-import { WRAPPED_SOL_MINT_ADDRESS } from "./constants.js";
+import { SOLANA_PROGRAM_ADDRESSES, WRAPPED_SOL_MINT_ADDRESS } from "./constants.js";
+import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 const WSOL = address(WRAPPED_SOL_MINT_ADDRESS);
@@ -131,5 +138,79 @@ describe("native SOL paid once", () => {
     expect(codeOf(() => verifyCosignTransaction(verifyParams(chain, hex)))).toBe(
       "SOL_NATIVE_OUTFLOW_TOO_HIGH",
     );
+  });
+});
+
+/** A web3.js sign without any check: what a wallet without this package would produce. */
+function signBlindly(hex: string): string {
+  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
+  tx.sign([chain.user]);
+  return bytesToHex(tx.serialize());
+}
+
+describe("only the user's real wrapped SOL account counts as wrapping", () => {
+  it("lamports to the Token-2022 derivation for the wSOL mint (an account no token program can ever open) are an outflow", async () => {
+    // The wSOL mint belongs to SPL Token: Token-2022 cannot open an account for it, so the user's "associated
+    // account" under Token-2022 stays a bare address that nobody can ever spend from.
+    const [dead] = await findAssociatedTokenPda({
+      owner: chain.userAddress,
+      mint: WSOL,
+      tokenProgram: address(SOLANA_PROGRAM_ADDRESSES.token2022),
+    });
+    // The wSOL mint as the chain has it (SPL Token's native mint: no authority, 9 decimals, initialized).
+    const mintData = new Uint8Array(82);
+    mintData[44] = 9;
+    mintData[45] = 1;
+    chain.svm.setAccount({
+      address: WSOL,
+      data: mintData,
+      executable: false,
+      lamports: lamports(chain.svm.minimumBalanceForRentExemption(82n)),
+      programAddress: address(SOLANA_PROGRAM_ADDRESSES.token),
+      space: 82n,
+    });
+    // The user already holds wSOL (wrapped earlier).
+    chain.svm.expireBlockhash();
+    const wrapEarlier = compileHex(chain, [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: createNoopSigner(chain.resolver.address),
+        ata: userWsol,
+        owner: chain.userAddress,
+        mint: WSOL,
+      }),
+      lamportsTo(userWsol, QUOTE),
+      getSyncNativeInstruction({ account: userWsol }),
+    ]);
+    await cosignAndSend(chain, signBlindly(wrapEarlier));
+    chain.svm.expireBlockhash();
+    const hex = compileHex(chain, [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: createNoopSigner(chain.resolver.address),
+        ata: escrowWsol,
+        owner: chain.escrowOwner.address,
+        mint: WSOL,
+      }),
+      lamportsTo(dead, QUOTE),
+      getTransferCheckedInstruction({
+        source: userWsol,
+        mint: WSOL,
+        destination: escrowWsol,
+        authority: user(),
+        amount: QUOTE,
+        decimals: 9,
+      }),
+      memoInstruction(),
+    ]);
+    // What signing it costs the user on chain: the quote in wSOL, and the same again in SOL, out of reach for good.
+    const before = chain.svm.getBalance(chain.userAddress) ?? 0n;
+    await cosignAndSend(chain, signBlindly(hex));
+    expect(before - (chain.svm.getBalance(chain.userAddress) ?? 0n)).toBe(QUOTE);
+    const stuck = chain.svm.getAccount(dead);
+    expect(stuck.exists && stuck.programAddress).toBe(SOLANA_PROGRAM_ADDRESSES.system);
+    expect(codeOf(() => verifyCosignTransaction(params(hex, 0n)))).toBe("SOL_NATIVE_OUTFLOW_TOO_HIGH");
+    expect(verifyCosignTransaction(params(hex, QUOTE))).toMatchObject({
+      nativeOutflowLamports: QUOTE,
+      wrappedLamports: 0n,
+    });
   });
 });

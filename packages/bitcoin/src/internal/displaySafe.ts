@@ -1,13 +1,16 @@
 // Internal: how a string the service chose may appear in anything a wallet could display (error details).
 
-/**
- * C0/C1 controls, line and paragraph separators, bidi embeddings/overrides/isolates/marks and zero-width
- * characters: each could fake a line break or reorder or hide text on a confirmation screen.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+import { UNSAFE_DISPLAY_CHARACTERS } from "@swapintent/client/internal";
 
-/** `value` with every control, bidi and zero-width character written as `\u{…}`; non-strings as JSON. */
+/**
+ * The class every swapintent package refuses to display (`UNSAFE_DISPLAY_CHARACTERS`): C0/C1 controls, line and
+ * paragraph separators, format characters (bidi embeddings/overrides/isolates/marks, zero-width characters, tags)
+ * and every default-ignorable code point (Hangul fillers, the combining grapheme joiner, variation selectors) and
+ * the braille blank: each could fake a line break, or reorder or hide text on a confirmation screen.
+ */
+const UNSAFE = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`, "gu");
+
+/** `value` with every control, bidi, zero-width or other invisible character written as `\u{…}`; non-strings as JSON. */
 export function escapeForDisplay(value: unknown): string {
   let text: string;
   if (typeof value === "string") text = value;

@@ -1,10 +1,12 @@
+import { UNSAFE_DISPLAY_CHARACTERS } from "@swapintent/client/internal";
+
 /**
- * Characters that can forge or hide text on a screen: controls (C0, DEL, C1: line breaks, tabs, escapes), format
- * characters (bidi overrides and isolates, zero-width space/joiners, word joiner, BOM, soft hyphen, tag
- * characters), line and paragraph separators, surrogates, private-use and unassigned code points, and the Hangul
- * fillers and braille blank that render as nothing.
+ * Characters that can forge or hide text on a screen: the class every swapintent package refuses
+ * (`UNSAFE_DISPLAY_CHARACTERS`: controls, format characters, line and paragraph separators, every default-ignorable
+ * code point such as Hangul fillers, the combining grapheme joiner and variation selectors, and the braille blank),
+ * plus surrogates, private-use and unassigned code points.
  */
-export const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u2800\u3164\uFFA0]/u;
+export const UNSAFE_TEXT = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}\\p{Cs}\\p{Co}\\p{Cn}]`, "u");
 /**
  * What error details escape: the unsafe characters, and every character outside the Basic Multilingual Plane.
  * `SwapIntentError` shortens a long detail in its message at a fixed length, which could cut a surrogate pair in two

@@ -3,6 +3,7 @@
  * bidi, zero-width and other invisible characters (`PERMIT2_TEXT_UNSAFE`), refused before any signing callback runs.
  */
 import { isSwapIntentError, type Quote } from "@swapintent/client";
+import { DEFAULT_IGNORABLE_RANGES } from "@swapintent/client/internal";
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
 import {
@@ -86,6 +87,11 @@ const UNSAFE = [
   ["Hangul filler", "\u3164"],
 ] as const;
 
+/** The first and last code point of every default-ignorable range (they render as nothing), and the braille blank. */
+const INVISIBLE = [...DEFAULT_IGNORABLE_RANGES.flat(), 0x2800].map(
+  (codePoint) => [codePoint.toString(16).toUpperCase().padStart(4, "0"), codePoint] as const,
+);
+
 describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAFE)", () => {
   it("refuses a forged dest_token with a fake 'Valid until' line", () => {
     const forged = "btc\nValid until 2099-01-01T00:00:00.000Z";
@@ -109,6 +115,44 @@ describe("service strings cannot forge the confirmation text (PERMIT2_TEXT_UNSAF
       ).toBe("PERMIT2_TEXT_UNSAFE");
       const inQuoteOnly = parametersOf({}, { destToken: `btc${char}` }, null);
       expect(codeOf(() => verifyPermit2Approval(inQuoteOnly))).toBe("PERMIT2_TEXT_UNSAFE");
+    },
+  );
+
+  it.each(INVISIBLE)(
+    "refuses U+%s (renders as nothing) in the destToken and recipient, escaped in the error, before any key is asked",
+    async (hex, codePoint) => {
+      const char = String.fromCodePoint(codePoint);
+      const token = `b${char}tc`;
+      const inToken = parametersOf({ witness: { destToken: token } }, { destToken: token }, null);
+      try {
+        verifyPermit2Approval(inToken);
+        throw new Error("expected a refusal");
+      } catch (error) {
+        if (!isSwapIntentError(error, "PERMIT2_TEXT_UNSAFE")) throw error;
+        expect(error.shortMessage).toContain(`(U+${hex})`);
+        expect(error.details.value).toBe(`b\\u{${codePoint.toString(16).toUpperCase()}}tc`);
+        expect(error.message).not.toContain(char);
+      }
+      const recipient = `${RECIPIENT}${char}`;
+      const inRecipient = parametersOf({ witness: { recipient } });
+      expect(
+        codeOf(() =>
+          verifyPermit2Approval({ ...inRecipient, expected: { ...inRecipient.expected, recipient } }),
+        ),
+      ).toBe("PERMIT2_TEXT_UNSAFE");
+      expect(codeOf(() => verifyPermit2Approval(parametersOf({}, { destToken: `btc${char}` }, null)))).toBe(
+        "PERMIT2_TEXT_UNSAFE",
+      );
+      for (const chain of ["evm", "tron"] as const)
+        expect(
+          await signWithSpies(
+            parametersOf({ chain, witness: { destToken: token } }, { destToken: token }, null),
+            chain,
+          ),
+        ).toEqual({
+          code: "PERMIT2_TEXT_UNSAFE",
+          calls: 0,
+        });
     },
   );
 

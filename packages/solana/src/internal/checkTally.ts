@@ -62,14 +62,16 @@ export function checkNativeOutflow(
     for (const tokenProgram of TOKEN_PROGRAMS) {
       const escrowAccount = checked.escrowOf(tokenProgram);
       if (escrowAccount) escrowAccounts.add(escrowAccount);
-      userWrapped.add(
-        getAssociatedTokenAccountAddress({
-          owner: checked.user,
-          mint: WRAPPED_SOL_MINT_ADDRESS,
-          tokenProgram,
-        }),
-      );
     }
+    // Only SPL Token holds the wSOL mint: the Token-2022 derivation for it can never become a token account, so
+    // lamports sent there are lost, not wrapped.
+    userWrapped.add(
+      getAssociatedTokenAccountAddress({
+        owner: checked.user,
+        mint: WRAPPED_SOL_MINT_ADDRESS,
+        tokenProgram: SOLANA_PROGRAM_ADDRESSES.token,
+      }),
+    );
   }
   let toEscrow = 0n;
   let wrapped = 0n;

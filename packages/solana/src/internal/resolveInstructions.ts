@@ -70,6 +70,7 @@ export function tallyInstructions(
     expectedDecimals: checked.expectedDecimals,
     escrowOf: checked.escrowOf,
     token2022Mint: checked.token2022Mint,
+    expectedMemo: checked.expectedMemo,
   };
   instructions.forEach((compiled, index) => {
     tallyInstruction(tally, resolveInstruction(keys, compiled, index), index, context);

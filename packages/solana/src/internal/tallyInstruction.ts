@@ -10,7 +10,12 @@ import { decodeTokenInstruction, tokenInstructionTarget, userAuthorizes } from "
 import { type InstructionEffect, involves, type ResolvedInstruction } from "./effects.js";
 import { readUintLE } from "./readInt.js";
 import type { CheckedMintFacts } from "./readVerifyParameters.js";
-import { decodeUtf8Exact, firstUnsafeCodePoint } from "./text.js";
+import { decodeUtf8Exact, escapeUnsafe, firstUnsafeCodePoint } from "./text.js";
+
+const MEMO_PROGRAMS: ReadonlySet<string> = new Set([
+  SOLANA_PROGRAM_ADDRESSES.memo,
+  SOLANA_PROGRAM_ADDRESSES.memoV1,
+]);
 
 /** What the instructions add up to so far. */
 export interface InstructionTally {
@@ -50,6 +55,8 @@ export interface InstructionContext {
   expectedDecimals: number | undefined;
   escrowOf: (program: string) => string | undefined;
   token2022Mint: CheckedMintFacts | undefined;
+  /** The intent's memo (for the details of a refusal). */
+  expectedMemo: string;
 }
 
 /**
@@ -71,6 +78,22 @@ export function tallyInstruction(
       });
     }
     if (!tally.programs.includes(program)) tally.programs.push(program);
+  }
+  // A program handed a memo program's account can invoke it: a memo (a transfer hook's, an allowed program's) the
+  // verifier never reads, beside the intent's one.
+  const handed = ix.accounts.find((account) => MEMO_PROGRAMS.has(account));
+  if (handed !== undefined && !MEMO_PROGRAMS.has(ix.programAddress)) {
+    throw solanaError(
+      "SOL_MEMO_MISMATCH",
+      "An instruction is handed a memo program: it could write another memo.",
+      {
+        expected: escapeUnsafe(context.expectedMemo),
+        memos: [...tally.memos],
+        instruction: index,
+        program: handed,
+        via: ix.programAddress,
+      },
+    );
   }
   // AdvanceNonceAccount makes a durable-nonce transaction: it never expires, so whoever holds the user's
   // signature (the resolver co-signs last) could submit it at any later time. Refused wherever it appears.

@@ -1,9 +1,13 @@
+import { UNSAFE_DISPLAY_CHARACTERS } from "@swapintent/client/internal";
+
 /**
  * Characters a wallet must never display from a service string: C0/C1 controls (line breaks included), format
- * characters (bidi overrides and isolates, zero-width spaces and joiners, the byte-order mark, soft hyphen, tags)
- * and the Unicode line and paragraph separators. Any of them can make a displayed text read as something else.
+ * characters (bidi overrides and isolates, zero-width spaces and joiners, the byte-order mark, soft hyphen, tags),
+ * the Unicode line and paragraph separators, every default-ignorable code point (Hangul fillers, the combining
+ * grapheme joiner, variation selectors: letters and marks that render as nothing) and the blank braille pattern.
+ * Any of them can make a displayed text read as something else, or hide a difference between two look-alikes.
  */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const UNSAFE = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`, "u");
 
 /** The first unsafe character of `text` as `U+XXXX` (for error details; the text itself is not repeated). */
 export function firstUnsafeCodePoint(text: string): string | undefined {
