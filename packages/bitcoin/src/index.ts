@@ -54,6 +54,7 @@ export type {
   SignPsbtParameters,
   SignPsbtReturnType,
 } from "./types.js";
+export type { ListedInput } from "./verifyHtlcPsbt/common.js";
 export {
   type VerifyHtlcPsbtErrorType,
   type VerifyHtlcPsbtParameters,

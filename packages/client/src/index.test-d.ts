@@ -4,6 +4,7 @@
  * property accepting `undefined`.
  */
 import { describe, expectTypeOf, it } from "vitest";
+import type * as Root from "./index.js";
 import {
   type Approval,
   type BaseClient,
@@ -71,6 +72,7 @@ import {
   type WatchIntentParameters,
   type WebCryptoKey,
 } from "./index.js";
+import type * as Internal from "./internal.js";
 
 /** The optional keys of `T`. */
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
@@ -312,5 +314,25 @@ describe("viem's naming: Parameters, ReturnType, ErrorType", () => {
     expectTypeOf(formatQueryString).parameters.toEqualTypeOf<[FormatQueryStringParameters]>();
     expectTypeOf<FormatQueryStringParameters["query"]>().toEqualTypeOf<QueryParameters | undefined>();
     expectTypeOf(createSwapIntentClient).parameters.toEqualTypeOf<[CreateSwapIntentClientParameters]>();
+  });
+});
+
+describe("the root's deprecated plumbing types", () => {
+  it("have the same shape as `@swapintent/client/internal`'s", async () => {
+    const root = await import("./index.js");
+    const internal = await import("./internal.js");
+    expectTypeOf<Root.IsAbortSignalLikeParameters>().toEqualTypeOf<Internal.IsAbortSignalLikeParameters>();
+    expectTypeOf<Root.RaceAbortSignalParameters<number>>().toEqualTypeOf<
+      Internal.RaceAbortSignalParameters<number>
+    >();
+    expectTypeOf<Root.ReadAbortSignalParameters>().toEqualTypeOf<Internal.ReadAbortSignalParameters>();
+    expectTypeOf<Root.ReadAbortSignalReturnType>().toEqualTypeOf<Internal.ReadAbortSignalReturnType>();
+    expectTypeOf<Root.StringifyCanonicalJsonParameters>().toEqualTypeOf<Internal.StringifyCanonicalJsonParameters>();
+    expectTypeOf<Root.StringifyCanonicalJsonErrorType>().toEqualTypeOf<Internal.StringifyCanonicalJsonErrorType>();
+    expectTypeOf(root.raceAbortSignal<number>).toEqualTypeOf(internal.raceAbortSignal<number>);
+    expectTypeOf(root.hasErrorCode).toEqualTypeOf(internal.hasErrorCode);
+    expectTypeOf(root.isAbortSignalLike).toEqualTypeOf(internal.isAbortSignalLike);
+    expectTypeOf(root.readAbortSignal).toEqualTypeOf(internal.readAbortSignal);
+    expectTypeOf(root.stringifyCanonicalJson).toEqualTypeOf(internal.stringifyCanonicalJson);
   });
 });

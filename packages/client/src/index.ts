@@ -120,6 +120,7 @@ export {
   type ClientErrorDetails,
   type HttpErrorDetails,
   isClientError,
+  type NetworkFailure,
   type RequestDetails,
   type RequestError,
   type RequestErrorCode,

@@ -227,8 +227,8 @@ export type SolanaCosignError<C extends SolanaCosignErrorCode = SolanaCosignErro
   C
 >;
 
-/** Internal: the codes only a signing path throws (about the signer, its answer, the wait); verification throws none. */
-export type SigningErrorCode =
+/** The codes only a signing path throws (about the signer, its answer, the wait); verification throws none. */
+export type SolanaCosignSigningErrorCode =
   | "SOL_SIGNER_INVALID"
   | "SOL_WALLET_MESSAGE_CHANGED"
   | "SOL_WALLET_SIGNATURES_CHANGED"

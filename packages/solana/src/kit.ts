@@ -20,6 +20,7 @@ export type {
   SolanaCosignError,
   SolanaCosignErrorCode,
   SolanaCosignErrorDetails,
+  SolanaCosignSigningErrorCode,
   SolanaError,
   SolanaErrorCode,
   SolanaErrorDetails,
@@ -63,6 +64,7 @@ export {
 export {
   type ExpectedEscrow,
   type LookupTableContents,
+  type Token2022MintFacts,
   type VerifyCosignTransactionErrorType,
   type VerifyCosignTransactionParameters,
   type VerifyCosignTransactionReturnType,

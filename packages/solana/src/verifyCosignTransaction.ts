@@ -1,5 +1,5 @@
 import type { Intent, Quote } from "@swapintent/client";
-import type { SigningErrorCode, SolanaCosignError, SolanaCosignErrorCode } from "./errors.js";
+import type { SolanaCosignError, SolanaCosignErrorCode, SolanaCosignSigningErrorCode } from "./errors.js";
 import type { AddressLike } from "./internal/address.js";
 import {
   checkMemos,
@@ -114,7 +114,7 @@ export interface VerifyCosignTransactionReturnType {
  * path throws (the signer, its answer, the abort of a wait).
  */
 export type VerifyCosignTransactionErrorType = SolanaCosignError<
-  Exclude<SolanaCosignErrorCode, SigningErrorCode>
+  Exclude<SolanaCosignErrorCode, SolanaCosignSigningErrorCode>
 >;
 
 /** Internal: the verification plus the decoded transaction, for the signer. */

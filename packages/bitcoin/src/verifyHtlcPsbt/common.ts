@@ -6,9 +6,11 @@ import { MAX_MONEY_LOTS } from "../internal/scriptTypes.js";
 /** The user's key and its two scripts (P2TR BIP-86 and P2WPKH). */
 export type UserScripts = ReturnType<typeof getUserScripts>;
 
-/** An input the user signs, and whether it spends the user's P2TR or P2WPKH output. */
+/** An input the user signs (one of `verifyHtlcPsbt`'s `inputs`), and whether it spends the user's P2TR or P2WPKH output. */
 export interface ListedInput {
+  /** The input's index in the PSBT. */
   index: number;
+  /** Which of the user's outputs it spends: P2TR (BIP-86 key path) or P2WPKH. */
   kind: "p2tr" | "p2wpkh";
 }
 

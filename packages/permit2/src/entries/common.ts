@@ -1,11 +1,14 @@
 // What every entry (`.`, `./evm`, `./tron`) exports: verification, its types, the errors, signature normalizing.
 export {
   isPermit2Error,
+  type Permit2ContractSignatureErrorCode,
   type Permit2ContractSignatureProblem,
   type Permit2Error,
   type Permit2ErrorCode,
   type Permit2ErrorDetails,
   type Permit2SignatureProblem,
+  type Permit2SigningErrorCode,
+  type Permit2VerifyErrorCode,
 } from "../errors.js";
 export {
   type NormalizeSignatureErrorType,
