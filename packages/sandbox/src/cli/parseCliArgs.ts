@@ -67,30 +67,54 @@ interface OptionContext {
 
 /** Each option's effect (`help` is handled before). */
 const APPLY: Record<Exclude<OptionName, "help">, (c: OptionContext) => void> = {
-  port: (c) => void (c.options.port = c.integer(0)),
-  "data-dir": (c) => void (c.options.dataDir = resolve(c.cwd, c.value())),
-  "database-url": (c) => void (c.options.databaseUrl = c.value()),
-  "no-wait": (c) => void (c.options.waitForDatabaseLock = false),
-  "lock-timeout": (c) => void (c.options.databaseLockTimeoutSecs = c.integer(1)),
-  "database-timeout": (c) => void (c.options.databaseStartTimeoutSecs = c.integer(1)),
-  "api-key": (c) => void (c.options.apiKeys = [...(c.options.apiKeys ?? []), c.value()]),
-  "public-key": (c) =>
-    void (c.options.publicKeys = [
-      ...(c.options.publicKeys ?? []),
-      readFileSync(resolve(c.cwd, c.value()), "utf8"),
-    ]),
+  port: (c) => {
+    c.options.port = c.integer(0);
+  },
+  "data-dir": (c) => {
+    c.options.dataDir = resolve(c.cwd, c.value());
+  },
+  "database-url": (c) => {
+    c.options.databaseUrl = c.value();
+  },
+  "no-wait": (c) => {
+    c.options.waitForDatabaseLock = false;
+  },
+  "lock-timeout": (c) => {
+    c.options.databaseLockTimeoutSecs = c.integer(1);
+  },
+  "database-timeout": (c) => {
+    c.options.databaseStartTimeoutSecs = c.integer(1);
+  },
+  "api-key": (c) => {
+    c.options.apiKeys = [...(c.options.apiKeys ?? []), c.value()];
+  },
+  "public-key": (c) => {
+    c.options.publicKeys = [...(c.options.publicKeys ?? []), readFileSync(resolve(c.cwd, c.value()), "utf8")];
+  },
   "key-id": (c) => {
     const keys = c.options.publicKeys ?? [];
     const last = keys.at(-1);
     if (typeof last !== "string") throw new Error("--key-id must follow a --public-key");
     keys[keys.length - 1] = { pem: last, keyId: c.value() };
   },
-  "quote-ttl": (c) => void (c.options.quoteTtlSecs = c.integer(1)),
-  "intent-ttl": (c) => void (c.options.intentTtlSecs = c.integer(1)),
-  "resolver-interval": (c) => void (c.options.resolverIntervalMs = c.integer(1)),
-  "rate-limit": (c) => void (c.rate.limit = c.integer(1)),
-  "rate-window": (c) => void (c.rate.windowSecs = c.integer(1)),
-  dev: (c) => void (c.options.dev = true),
+  "quote-ttl": (c) => {
+    c.options.quoteTtlSecs = c.integer(1);
+  },
+  "intent-ttl": (c) => {
+    c.options.intentTtlSecs = c.integer(1);
+  },
+  "resolver-interval": (c) => {
+    c.options.resolverIntervalMs = c.integer(1);
+  },
+  "rate-limit": (c) => {
+    c.rate.limit = c.integer(1);
+  },
+  "rate-window": (c) => {
+    c.rate.windowSecs = c.integer(1);
+  },
+  dev: (c) => {
+    c.options.dev = true;
+  },
 };
 
 /** Parsed command line: sandbox options, or a request for help. */
