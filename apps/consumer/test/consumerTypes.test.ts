@@ -208,7 +208,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
     // Not installed in the consumer project (no wallet app needs both): the Kit and wallet-standard examples.
     // Those libraries' own types are checked against ours in packages/solana/src/kit.test-d.ts.
     expect(leftOut.sort()).toEqual(["@solana/kit", "@wallet-standard/app"]);
-    expect(files.length).toBeGreaterThan(40);
+    // A floor that proves the collection found them: the short READMEs hold few blocks (the site's pages are
+    // typechecked in apps/docs), the packages' `@example`s most.
+    expect(files.length).toBeGreaterThan(30);
     const { errors, ms: took } = await typecheck(join(runDir, "tsc-readme-snippets"), {
       tsc: require.resolve("typescript/bin/tsc"),
       mode: "nodenext",

@@ -26,7 +26,8 @@ export interface DemoOptions {
 export const usage = `Usage: pnpm demo [options]
 
 Without options: starts the sandbox in-process, funds fresh wallets through its faucet and runs the tour
-(EVM -> Solana, Tron -> Bitcoin, Bitcoin -> EVM, Solana -> Tron, and a route through an intermediate token).
+(EVM -> Solana, Tron -> Bitcoin, Bitcoin -> EVM, Solana -> Tron, a route through an intermediate token, and
+an EVM smart account (ERC-6492) -> Solana).
 
 Options:
   --from <network:token>   source, e.g. ethereum:USDC, tron:USDT, bitcoin:BTC, solana:USDC (needs --to)
