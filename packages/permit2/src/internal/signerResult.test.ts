@@ -5,57 +5,18 @@
 import { isSwapIntentError } from "@swapintent/client";
 import { verifyTypedData } from "ethers";
 import { describe, expect, it, vi } from "vitest";
+import { answerInTurn } from "../../test/answerInTurn.js";
 import {
   buildPermit2Fixture,
-  DEST_TOKEN,
   EVM,
   TRON,
   USER_ADDRESS,
   USER_PRIVATE_KEY,
 } from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
 import { isPermit2Error } from "../errors.js";
 import { signPermit2Approval } from "../evm/signPermit2Approval.js";
-import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "../types.js";
-
-const DESTINATION: Permit2DestinationExpectation = {
-  network: 4,
-  token: DEST_TOKEN,
-  decimals: 8,
-  minAmountLots: 3_900n,
-};
-
-function parametersOf(
-  options: Parameters<typeof buildPermit2Fixture>[0] = {},
-): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: { ...f.expected, destination: DESTINATION },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
-}
-
-/** The intent's `params_to_sign.additional_data`, as mutable JSON. */
-function _additionalOf(parameters: {
-  intent: VerifyPermit2ApprovalParameters["intent"];
-}): Record<string, unknown> {
-  return (parameters.intent.paramsToSign as unknown as { additionalData: Record<string, unknown> })
-    .additionalData;
-}
-
-/** Defines `key` on `target` as an accessor returning `values[i]` on the i-th read (the last one after that). */
-function answerInTurn(target: object, key: string, values: unknown[]): { reads: () => number } {
-  let reads = 0;
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => values[Math.min(reads++, values.length - 1)],
-  });
-  return { reads: () => reads };
-}
 
 describe("the owner the summary shows is the owner checked", () => {
   it("an expected.owner that reads as another address for the summary and as the signer later: PERMIT2_OWNER_MISMATCH, no key used", async () => {

@@ -4,37 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
-import {
-  buildPermit2Fixture,
-  DEST_TOKEN,
-  type FixtureOptions,
-  USER_PRIVATE_KEY,
-} from "../../test/fixtures/buildPermit2Fixture.js";
+import { USER_PRIVATE_KEY } from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
 import { signPermit2Approval } from "../evm/signPermit2Approval.js";
 import type { VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-function parametersOf(
-  options: FixtureOptions = {},
-  change: Partial<VerifyPermit2ApprovalParameters> = {},
-): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: {
-      ...f.expected,
-      destination: { network: 4, token: DEST_TOKEN, decimals: 8, minAmountLots: 3_900n },
-    },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-    ...change,
-  };
-}
-
-/** The latest instant a JavaScript `Date` holds (8.64e15 ms), in seconds. */
-const _LAST_DATE_SECS = 8_640_000_000_000;
 
 describe("what the user confirmed is what gets signed (expected.digest)", () => {
   // The README's flow: verifyPermit2Approval first, show its summary, then call a signer with the same parameters,

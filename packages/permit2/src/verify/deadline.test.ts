@@ -6,33 +6,10 @@ import { isSwapIntentError } from "@swapintent/client";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
-import {
-  buildPermit2Fixture,
-  DEST_TOKEN,
-  type FixtureOptions,
-  NOW_MS,
-} from "../../test/fixtures/buildPermit2Fixture.js";
+import { NOW_MS } from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
-import type { VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-function parametersOf(
-  options: FixtureOptions = {},
-  change: Partial<VerifyPermit2ApprovalParameters> = {},
-): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: {
-      ...f.expected,
-      destination: { network: 4, token: DEST_TOKEN, decimals: 8, minAmountLots: 3_900n },
-    },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-    ...change,
-  };
-}
 
 /** The latest instant a JavaScript `Date` holds (8.64e15 ms), in seconds. */
 const LAST_DATE_SECS = 8_640_000_000_000;
@@ -46,7 +23,7 @@ describe("a deadline beyond any time the summary can show", () => {
     ["the largest safe integer", Number.MAX_SAFE_INTEGER],
   ])("%s, with the bound turned off: PERMIT2_DEADLINE_TOO_FAR, no wallet asked", async (_name, deadline) => {
     for (const chain of ["evm", "tron"] as const) {
-      const parameters = parametersOf({ chain }, { maxDeadlineSecs: Number.MAX_SAFE_INTEGER });
+      const parameters = { ...parametersOf({ chain }), maxDeadlineSecs: Number.MAX_SAFE_INTEGER };
       (parameters.intent as { deadlineSecs: number }).deadlineSecs = deadline;
       expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_DEADLINE_TOO_FAR");
       expect(await signWithSpies(parameters, chain)).toEqual({ code: "PERMIT2_DEADLINE_TOO_FAR", calls: 0 });
@@ -54,7 +31,7 @@ describe("a deadline beyond any time the summary can show", () => {
   });
 
   it("the last Date itself is still a deadline the summary shows", () => {
-    const parameters = parametersOf({}, { maxDeadlineSecs: Number.MAX_SAFE_INTEGER });
+    const parameters = { ...parametersOf(), maxDeadlineSecs: Number.MAX_SAFE_INTEGER };
     (parameters.intent as { deadlineSecs: number }).deadlineSecs = LAST_DATE_SECS;
     const { summary } = verifyPermit2Approval(parameters);
     expect(summary.deadlineIso).toBe("+275760-09-13T00:00:00.000Z");

@@ -2,66 +2,14 @@
  * Service strings cannot forge the confirmation text: every string signed as text or shown is free of control,
  * bidi, zero-width and other invisible characters (`PERMIT2_TEXT_UNSAFE`), refused before any signing callback runs.
  */
-import { isSwapIntentError, type Quote } from "@swapintent/client";
+import { isSwapIntentError } from "@swapintent/client";
 import { DEFAULT_IGNORABLE_RANGES } from "@swapintent/client/internal";
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
-import {
-  buildPermit2Fixture,
-  DEST_TOKEN,
-  type FixtureOptions,
-  RECIPIENT,
-} from "../../test/fixtures/buildPermit2Fixture.js";
+import { type FixtureOptions, RECIPIENT } from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
-import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-/** The destination as the wallet's own registry has it: BTC on network 4, 8 decimals, at least 3900 lots. */
-const DESTINATION: Permit2DestinationExpectation = {
-  network: 4,
-  token: DEST_TOKEN,
-  decimals: 8,
-  minAmountLots: 3_900n,
-};
-
-function parametersOf(
-  options: FixtureOptions = {},
-  quoteChanges: Partial<Quote> = {},
-  destination: Permit2DestinationExpectation | null = DESTINATION,
-): VerifyPermit2ApprovalParameters {
-  const f = buildFixture(options);
-  return {
-    intent: f.intent,
-    quote: { ...f.quote, ...quoteChanges },
-    expected: { ...f.expected, destination: destination ?? undefined },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
-}
-
-/**
- * The fixture with `options.witness` hashed in (a consistent witness); a value ethers cannot hash (a lone
- * surrogate) is put into the witness after hashing instead; the text check runs before the hash check.
- */
-function buildFixture(options: FixtureOptions) {
-  try {
-    return buildPermit2Fixture(options);
-  } catch {
-    const { witness = {}, ...rest } = options;
-    return buildPermit2Fixture({
-      ...rest,
-      tamper: (p) => {
-        Object.assign(p.additionalData.witness, witness);
-      },
-    });
-  }
-}
-
-/** The attack: destination decimals lowered 8 -> 6 and the lots divided by 100, witness consistent with the quote. */
-const _lowered = {
-  witness: { minDestAmount: "39", maxDestAmount: "41" },
-  quote: { destAmountDecimals: 6, minDestAmountLots: 39n, maxDestAmountLots: 41n },
-};
 
 /** One of each kind of character that forges or hides text. */
 const UNSAFE = [

@@ -4,36 +4,11 @@
 import { TronWeb } from "tronweb";
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
-import {
-  buildPermit2Fixture,
-  DEST_TOKEN,
-  type FixtureOptions,
-} from "../../test/fixtures/buildPermit2Fixture.js";
+import { buildPermit2Fixture, type FixtureOptions } from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
 import { CANONICAL_PERMIT2_ADDRESS } from "../constants.js";
-import type { VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-function parametersOf(
-  options: FixtureOptions = {},
-  change: Partial<VerifyPermit2ApprovalParameters> = {},
-): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: {
-      ...f.expected,
-      destination: { network: 4, token: DEST_TOKEN, decimals: 8, minAmountLots: 3_900n },
-    },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-    ...change,
-  };
-}
-
-/** The latest instant a JavaScript `Date` holds (8.64e15 ms), in seconds. */
-const _LAST_DATE_SECS = 8_640_000_000_000;
 
 /** The Tron form (`41` + the same 20 bytes) of the canonical EVM Permit2 address. */
 const CANONICAL_ON_TRON = TronWeb.address.fromHex(`41${CANONICAL_PERMIT2_ADDRESS.slice(2).toLowerCase()}`);
@@ -57,7 +32,7 @@ describe("the canonical Permit2 is an EVM deployment", () => {
       undefined,
       [buildPermit2Fixture({ chain: "tron" }).allowedPermit2Addresses[0]!],
     ]) {
-      const parameters = parametersOf(withPermit2("tron", CANONICAL_ON_TRON), { allowedPermit2Addresses });
+      const parameters = { ...parametersOf(withPermit2("tron", CANONICAL_ON_TRON)), allowedPermit2Addresses };
       expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_CONTRACT_NOT_ALLOWED");
       expect(await signWithSpies(parameters, "tron")).toEqual({
         code: "PERMIT2_CONTRACT_NOT_ALLOWED",
@@ -68,16 +43,17 @@ describe("the canonical Permit2 is an EVM deployment", () => {
 
   it("a Tron wallet that allows that address itself (either form) still may", () => {
     for (const allowed of [CANONICAL_ON_TRON, CANONICAL_PERMIT2_ADDRESS]) {
-      const parameters = parametersOf(withPermit2("tron", CANONICAL_ON_TRON), {
+      const parameters = {
+        ...parametersOf(withPermit2("tron", CANONICAL_ON_TRON)),
         allowedPermit2Addresses: [allowed],
-      });
+      };
       expect(verifyPermit2Approval(parameters).typedData.domain.verifyingContract).toBe(CANONICAL_ON_TRON);
     }
   });
 
   it("on EVM the canonical Permit2 needs no allow list, in any case form", () => {
     for (const permit2 of [CANONICAL_PERMIT2_ADDRESS, CANONICAL_PERMIT2_ADDRESS.toLowerCase()]) {
-      const parameters = parametersOf(withPermit2("evm", permit2), { allowedPermit2Addresses: [] });
+      const parameters = { ...parametersOf(withPermit2("evm", permit2)), allowedPermit2Addresses: [] };
       expect(verifyPermit2Approval(parameters).typedData.domain.verifyingContract).toBe(
         CANONICAL_PERMIT2_ADDRESS,
       );

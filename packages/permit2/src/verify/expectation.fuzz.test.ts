@@ -5,40 +5,14 @@
 import { isSwapIntentError } from "@swapintent/client";
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import {
-  buildPermit2Fixture,
-  DEST_TOKEN,
-  type FixtureOptions,
-} from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { formatTronAddress } from "../address/formatTronAddress.js";
 import { parseTronAddress } from "../address/parseTronAddress.js";
 import { signPermit2Approval } from "../evm/signPermit2Approval.js";
 import { getPermit2WitnessTypeString } from "../getPermit2WitnessTypeString.js";
 import { normalizeSignature } from "../normalizeSignature.js";
 import { signTronPermit2Approval } from "../tron/signTronPermit2Approval.js";
-import type { VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-function parametersOf(
-  options: FixtureOptions = {},
-  change: Partial<VerifyPermit2ApprovalParameters> = {},
-): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: {
-      ...f.expected,
-      destination: { network: 4, token: DEST_TOKEN, decimals: 8, minAmountLots: 3_900n },
-    },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-    ...change,
-  };
-}
-
-/** The latest instant a JavaScript `Date` holds (8.64e15 ms), in seconds. */
-const _LAST_DATE_SECS = 8_640_000_000_000;
 
 /** Any value a caller or its wallet could hand over: JSON, bigints, objects without a prototype, edge numbers. */
 const JUNK = fc.oneof(

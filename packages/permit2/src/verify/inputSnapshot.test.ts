@@ -4,50 +4,13 @@
  */
 import { TypedDataEncoder } from "ethers";
 import { describe, expect, it } from "vitest";
+import { additionalOf } from "../../test/additionalOf.js";
+import { answerInTurn } from "../../test/answerInTurn.js";
 import { codeOf } from "../../test/codeOf.js";
-import { buildPermit2Fixture, DEST_TOKEN } from "../../test/fixtures/buildPermit2Fixture.js";
+import { buildPermit2Fixture } from "../../test/fixtures/buildPermit2Fixture.js";
+import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
-import type { Permit2DestinationExpectation, VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-const DESTINATION: Permit2DestinationExpectation = {
-  network: 4,
-  token: DEST_TOKEN,
-  decimals: 8,
-  minAmountLots: 3_900n,
-};
-
-function parametersOf(
-  options: Parameters<typeof buildPermit2Fixture>[0] = {},
-): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: { ...f.expected, destination: DESTINATION },
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
-}
-
-/** The intent's `params_to_sign.additional_data`, as mutable JSON. */
-function additionalOf(parameters: {
-  intent: VerifyPermit2ApprovalParameters["intent"];
-}): Record<string, unknown> {
-  return (parameters.intent.paramsToSign as unknown as { additionalData: Record<string, unknown> })
-    .additionalData;
-}
-
-/** Defines `key` on `target` as an accessor returning `values[i]` on the i-th read (the last one after that). */
-function answerInTurn(target: object, key: string, values: unknown[]): { reads: () => number } {
-  let reads = 0;
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => values[Math.min(reads++, values.length - 1)],
-  });
-  return { reads: () => reads };
-}
 
 describe("inputs that answer each read differently are verified on one copy", () => {
   it("a quote whose minimum is low when compared with the witness and high when compared with the wallet's least: PERMIT2_MIN_AMOUNT_TOO_LOW", async () => {
