@@ -27,20 +27,23 @@ function parametersOf(options: FixtureOptions = {}): VerifyPermit2ApprovalParame
   };
 }
 
-function _deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const inner of Object.values(value)) _deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 type Case = {
   name: string;
   code: Permit2ErrorCode;
   fixture?: FixtureOptions;
   change?: (p: VerifyPermit2ApprovalParameters) => VerifyPermit2ApprovalParameters;
 };
+
+/** A case whose wire `params_to_sign` is changed by `tamper` after hashing. */
+const tampered = (
+  name: string,
+  code: Permit2ErrorCode,
+  tamper: NonNullable<FixtureOptions["tamper"]>,
+): Case => ({
+  name,
+  code,
+  fixture: { tamper },
+});
 
 const otherAddress = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 const withQuote = (q: Partial<Quote>) => (p: VerifyPermit2ApprovalParameters) => ({
@@ -65,75 +68,41 @@ const cases: Case[] = [
     code: "PERMIT2_MECHANISM_MISMATCH",
     change: (p) => ({ ...p, intent: { ...p.intent, approvalMechanism: "htlc" } as unknown as Intent }),
   },
-  {
-    name: "a witness_hash that is not the witness's hash",
-    code: "PERMIT2_WITNESS_HASH_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.witnessHash = `0x${"11".repeat(32)}`;
-      },
+  tampered("a witness_hash that is not the witness's hash", "PERMIT2_WITNESS_HASH_MISMATCH", (p) => {
+    p.additionalData.witnessHash = `0x${"11".repeat(32)}`;
+  }),
+  tampered("a witness changed after hashing", "PERMIT2_WITNESS_HASH_MISMATCH", (p) => {
+    p.additionalData.witness.minDestAmount = "1";
+  }),
+  tampered(
+    "a witness_type_string with the referenced types unsorted",
+    "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
+    (p) => {
+      p.additionalData.witnessTypeString =
+        "SwapWitness witness)TokenPermissions(address token,uint256 amount)SwapWitness(bytes32 intentId,bytes32 secretHash,uint256 destChain,string destToken,string recipient,uint256 minDestAmount,uint256 maxDestAmount)";
     },
-  },
-  {
-    name: "a witness changed after hashing",
-    code: "PERMIT2_WITNESS_HASH_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.witness.minDestAmount = "1";
-      },
-    },
-  },
-  {
-    name: "a witness_type_string with the referenced types unsorted",
-    code: "PERMIT2_WITNESS_TYPE_STRING_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.witnessTypeString =
-          "SwapWitness witness)TokenPermissions(address token,uint256 amount)SwapWitness(bytes32 intentId,bytes32 secretHash,uint256 destChain,string destToken,string recipient,uint256 minDestAmount,uint256 maxDestAmount)";
-      },
-    },
-  },
-  {
-    name: "a domain name other than Permit2",
-    code: "PERMIT2_DOMAIN_NAME_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.domain.name = "Permit3";
-      },
-    },
-  },
-  {
-    name: "a domain with a version",
-    code: "PERMIT2_DOMAIN_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.domain.version = "1";
-      },
-    },
-  },
-  {
-    name: "a domain chain id other than the wallet's",
-    code: "PERMIT2_CHAIN_ID_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.domain.chainId = 1;
-      },
-    },
-  },
+  ),
+  tampered("a domain name other than Permit2", "PERMIT2_DOMAIN_NAME_MISMATCH", (p) => {
+    p.additionalData.domain.name = "Permit3";
+  }),
+  tampered("a domain with a version", "PERMIT2_DOMAIN_INVALID", (p) => {
+    p.additionalData.domain.version = "1";
+  }),
+  tampered("a domain chain id other than the wallet's", "PERMIT2_CHAIN_ID_MISMATCH", (p) => {
+    p.additionalData.domain.chainId = 1;
+  }),
   {
     name: "the wallet on another chain",
     code: "PERMIT2_CHAIN_ID_MISMATCH",
     change: (p) => ({ ...p, expected: { ...p.expected, chainId: 1337002 } }),
   },
-  {
-    name: "a verifyingContract other than permit2_contract_address",
-    code: "PERMIT2_VERIFYING_CONTRACT_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.domain.verifyingContract = otherAddress;
-      },
+  tampered(
+    "a verifyingContract other than permit2_contract_address",
+    "PERMIT2_VERIFYING_CONTRACT_MISMATCH",
+    (p) => {
+      p.additionalData.domain.verifyingContract = otherAddress;
     },
-  },
+  ),
   {
     name: "a Permit2 neither canonical nor allowed",
     code: "PERMIT2_CONTRACT_NOT_ALLOWED",
@@ -144,15 +113,9 @@ const cases: Case[] = [
     code: "PERMIT2_SPENDER_MISMATCH",
     change: (p) => ({ ...p, expected: { ...p.expected, spender: otherAddress } }),
   },
-  {
-    name: "the Permit2 contract as spender",
-    code: "PERMIT2_SPENDER_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.escrowContractAddress = EVM.permit2;
-      },
-    },
-  },
+  tampered("the Permit2 contract as spender", "PERMIT2_SPENDER_MISMATCH", (p) => {
+    p.escrowContractAddress = EVM.permit2;
+  }),
   {
     name: "a sent message spender other than the escrow",
     code: "PERMIT2_SPENDER_MISMATCH",
@@ -223,15 +186,9 @@ const cases: Case[] = [
     code: "PERMIT2_SECRET_HASH_MISMATCH",
     fixture: { witness: { secretHash: `0x${"cd".repeat(32)}` } },
   },
-  {
-    name: "an additional_data.secretHash other than the intent's",
-    code: "PERMIT2_SECRET_HASH_MISMATCH",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.secretHash = `0x${"cd".repeat(32)}`;
-      },
-    },
-  },
+  tampered("an additional_data.secretHash other than the intent's", "PERMIT2_SECRET_HASH_MISMATCH", (p) => {
+    p.additionalData.secretHash = `0x${"cd".repeat(32)}`;
+  }),
   {
     name: "a witness intent id of another intent",
     code: "PERMIT2_INTENT_ID_MISMATCH",
@@ -252,92 +209,38 @@ const cases: Case[] = [
     code: "PERMIT2_DEST_TOKEN_MISMATCH",
     fixture: { witness: { destToken: "So11111111111111111111111111111111111111112" } },
   },
-  {
-    name: "an extra type",
-    code: "PERMIT2_TYPES_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.types.Extra = [{ name: "a", type: "uint256" }];
-      },
-    },
-  },
-  {
-    name: "an extra witness field",
-    code: "PERMIT2_TYPES_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.types.SwapWitness!.push({ name: "drain", type: "address" });
-      },
-    },
-  },
-  {
-    name: "a renamed primary type field",
-    code: "PERMIT2_TYPES_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.types.PermitWitnessTransferFrom![1]!.name = "operator";
-      },
-    },
-  },
-  {
-    name: "a TokenPermissions with an extra field",
-    code: "PERMIT2_TYPES_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.types.TokenPermissions!.push({ name: "extra", type: "uint256" });
-      },
-    },
-  },
-  {
-    name: "a witness field with another type",
-    code: "PERMIT2_TYPES_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.types.SwapWitness![4] = { name: "recipient", type: "address" };
-      },
-    },
-  },
-  {
-    name: "a witness value that is not a uint256",
-    code: "PERMIT2_WITNESS_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.witness.maxDestAmount = "-5";
-      },
-    },
-  },
-  {
-    name: "a witness value its type does not declare",
-    code: "PERMIT2_WITNESS_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.additionalData.witness.extra = "1";
-      },
-    },
-  },
-  {
-    name: "an escrow address with a bad EIP-55 checksum",
-    code: "PERMIT2_ADDRESS_INVALID",
-    fixture: {
-      tamper: (p) => {
-        p.escrowContractAddress = EVM.escrow.replace("E", "e").replace("b", "B");
-      },
-    },
-  },
+  tampered("an extra type", "PERMIT2_TYPES_INVALID", (p) => {
+    p.additionalData.types.Extra = [{ name: "a", type: "uint256" }];
+  }),
+  tampered("an extra witness field", "PERMIT2_TYPES_INVALID", (p) => {
+    p.additionalData.types.SwapWitness!.push({ name: "drain", type: "address" });
+  }),
+  tampered("a renamed primary type field", "PERMIT2_TYPES_INVALID", (p) => {
+    p.additionalData.types.PermitWitnessTransferFrom![1]!.name = "operator";
+  }),
+  tampered("a TokenPermissions with an extra field", "PERMIT2_TYPES_INVALID", (p) => {
+    p.additionalData.types.TokenPermissions!.push({ name: "extra", type: "uint256" });
+  }),
+  tampered("a witness field with another type", "PERMIT2_TYPES_INVALID", (p) => {
+    p.additionalData.types.SwapWitness![4] = { name: "recipient", type: "address" };
+  }),
+  tampered("a witness value that is not a uint256", "PERMIT2_WITNESS_INVALID", (p) => {
+    p.additionalData.witness.maxDestAmount = "-5";
+  }),
+  tampered("a witness value its type does not declare", "PERMIT2_WITNESS_INVALID", (p) => {
+    p.additionalData.witness.extra = "1";
+  }),
+  tampered("an escrow address with a bad EIP-55 checksum", "PERMIT2_ADDRESS_INVALID", (p) => {
+    p.escrowContractAddress = EVM.escrow.replace("E", "e").replace("b", "B");
+  }),
   {
     name: "an EVM permit for a Tron wallet",
     code: "PERMIT2_CHAIN_TYPE_MISMATCH",
     change: (p) => ({ ...p, expected: { ...p.expected, chainType: "tron" } }),
   },
-  {
-    name: "params_to_sign without a witness hash",
-    code: "PERMIT2_PARAMS_INVALID",
-    fixture: {
-      tamper: (p) => {
-        delete (p.additionalData as Partial<typeof p.additionalData>).witnessHash;
-      },
-    },
-  },
+  tampered("params_to_sign without a witness hash", "PERMIT2_PARAMS_INVALID", (p) => {
+    delete (p.additionalData as Partial<typeof p.additionalData>).witnessHash;
+  }),
   {
     name: "Tron: an escrow address with a bad base58check checksum",
     code: "PERMIT2_ADDRESS_INVALID",
