@@ -4,12 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
-import {
-  buildPermit2Fixture,
-  DEADLINE_SECS,
-  EVM,
-  type WireParams,
-} from "../../test/fixtures/buildPermit2Fixture.js";
+import { DEADLINE_SECS, EVM, type WireParams } from "../../test/fixtures/buildPermit2Fixture.js";
+import { fixtureParametersOf } from "../../test/fixtures/fixtureParametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
 import type { VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
@@ -30,20 +26,13 @@ function honestMessage(params: WireParams): Record<string, unknown> {
 function parametersWithMessage(
   change: (message: Record<string, unknown>) => void,
 ): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture({
+  return fixtureParametersOf({
     tamper: (p) => {
       const message = honestMessage(p);
       change(message);
       p.additionalData.message = message;
     },
   });
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: f.expected,
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
 }
 
 const witnessOf = (message: Record<string, unknown>) => message.witness as Record<string, unknown>;

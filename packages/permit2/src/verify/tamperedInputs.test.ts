@@ -5,27 +5,16 @@ import type { Intent, Quote } from "@swapintent/client";
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/codeOf.js";
 import {
-  buildPermit2Fixture,
   DEADLINE_SECS,
   EVM,
   type FixtureOptions,
   INTENT_ID,
   TRON,
 } from "../../test/fixtures/buildPermit2Fixture.js";
+import { fixtureParametersOf as parametersOf } from "../../test/fixtures/fixtureParametersOf.js";
 import type { Permit2ErrorCode } from "../errors.js";
 import type { VerifyPermit2ApprovalParameters } from "../types.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-function parametersOf(options: FixtureOptions = {}): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: f.expected,
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
-}
 
 type Case = {
   name: string;

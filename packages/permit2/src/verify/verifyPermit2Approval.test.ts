@@ -12,25 +12,13 @@ import {
   DEADLINE_SECS,
   DOC_WITNESS_TYPE_STRING,
   EVM,
-  type FixtureOptions,
   INTENT_ID,
   RECIPIENT,
   TRON,
   USER_ADDRESS,
 } from "../../test/fixtures/buildPermit2Fixture.js";
-import type { VerifyPermit2ApprovalParameters } from "../types.js";
+import { fixtureParametersOf as parametersOf } from "../../test/fixtures/fixtureParametersOf.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
-
-function parametersOf(options: FixtureOptions = {}): VerifyPermit2ApprovalParameters {
-  const f = buildPermit2Fixture(options);
-  return {
-    intent: f.intent,
-    quote: f.quote,
-    expected: f.expected,
-    allowedPermit2Addresses: f.allowedPermit2Addresses,
-    nowMs: f.nowMs,
-  };
-}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
