@@ -4,77 +4,28 @@
  */
 import { AccountRole, type Address, address, type Instruction, partiallySignTransaction } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
-import { getApproveInstruction } from "@solana-program/token";
 import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  AMOUNT,
-  type Chain,
-  compileHex,
-  cosignAndSend,
-  createChain,
-  DECIMALS,
-  decodeHex,
-  honestInstructions,
-  userSigner,
-  verifyParams,
-} from "../test/fixture.js";
+import { AMOUNT, type Chain, compileHex, decodeHex, honestInstructions } from "../test/fixture.js";
+import { createDelegatedChain, role, transactionTools, u64 } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 const ATA = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
 const COMPUTE_BUDGET = address("ComputeBudget111111111111111111111111111111");
 const SYSTEM = address("11111111111111111111111111111111");
-/** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
-const DELEGATED = 100_000n;
 
 let chain: Chain;
 beforeAll(async () => {
-  chain = await createChain();
-  const approve = compileHex(chain, [
-    getApproveInstruction({
-      source: chain.userAta,
-      delegate: chain.resolver.address,
-      owner: userSigner(chain),
-      amount: DELEGATED,
-    }),
-  ]);
-  await cosignAndSend(chain, signBlindly(approve));
+  chain = await createDelegatedChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-/** The full quote (with decimals), the user, the escrow by owner. */
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, {
-    quote: { sourceToken: chain.mint, sourceAmountLots: AMOUNT, sourceAmountDecimals: DECIMALS },
-    ...extra,
-  });
+const { quotedParams: params, signBlindly, withExtra } = transactionTools(() => chain);
 
-/** A web3.js sign without any check: what a wallet without this package would produce. */
-function signBlindly(hex: string): string {
-  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
-  tx.sign([chain.user]);
-  return bytesToHex(tx.serialize());
-}
-
-/** The honest instructions with `extra` after the transfer, before the memo. */
-function withExtra(...extra: Instruction[]): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(chain, [create!, transfer!, ...extra, memo!]);
-}
-
-const role = (a: Address, r: AccountRole) => ({ address: a, role: r });
 const { READONLY: R, WRITABLE: W, WRITABLE_SIGNER: WS } = AccountRole;
-const u64 = (n: bigint) => {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
-};
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 
 /** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
