@@ -32,7 +32,9 @@ async function copyPackage(folder: string): Promise<string> {
     filter: (source) => !/\/(dist|node_modules|\.turbo)(\/|$)/.test(source.slice(repoDir.length)),
   });
   const manifest = await readFile(join(dir, "package.json"), "utf8");
-  await writeFile(join(dir, "package.json"), manifest.replace(/"workspace:\^"/g, '"^0.2.0"'));
+  // The sibling packages share one version: a workspace range becomes the range a published manifest would carry.
+  const version = (JSON.parse(manifest) as { version: string }).version;
+  await writeFile(join(dir, "package.json"), manifest.replace(/"workspace:\^"/g, `"^${version}"`));
   return dir;
 }
 
