@@ -11,7 +11,6 @@ import {
   createNoopSigner,
   generateKeyPairSigner,
   type Instruction,
-  partiallySignTransaction,
 } from "@solana/kit";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import {
@@ -25,20 +24,18 @@ import {
   getThawAccountInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
-import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type Chain,
   compileHex,
   cosignAndSend,
   DECIMALS,
-  decodeHex,
   getTransferCheckedInstruction,
   honestInstructions,
   tokenBalance,
 } from "../test/fixture.js";
 import { createDelegatedChain, DELEGATED, role, transactionTools, u64 } from "../test/transactionTools.js";
-import { bytesToHex, hexToBytes } from "./internal/hex.js";
+import { hexToBytes } from "./internal/hex.js";
 
 const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 const TOKEN_2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
@@ -50,7 +47,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const { user, signBlindly, signRefusal, withExtra } = transactionTools(() => chain);
+const { user, signBlindly, signRefusal, withExtra, userOutcome } = transactionTools(() => chain);
 
 const { READONLY: R, WRITABLE: W, READONLY_SIGNER: RS } = AccountRole;
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
@@ -67,28 +64,6 @@ const userAtaOf = (mint: Address, tokenProgram: Address = TOKEN) =>
       new PublicKey(ATA),
     )[0].toBase58(),
   );
-
-/** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
-async function userOutcome(userSignedHex: string) {
-  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(userSignedHex));
-  const result = chain.svm.simulateTransaction(tx);
-  if (result instanceof FailedTransactionMetadata) throw new Error(`litesvm: ${result.toString()}`);
-  const post = new Map(result.postAccounts().map((a) => [a.address as string, a]));
-  const state = (account: Address) => {
-    const hit = post.get(account);
-    if (hit !== undefined)
-      return {
-        lamports: hit.lamports,
-        owner: hit.programAddress,
-        data: bytesToHex(Uint8Array.from(hit.data)),
-      };
-    const info = chain.svm.getAccount(account);
-    return info.exists
-      ? { lamports: info.lamports, owner: info.programAddress, data: bytesToHex(Uint8Array.from(info.data)) }
-      : undefined;
-  };
-  return { wallet: state(chain.userAddress), tokenAccount: state(chain.userAta) };
-}
 
 describe("no authority over the user's accounts: a Revoke, another authority acting on them", () => {
   it("a Revoke by the user (SPL Token and Token-2022 program ids) -> SOL_AUTHORITY_GRANT before any key is used", async () => {

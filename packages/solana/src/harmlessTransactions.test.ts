@@ -2,11 +2,10 @@
  * What is accepted beside the honest instructions is harmless: litesvm executes it signed and the user's wallet and
  * token account end as after the honest transaction.
  */
-import { AccountRole, type Address, address, type Instruction, partiallySignTransaction } from "@solana/kit";
+import { AccountRole, address, type Instruction } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
-import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AMOUNT, type Chain, compileHex, decodeHex, honestInstructions } from "../test/fixture.js";
+import { AMOUNT, type Chain, compileHex, honestInstructions } from "../test/fixture.js";
 import { createDelegatedChain, role, transactionTools, u64 } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
@@ -23,32 +22,10 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const { quotedParams: params, signBlindly, withExtra } = transactionTools(() => chain);
+const { quotedParams: params, signBlindly, withExtra, userOutcome } = transactionTools(() => chain);
 
 const { READONLY: R, WRITABLE: W, WRITABLE_SIGNER: WS } = AccountRole;
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
-
-/** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
-async function userOutcome(userSignedHex: string) {
-  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(userSignedHex));
-  const result = chain.svm.simulateTransaction(tx);
-  if (result instanceof FailedTransactionMetadata) throw new Error(`litesvm: ${result.toString()}`);
-  const post = new Map(result.postAccounts().map((a) => [a.address as string, a]));
-  const state = (account: Address) => {
-    const hit = post.get(account);
-    if (hit !== undefined)
-      return {
-        lamports: hit.lamports,
-        owner: hit.programAddress,
-        data: bytesToHex(Uint8Array.from(hit.data)),
-      };
-    const info = chain.svm.getAccount(account);
-    return info.exists
-      ? { lamports: info.lamports, owner: info.programAddress, data: bytesToHex(Uint8Array.from(info.data)) }
-      : undefined;
-  };
-  return { wallet: state(chain.userAddress), tokenAccount: state(chain.userAta) };
-}
 
 describe("accepted, and harmless: litesvm executes them signed and the user ends as after the honest transaction", () => {
   const harmless: { name: string; build: () => Instruction[]; why: string }[] = [

@@ -141,6 +141,32 @@ export function transactionTools(getChain: () => Chain) {
       expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
       return outcomes.web3;
     },
+    /** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
+    async userOutcome(userSignedHex: string) {
+      const chain = getChain();
+      const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(userSignedHex));
+      const result = chain.svm.simulateTransaction(tx);
+      if (result instanceof FailedTransactionMetadata) throw new Error(`litesvm: ${result.toString()}`);
+      const post = new Map(result.postAccounts().map((a) => [a.address as string, a]));
+      const state = (account: Address) => {
+        const hit = post.get(account);
+        if (hit !== undefined)
+          return {
+            lamports: hit.lamports,
+            owner: hit.programAddress,
+            data: bytesToHex(Uint8Array.from(hit.data)),
+          };
+        const info = chain.svm.getAccount(account);
+        return info.exists
+          ? {
+              lamports: info.lamports,
+              owner: info.programAddress,
+              data: bytesToHex(Uint8Array.from(info.data)),
+            }
+          : undefined;
+      };
+      return { wallet: state(chain.userAddress), tokenAccount: state(chain.userAta) };
+    },
     /** The hex with `signature` in the user's slot, co-signed by the resolver: whether litesvm executes it (simulated). */
     async runtimeAccepts(hex: string, signature: Uint8Array): Promise<boolean> {
       const chain = getChain();
