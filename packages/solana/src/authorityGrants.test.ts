@@ -11,12 +11,10 @@ import {
   createNoopSigner,
   generateKeyPairSigner,
   type Instruction,
-  partiallySignTransaction,
 } from "@solana/kit";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import {
   AuthorityType,
-  getApproveInstruction,
   getBurnCheckedInstruction,
   getBurnInstruction,
   getCloseAccountInstruction,
@@ -26,86 +24,32 @@ import {
   getThawAccountInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
-import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  AMOUNT,
   type Chain,
   compileHex,
   cosignAndSend,
-  createChain,
   DECIMALS,
-  decodeHex,
   getTransferCheckedInstruction,
   honestInstructions,
   tokenBalance,
-  userSigner,
-  verifyParams,
 } from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
-import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import type { VerifyCosignTransactionParameters } from "./verifyCosignTransaction.js";
+import { createDelegatedChain, DELEGATED, role, transactionTools, u64 } from "../test/transactionTools.js";
+import { hexToBytes } from "./internal/hex.js";
 
 const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 const TOKEN_2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
 const ATA = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
-/** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
-const DELEGATED = 100_000n;
 
 let chain: Chain;
 beforeAll(async () => {
-  chain = await createChain();
-  const approve = compileHex(chain, [
-    getApproveInstruction({
-      source: chain.userAta,
-      delegate: chain.resolver.address,
-      owner: userSigner(chain),
-      amount: DELEGATED,
-    }),
-  ]);
-  await cosignAndSend(chain, signBlindly(approve));
+  chain = await createDelegatedChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-/** The full quote (with decimals), the user, the escrow by owner. */
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, {
-    quote: { sourceToken: chain.mint, sourceAmountLots: AMOUNT, sourceAmountDecimals: DECIMALS },
-    ...extra,
-  });
+const { user, signBlindly, signRefusal, withExtra, userOutcome } = transactionTools(() => chain);
 
-/** A web3.js sign without any check: what a wallet without this package would produce. */
-function signBlindly(hex: string): string {
-  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
-  tx.sign([chain.user]);
-  return bytesToHex(tx.serialize());
-}
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard) runs the case and must agree, so each case of these tables runs through all three.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
-
-/** The honest instructions with `extra` after the transfer, before the memo. */
-function withExtra(...extra: Instruction[]): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(chain, [create!, transfer!, ...extra, memo!]);
-}
-
-const role = (a: Address, r: AccountRole) => ({ address: a, role: r });
 const { READONLY: R, WRITABLE: W, READONLY_SIGNER: RS } = AccountRole;
-const u64 = (n: bigint) => {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
-};
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 const resolver = () => createNoopSigner(chain.resolver.address);
 /** The user's associated account for `mint` (derived by web3.js here, independently of the package). */
@@ -120,29 +64,6 @@ const userAtaOf = (mint: Address, tokenProgram: Address = TOKEN) =>
       new PublicKey(ATA),
     )[0].toBase58(),
   );
-const user = () => userSigner(chain);
-
-/** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
-async function userOutcome(userSignedHex: string) {
-  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(userSignedHex));
-  const result = chain.svm.simulateTransaction(tx);
-  if (result instanceof FailedTransactionMetadata) throw new Error(`litesvm: ${result.toString()}`);
-  const post = new Map(result.postAccounts().map((a) => [a.address as string, a]));
-  const state = (account: Address) => {
-    const hit = post.get(account);
-    if (hit !== undefined)
-      return {
-        lamports: hit.lamports,
-        owner: hit.programAddress,
-        data: bytesToHex(Uint8Array.from(hit.data)),
-      };
-    const info = chain.svm.getAccount(account);
-    return info.exists
-      ? { lamports: info.lamports, owner: info.programAddress, data: bytesToHex(Uint8Array.from(info.data)) }
-      : undefined;
-  };
-  return { wallet: state(chain.userAddress), tokenAccount: state(chain.userAta) };
-}
 
 describe("no authority over the user's accounts: a Revoke, another authority acting on them", () => {
   it("a Revoke by the user (SPL Token and Token-2022 program ids) -> SOL_AUTHORITY_GRANT before any key is used", async () => {

@@ -2,102 +2,30 @@
  * What is accepted beside the honest instructions is harmless: litesvm executes it signed and the user's wallet and
  * token account end as after the honest transaction.
  */
-import { AccountRole, type Address, address, type Instruction, partiallySignTransaction } from "@solana/kit";
+import { AccountRole, address, type Instruction } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
-import { getApproveInstruction } from "@solana-program/token";
-import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  AMOUNT,
-  type Chain,
-  compileHex,
-  cosignAndSend,
-  createChain,
-  DECIMALS,
-  decodeHex,
-  honestInstructions,
-  userSigner,
-  verifyParams,
-} from "../test/fixture.js";
+import { AMOUNT, type Chain, compileHex, honestInstructions } from "../test/fixture.js";
+import { createDelegatedChain, role, transactionTools, u64 } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 const ATA = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
 const COMPUTE_BUDGET = address("ComputeBudget111111111111111111111111111111");
 const SYSTEM = address("11111111111111111111111111111111");
-/** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
-const DELEGATED = 100_000n;
 
 let chain: Chain;
 beforeAll(async () => {
-  chain = await createChain();
-  const approve = compileHex(chain, [
-    getApproveInstruction({
-      source: chain.userAta,
-      delegate: chain.resolver.address,
-      owner: userSigner(chain),
-      amount: DELEGATED,
-    }),
-  ]);
-  await cosignAndSend(chain, signBlindly(approve));
+  chain = await createDelegatedChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-/** The full quote (with decimals), the user, the escrow by owner. */
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, {
-    quote: { sourceToken: chain.mint, sourceAmountLots: AMOUNT, sourceAmountDecimals: DECIMALS },
-    ...extra,
-  });
+const { quotedParams: params, signBlindly, withExtra, userOutcome } = transactionTools(() => chain);
 
-/** A web3.js sign without any check: what a wallet without this package would produce. */
-function signBlindly(hex: string): string {
-  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
-  tx.sign([chain.user]);
-  return bytesToHex(tx.serialize());
-}
-
-/** The honest instructions with `extra` after the transfer, before the memo. */
-function withExtra(...extra: Instruction[]): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(chain, [create!, transfer!, ...extra, memo!]);
-}
-
-const role = (a: Address, r: AccountRole) => ({ address: a, role: r });
 const { READONLY: R, WRITABLE: W, WRITABLE_SIGNER: WS } = AccountRole;
-const u64 = (n: bigint) => {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
-};
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
-
-/** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
-async function userOutcome(userSignedHex: string) {
-  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(userSignedHex));
-  const result = chain.svm.simulateTransaction(tx);
-  if (result instanceof FailedTransactionMetadata) throw new Error(`litesvm: ${result.toString()}`);
-  const post = new Map(result.postAccounts().map((a) => [a.address as string, a]));
-  const state = (account: Address) => {
-    const hit = post.get(account);
-    if (hit !== undefined)
-      return {
-        lamports: hit.lamports,
-        owner: hit.programAddress,
-        data: bytesToHex(Uint8Array.from(hit.data)),
-      };
-    const info = chain.svm.getAccount(account);
-    return info.exists
-      ? { lamports: info.lamports, owner: info.programAddress, data: bytesToHex(Uint8Array.from(info.data)) }
-      : undefined;
-  };
-  return { wallet: state(chain.userAddress), tokenAccount: state(chain.userAta) };
-}
 
 describe("accepted, and harmless: litesvm executes them signed and the user ends as after the honest transaction", () => {
   const harmless: { name: string; build: () => Instruction[]; why: string }[] = [

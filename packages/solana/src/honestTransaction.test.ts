@@ -11,21 +11,16 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AMOUNT,
   type Chain,
-  type CompileOptions,
   codeOf,
   compileHex,
   createChain,
   DECIMALS,
   honestInstructions,
   intentFor,
-  userSigner,
-  verifyParams,
 } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
 import { hexToBytes } from "./internal/hex.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 let chain: Chain;
 beforeAll(async () => {
@@ -33,23 +28,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-const user = () => userSigner(chain);
-
-/** The honest transaction with `replace` swapped for the TransferChecked (index 1) and `append` added before the memo. */
-function tampered(
-  change: { transfer?: Instruction[]; append?: Instruction[] },
-  options: CompileOptions = {},
-): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(
-    chain,
-    [create!, ...(change.transfer ?? [transfer!]), ...(change.append ?? []), memo!],
-    options,
-  );
-}
+const { params, user, tampered } = transactionTools(() => chain);
 
 describe("verifyCosignTransaction: the honest transaction", () => {
   it("accepts the approvals.md transaction and describes it", () => {

@@ -3,7 +3,6 @@
  * mint-less Transfer, a durable nonce, a foreign token program that sets the rent, decimals that disagree with the quote.
  */
 import {
-  type Address,
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
@@ -27,7 +26,6 @@ import {
   getMintToCheckedInstruction,
   getMintToInstruction,
   getThawAccountInstruction,
-  getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -35,7 +33,6 @@ import {
   AMOUNT,
   ata,
   type Chain,
-  type CompileOptions,
   codeOf,
   compileHex,
   cosignAndSend,
@@ -45,14 +42,10 @@ import {
   quoteFor,
   send,
   tokenBalance,
-  userSigner,
-  verifyParams,
 } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 let chain: Chain;
 beforeAll(async () => {
@@ -60,40 +53,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-const user = () => userSigner(chain);
-
-/** The honest transaction with `replace` swapped for the TransferChecked (index 1) and `append` added before the memo. */
-function tampered(
-  change: { transfer?: Instruction[]; append?: Instruction[] },
-  options: CompileOptions = {},
-): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(
-    chain,
-    [create!, ...(change.transfer ?? [transfer!]), ...(change.append ?? []), memo!],
-    options,
-  );
-}
-
-function transferChecked(over: {
-  mint?: Address;
-  source?: Address;
-  destination?: Address;
-  amount?: bigint;
-  authority?: Address;
-}) {
-  return getTransferCheckedInstruction({
-    source: over.source ?? chain.userAta,
-    mint: over.mint ?? chain.mint,
-    destination: over.destination ?? chain.escrowAta,
-    authority: over.authority ? over.authority : user(),
-    amount: over.amount ?? AMOUNT,
-    decimals: DECIMALS,
-  });
-}
+const { params, user, tampered, transferChecked } = transactionTools(() => chain);
 
 describe("what each instruction does to the user: refused when it is more than the quoted transfer", () => {
   it("a MintTo under the user's mint authority (the user's signature would mint tokens to a stranger) -> SOL_AUTHORITY_GRANT", () => {

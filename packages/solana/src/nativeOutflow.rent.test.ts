@@ -4,7 +4,6 @@
  */
 import {
   AccountRole,
-  type Address,
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
@@ -17,71 +16,26 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransaction,
 } from "@solana/kit";
-import { VersionedTransaction } from "@solana/web3.js";
 import { getCreateAccountInstruction } from "@solana-program/system";
-import { getApproveInstruction, getInitializeMint2Instruction } from "@solana-program/token";
+import { getInitializeMint2Instruction } from "@solana-program/token";
 import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  AMOUNT,
-  type Chain,
-  compileHex,
-  cosignAndSend,
-  createChain,
-  DECIMALS,
-  honestInstructions,
-  send,
-  userSigner,
-  verifyParams,
-} from "../test/fixture.js";
-import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { type Chain, DECIMALS, send } from "../test/fixture.js";
+import { createDelegatedChain, role, transactionTools } from "../test/transactionTools.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 const TOKEN_2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
 const ATA = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
 const SYSTEM = address("11111111111111111111111111111111");
-/** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
-const DELEGATED = 100_000n;
 
 let chain: Chain;
 beforeAll(async () => {
-  chain = await createChain();
-  const approve = compileHex(chain, [
-    getApproveInstruction({
-      source: chain.userAta,
-      delegate: chain.resolver.address,
-      owner: userSigner(chain),
-      amount: DELEGATED,
-    }),
-  ]);
-  await cosignAndSend(chain, signBlindly(approve));
+  chain = await createDelegatedChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-/** The full quote (with decimals), the user, the escrow by owner. */
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, {
-    quote: { sourceToken: chain.mint, sourceAmountLots: AMOUNT, sourceAmountDecimals: DECIMALS },
-    ...extra,
-  });
+const { quotedParams: params, withExtra } = transactionTools(() => chain);
 
-/** A web3.js sign without any check: what a wallet without this package would produce. */
-function signBlindly(hex: string): string {
-  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
-  tx.sign([chain.user]);
-  return bytesToHex(tx.serialize());
-}
-
-/** The honest instructions with `extra` after the transfer, before the memo. */
-function withExtra(...extra: Instruction[]): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(chain, [create!, transfer!, ...extra, memo!]);
-}
-
-const role = (a: Address, r: AccountRole) => ({ address: a, role: r });
 const { READONLY: R, WRITABLE: W, WRITABLE_SIGNER: WS } = AccountRole;
 
 describe("a user-paid Token-2022 associated account create counts at least the rent the chain charges", () => {

@@ -1,69 +1,19 @@
-import { VersionedTransaction } from "@solana/web3.js";
-import { getApproveInstruction } from "@solana-program/token";
 import type { Intent } from "@swapintent/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  AMOUNT,
-  type Chain,
-  compileHex,
-  cosignAndSend,
-  createChain,
-  DECIMALS,
-  honestInstructions,
-  intentFor,
-  userSigner,
-  verifyParams,
-} from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
-import { bytesToHex, hexToBytes } from "./internal/hex.js";
+import { type Chain, compileHex, honestInstructions, intentFor } from "../test/fixture.js";
+import { createDelegatedChain, transactionTools } from "../test/transactionTools.js";
 import {
   type VerifyCosignTransactionParameters,
   verifyCosignTransaction,
 } from "./verifyCosignTransaction.js";
 
-/** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
-const DELEGATED = 100_000n;
-
 let chain: Chain;
 beforeAll(async () => {
-  chain = await createChain();
-  const approve = compileHex(chain, [
-    getApproveInstruction({
-      source: chain.userAta,
-      delegate: chain.resolver.address,
-      owner: userSigner(chain),
-      amount: DELEGATED,
-    }),
-  ]);
-  await cosignAndSend(chain, signBlindly(approve));
+  chain = await createDelegatedChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-/** The full quote (with decimals), the user, the escrow by owner. */
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, {
-    quote: { sourceToken: chain.mint, sourceAmountLots: AMOUNT, sourceAmountDecimals: DECIMALS },
-    ...extra,
-  });
-
-/** A web3.js sign without any check: what a wallet without this package would produce. */
-function signBlindly(hex: string): string {
-  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
-  tx.sign([chain.user]);
-  return bytesToHex(tx.serialize());
-}
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard) runs the case and must agree, so each case of these tables runs through all three.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
+const { quotedParams: params, signRefusal } = transactionTools(() => chain);
 
 describe("escrow { tokenAccount } vs { owner } vs { unchecked } confusion (the wallet's own input)", () => {
   it("more than one of them is SOL_INVALID_PARAMETERS before any key is used; an undefined one is absent", async () => {

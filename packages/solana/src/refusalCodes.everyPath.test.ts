@@ -5,24 +5,10 @@
  */
 import { AccountRole, type Address, address, type Instruction } from "@solana/kit";
 import { Keypair, type MessageV0, PublicKey, VersionedTransaction } from "@solana/web3.js";
-import {
-  getApproveInstruction,
-  getCloseAccountInstruction,
-  getSyncNativeInstruction,
-} from "@solana-program/token";
+import { getCloseAccountInstruction, getSyncNativeInstruction } from "@solana-program/token";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  AMOUNT,
-  type Chain,
-  compileHex,
-  cosignAndSend,
-  createChain,
-  DECIMALS,
-  honestInstructions,
-  userSigner,
-  verifyParams,
-} from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
+import { AMOUNT, type Chain, compileHex, DECIMALS, honestInstructions } from "../test/fixture.js";
+import { createDelegatedChain, role, transactionTools, u64 } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import type { VerifyCosignTransactionParameters } from "./verifyCosignTransaction.js";
 
@@ -34,63 +20,16 @@ const SYSTEM = address("11111111111111111111111111111111");
 const WSOL = address("So11111111111111111111111111111111111111112");
 /** An address lookup table key (its contents are supplied by the test, as a wallet's RPC would). */
 const TABLE = Keypair.generate();
-/** Lots the user allowed the resolver to move as a delegate (an allowance given to another app before). */
-const DELEGATED = 100_000n;
 
 let chain: Chain;
 beforeAll(async () => {
-  chain = await createChain();
-  const approve = compileHex(chain, [
-    getApproveInstruction({
-      source: chain.userAta,
-      delegate: chain.resolver.address,
-      owner: userSigner(chain),
-      amount: DELEGATED,
-    }),
-  ]);
-  await cosignAndSend(chain, signBlindly(approve));
+  chain = await createDelegatedChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-/** The full quote (with decimals), the user, the escrow by owner. */
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, {
-    quote: { sourceToken: chain.mint, sourceAmountLots: AMOUNT, sourceAmountDecimals: DECIMALS },
-    ...extra,
-  });
+const { user, signRefusal, withExtra } = transactionTools(() => chain);
 
-/** A web3.js sign without any check: what a wallet without this package would produce. */
-function signBlindly(hex: string): string {
-  const tx = VersionedTransaction.deserialize(hexToBytes(hex));
-  tx.sign([chain.user]);
-  return bytesToHex(tx.serialize());
-}
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard) runs the case and must agree, so each case of these tables runs through all three.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
-
-/** The honest instructions with `extra` after the transfer, before the memo. */
-function withExtra(...extra: Instruction[]): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(chain, [create!, transfer!, ...extra, memo!]);
-}
-
-const role = (a: Address, r: AccountRole) => ({ address: a, role: r });
 const { READONLY: R, WRITABLE: W, READONLY_SIGNER: RS, WRITABLE_SIGNER: WS } = AccountRole;
-const u64 = (n: bigint) => {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
-};
 const bytes = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 /** The user's associated account for `mint` (derived by web3.js here, independently of the package). */
 const userAtaOf = (mint: Address, tokenProgram: Address = TOKEN) =>
@@ -104,8 +43,6 @@ const userAtaOf = (mint: Address, tokenProgram: Address = TOKEN) =>
       new PublicKey(ATA),
     )[0].toBase58(),
   );
-const user = () => userSigner(chain);
-
 describe("refused through the signer, each with its code, the key never asked", () => {
   const t22 = (accounts: ReturnType<typeof role>[], data: Uint8Array): Instruction => ({
     programAddress: TOKEN_2022,

@@ -2,7 +2,7 @@
  * One tampered copy of the honest transaction per refusal, each refused with its own code; and, on litesvm, what the
  * refused transactions would do if the user signed them blindly.
  */
-import { type Address, address, generateKeyPairSigner, type Instruction, some } from "@solana/kit";
+import { address, generateKeyPairSigner, type Instruction, some } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
 import { getAssignInstruction, getTransferSolInstruction } from "@solana-program/system";
 import {
@@ -11,7 +11,6 @@ import {
   getBurnInstruction,
   getCloseAccountInstruction,
   getSetAuthorityInstruction,
-  getTransferCheckedInstruction,
   getTransferInstruction,
 } from "@solana-program/token";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -19,19 +18,16 @@ import {
   AMOUNT,
   ata,
   type Chain,
-  type CompileOptions,
   codeOf,
   compileHex,
   cosignAndSend,
   createChain,
-  DECIMALS,
   honestInstructions,
   memoInstruction,
   tokenBalance,
-  userSigner,
-  verifyParams,
 } from "../test/fixture.js";
 import { everyPathRefusal, refusedEverywhere } from "../test/paths.js";
+import { transactionTools } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import {
   type VerifyCosignTransactionParameters,
@@ -44,40 +40,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-const user = () => userSigner(chain);
-
-/** The honest transaction with `replace` swapped for the TransferChecked (index 1) and `append` added before the memo. */
-function tampered(
-  change: { transfer?: Instruction[]; append?: Instruction[] },
-  options: CompileOptions = {},
-): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(
-    chain,
-    [create!, ...(change.transfer ?? [transfer!]), ...(change.append ?? []), memo!],
-    options,
-  );
-}
-
-function transferChecked(over: {
-  mint?: Address;
-  source?: Address;
-  destination?: Address;
-  amount?: bigint;
-  authority?: Address;
-}) {
-  return getTransferCheckedInstruction({
-    source: over.source ?? chain.userAta,
-    mint: over.mint ?? chain.mint,
-    destination: over.destination ?? chain.escrowAta,
-    authority: over.authority ? over.authority : user(),
-    amount: over.amount ?? AMOUNT,
-    decimals: DECIMALS,
-  });
-}
+const { params, user, tampered, transferChecked } = transactionTools(() => chain);
 
 describe("verifyCosignTransaction refuses tampered transactions, each with its code", () => {
   const cases: {

@@ -4,20 +4,17 @@
  */
 import { ed25519 } from "@noble/curves/ed25519";
 import { sha512 } from "@noble/hashes/sha512";
-import { partiallySignTransaction } from "@solana/kit";
-import { isSwapIntentError } from "@swapintent/client";
-import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type Chain,
   compileHex,
   createChain,
-  decodeHex,
   honestInstructions,
   intentFor,
   quoteFor,
 } from "../test/fixture.js";
 import { standardAccount } from "../test/paths.js";
+import { asyncCodeOf as codeOf, transactionTools } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
 import { signCosignTransactionWithKit } from "./signCosignTransactionWithKit.js";
@@ -29,6 +26,8 @@ beforeAll(async () => {
   chain = await createChain();
 });
 beforeEach(() => chain.svm.expireBlockhash());
+
+const { runtimeAccepts } = transactionTools(() => chain);
 
 const Point = ed25519.ExtendedPoint;
 const L = ed25519.CURVE.n;
@@ -55,30 +54,6 @@ function torsionSignature(message: Uint8Array, secret: Uint8Array): Uint8Array {
 function nonCanonicalS(message: Uint8Array, secret: Uint8Array): Uint8Array {
   const signature = ed25519.sign(message, secret);
   return Uint8Array.from([...signature.subarray(0, 32), ...toLe32(le(signature.subarray(32)) + L)]);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`;
-  }
-}
-
-/** The hex with `signature` in the user's slot, co-signed by the resolver: whether litesvm executes it (simulated). */
-async function runtimeAccepts(hex: string, signature: Uint8Array): Promise<boolean> {
-  const verified = verifyAndDecode({
-    intent: intentFor(hex),
-    quote: quoteFor(chain),
-    userAddress: chain.userAddress,
-    escrow: { owner: chain.escrowOwner.address },
-  });
-  const bytes = hexToBytes(hex);
-  bytes.set(signature, verified.decoded.signaturesOffset + 64 * verified.userSignerIndex);
-  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(bytesToHex(bytes)));
-  // Simulated (sigverify on), so the user's balance is not spent by the tests that only ask.
-  return !(chain.svm.simulateTransaction(tx) instanceof FailedTransactionMetadata);
 }
 
 /** The user's signature for `hex` from a hostile answer, through every signing path; the code each refused with. */

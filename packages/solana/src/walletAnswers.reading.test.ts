@@ -3,25 +3,22 @@
  * late writes change nothing, and an answer whose reading throws is a coded refusal on every path.
  */
 import { ed25519 } from "@noble/curves/ed25519";
-import { partiallySignTransaction } from "@solana/kit";
 import { isSwapIntentError } from "@swapintent/client";
-import { FailedTransactionMetadata } from "litesvm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type Chain,
   compileHex,
   createChain,
-  decodeHex,
   honestInstructions,
   intentFor,
   quoteFor,
 } from "../test/fixture.js";
 import { standardAccount } from "../test/paths.js";
+import { asyncCodeOf as codeOf, transactionTools } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
 import { signCosignTransaction } from "./signCosignTransaction.js";
 import { signCosignTransactionWithKit } from "./signCosignTransactionWithKit.js";
 import { signCosignTransactionWithWalletStandard } from "./signCosignTransactionWithWalletStandard.js";
-import { verifyAndDecode } from "./verifyCosignTransaction.js";
 
 let chain: Chain;
 beforeAll(async () => {
@@ -29,29 +26,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return isSwapIntentError(error) ? error.code : `not a SwapIntentError: ${String(error)}`;
-  }
-}
-
-/** The hex with `signature` in the user's slot, co-signed by the resolver: whether litesvm executes it (simulated). */
-async function runtimeAccepts(hex: string, signature: Uint8Array): Promise<boolean> {
-  const verified = verifyAndDecode({
-    intent: intentFor(hex),
-    quote: quoteFor(chain),
-    userAddress: chain.userAddress,
-    escrow: { owner: chain.escrowOwner.address },
-  });
-  const bytes = hexToBytes(hex);
-  bytes.set(signature, verified.decoded.signaturesOffset + 64 * verified.userSignerIndex);
-  const tx = await partiallySignTransaction([chain.resolver.keyPair], decodeHex(bytesToHex(bytes)));
-  // Simulated (sigverify on), so the user's balance is not spent by the tests that only ask.
-  return !(chain.svm.simulateTransaction(tx) instanceof FailedTransactionMetadata);
-}
+const { runtimeAccepts } = transactionTools(() => chain);
 
 describe("a Kit signer's dictionary", () => {
   it("an entry for another address is refused (one rule: only the user's slot may change); an echo of what a signer has is not a change", async () => {

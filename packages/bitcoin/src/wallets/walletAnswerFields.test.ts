@@ -1,54 +1,10 @@
 // A wallet's answer on the one path every answer takes: fields, signatures, the transaction and the previous
 // transactions, and the amounts the signatures commit to. Every accepted answer also runs on bitcore's interpreter.
-import { isSwapIntentError } from "@swapintent/client";
-import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
-import { crypto, Psbt, payments, script, type Transaction } from "bitcoinjs-lib";
-import * as ecc from "tiny-secp256k1";
+import { Psbt, payments, script, type Transaction } from "bitcoinjs-lib";
 import { describe, expect, it } from "vitest";
-import { buildDeposit, type Deposit, hex, strangerKey, userKey, xOnly } from "../../test/fixtures.js";
-import { signHtlcPsbt } from "../signHtlcPsbt.js";
+import { walletOutcome as outcome, tweaked, answeringWallet as wallet } from "../../test/answeringWallet.js";
+import { buildDeposit, strangerKey, userKey, xOnly } from "../../test/fixtures.js";
 import type { PsbtWalletSigner, SignPsbtParameters } from "../types.js";
-
-const userPublicKey = hex(userKey.publicKey);
-const tweaked = userKey.tweak(crypto.taggedHash("TapTweak", xOnly(userKey)));
-
-/** A wallet that signs what it is asked honestly, then hands back whatever `answer` makes of it. */
-function wallet(
-  answer: (signed: Psbt, request: SignPsbtParameters) => unknown,
-  before?: (request: SignPsbtParameters) => void,
-): PsbtWalletSigner {
-  return {
-    publicKey: userKey.publicKey,
-    signPsbt: async (request) => {
-      before?.(request);
-      const psbt = Psbt.fromBase64(request.psbt);
-      for (const { index, kind, sighashType } of request.signInputs) {
-        psbt.signInput(index, (kind === "p2tr" ? tweaked : userKey) as never, [sighashType]);
-      }
-      return answer(psbt, request) as string;
-    },
-  };
-}
-
-async function outcome(deposit: Deposit, signer: PsbtWalletSigner) {
-  try {
-    const signed = await signHtlcPsbt({
-      ecc,
-      intent: deposit.intent,
-      quote: deposit.quote,
-      userPublicKey,
-      signer,
-    });
-    const tx = Psbt.fromBase64(signed.psbt).extractTransaction().toHex();
-    return {
-      code: "ACCEPTED" as const,
-      interpreter: runInterpreter({ txHex: tx, prevouts: deposit.prevouts }),
-    };
-  } catch (error) {
-    if (!isSwapIntentError(error)) return { code: "UNCODED", error };
-    return { code: error.code, details: error.details };
-  }
-}
 
 const b64 = (p: Psbt) => p.toBase64();
 const cases: [string, (p: Psbt, r: SignPsbtParameters) => unknown, string][] = [
