@@ -190,8 +190,13 @@ export async function signPermit2Approval(
     signal,
     family: "evm",
     recoverAddress,
-    signing: async (verified) => {
-      const signing = await chooseSigning({ signer, provider, account, verified });
+    copiesVerified: true,
+    signing: async (original) => {
+      // Decided once: a key held in this process signs the digest alone (an immutable string) and needs no copy;
+      // every other wallet gets its own deep copy of the verified permit.
+      const keyHeld = provider === undefined && !isWalletClient(signer) && isLocalKeyAccount(signer);
+      const verified = keyHeld ? original : structuredClone(original);
+      const signing = await chooseSigning({ signer, provider, account, verified, keyHeld });
       // An in-process key signs exactly the digest we verified (no second typed-data hashing), and never reads a chain.
       const reader = provider === undefined && isLocalKeyAccount(signer) ? undefined : publicClient;
       if (reader === undefined) return signing;
@@ -214,12 +219,18 @@ function chooseSigning(input: {
   provider: Permit2Eip1193Provider | undefined;
   account: HexString | undefined;
   verified: VerifyPermit2ApprovalReturnType;
+  /** `signer` is a key held in this process (neither a provider nor a wallet client), read once by the caller. */
+  keyHeld: boolean;
 }): Promise<VerifiedSigning> | VerifiedSigning {
-  const { signer, provider, account, verified } = input;
+  const { signer, provider, account, verified, keyHeld } = input;
   if (provider !== undefined) return providerSigning(provider, account, verified);
+  if (keyHeld) {
+    const key = signer as Permit2EvmSigner & {
+      sign: (parameters: { hash: HexString }) => Promise<HexString>;
+    };
+    return { owner: key.address, sign: () => key.sign({ hash: verified.digest }) };
+  }
   if (isWalletClient(signer)) return walletClientSigning(signer, account, verified);
-  if (isLocalKeyAccount(signer))
-    return { owner: signer.address, sign: () => signer.sign({ hash: verified.digest }) };
   const custom = signer as Permit2EvmSigner;
   // on EVM the verified domain's verifyingContract is 0x hex (verifyPermit2Approval checked the address)
   return {

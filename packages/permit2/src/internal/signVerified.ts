@@ -68,6 +68,11 @@ export async function verifyThenSign<TOwner extends string>(input: {
   recoverAddress: RecoverAddress;
   /** The caller's signal (see `PERMIT2_SIGNING_ABORTED`). */
   signal?: AbortSignal | undefined;
+  /**
+   * `signing` makes the wallet's deep copy itself, before handing it any of the verified permit (so a key held in
+   * this process, which gets only the digest, costs no copy); without it, `signing` gets the copy.
+   */
+  copiesVerified?: boolean | undefined;
 }): Promise<SignedPermit2Approval<TOwner>> {
   const { parameters, family, signal } = input;
   if (signal !== undefined && !isAbortSignalLike({ signal }))
@@ -86,7 +91,9 @@ export async function verifyThenSign<TOwner extends string>(input: {
   const progress = { asked: false };
   const askWallet = <T>(step: WalletStep, run: () => Promise<T> | T) =>
     askWalletUntilAborted({ signal, step, run, progress });
-  const signing = await askWallet("accounts", () => input.signing(structuredClone(verified)));
+  const signing = await askWallet("accounts", () =>
+    input.signing(input.copiesVerified === true ? verified : structuredClone(verified)),
+  );
   const { owner } = signing;
   const owner20 = detectChainKind(owner) === family ? anyAddressTo20(owner as string) : null;
   if (owner20 === null)
@@ -154,6 +161,8 @@ async function askWalletUntilAborted<T>(input: {
 }): Promise<T> {
   const { signal, step, run, progress } = input;
   try {
+    // Without a signal there is nothing to race: the step simply runs.
+    if (signal === undefined) return await run();
     return await raceAbortSignal({
       signal,
       run,
