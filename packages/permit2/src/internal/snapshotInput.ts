@@ -22,13 +22,13 @@ export function snapshotInput(value: unknown): unknown {
     if (item === null || typeof item !== "object") return item;
     if (Array.isArray(item)) return Array.from({ length: item.length }, (_, i) => copy(item[i], depth + 1));
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(item)) {
-      const value = copy((item as Record<string, unknown>)[key], depth + 1);
-      // `__proto__` stays an own data key, never the copy's prototype; every other key is a plain assignment.
-      if (key === "__proto__")
-        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
-    }
+    for (const key of Object.keys(item))
+      Object.defineProperty(out, key, {
+        value: copy((item as Record<string, unknown>)[key], depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   try {
