@@ -2,41 +2,15 @@
  * A credential a server echoes back (in an error body, as a response header name, under encodings or escapes) is
  * redacted from errors and hooks, while text around it and escapes of other characters are kept as sent.
  */
-import { inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { describe, expect, it } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import { createSwapIntentClient } from "./createSwapIntentClient.js";
+import { everything, useTestServer } from "../../test/hostileServer.js";
 
 const apiKey = "sk_live_Hostile2Key9";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
-  return createSwapIntentClient({
-    baseUrl: server.url,
-    apiKey,
-    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
-    ...extra,
-  });
-}
-
-/** Everything an error can show: message, stack, details, cause chain, toString and JSON. */
-function everything(error: unknown): string {
-  return [
-    inspect(error, { depth: 20, showHidden: true }),
-    String(error),
-    (error as Error).stack,
-    JSON.stringify(error),
-  ].join("\n");
-}
+const { server, client } = useTestServer(apiKey);
 
 describe("a credential echoed in an encoded form is redacted", () => {
   const escapedUnicode = [...apiKey]

@@ -6,30 +6,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { intentId, networksWire, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { useTestServer } from "../../test/hostileServer.js";
 import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const apiKey = "sk_live_Hostile2Key9";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
-  return createSwapIntentClient({
-    baseUrl: server.url,
-    apiKey,
-    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
-    ...extra,
-  });
-}
+const { server, client } = useTestServer(apiKey);
 
 /** A raw node:http server for replies the test server cannot make (compressed bytes, hand-written heads). */
 async function startRawServer(handler: (request: IncomingMessage, response: ServerResponse) => void) {

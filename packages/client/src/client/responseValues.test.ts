@@ -3,30 +3,14 @@
  * uint256, impossible timestamps and decimals no formatter takes are `RESPONSE_INVALID` naming the field; values at
  * the edges still pass.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { intentId, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import { createSwapIntentClient } from "./createSwapIntentClient.js";
+import { useTestServer } from "../../test/hostileServer.js";
 
 const apiKey = "sk_live_Hostile2Key9";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
-  return createSwapIntentClient({
-    baseUrl: server.url,
-    apiKey,
-    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
-    ...extra,
-  });
-}
+const { server, client } = useTestServer(apiKey);
 
 describe("numbers and dates a server can make absurd", () => {
   const lotsCases: Array<[string, unknown]> = [

@@ -2,30 +2,15 @@
  * Retry-After values and retry options a server or a typo can make absurd: unreadable values fall back to ordinary
  * backoff, waits beyond a timer's range are refused or not waited, a 429 storm ends after the configured retries.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { startTestServer, type TestServer } from "../../test/startTestServer.js";
-import { createSwapIntentClient } from "./createSwapIntentClient.js";
+import { useTestServer } from "../../test/hostileServer.js";
+import type { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const apiKey = "sk_live_Hostile2Key9";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
-  return createSwapIntentClient({
-    baseUrl: server.url,
-    apiKey,
-    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
-    ...extra,
-  });
-}
+const { server, client } = useTestServer(apiKey);
 
 describe("Retry-After and retry numbers a server or a typo can make absurd", () => {
   for (const value of ["-5", "-1", "1e3", "NaN", "0x10", ""]) {

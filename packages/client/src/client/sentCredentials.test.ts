@@ -2,41 +2,16 @@
  * Credentials as the client sends them: a key fetch would trim or refuse (a trailing newline, a control character),
  * a signer's unsendable header and a baseUrl with a user name are caught before anything is sent, never quoted.
  */
-import { inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { describe, expect, it } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
-import { startTestServer, type TestServer } from "../../test/startTestServer.js";
+import { everything, useTestServer } from "../../test/hostileServer.js";
 import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
 const apiKey = "sk_live_Hostile2Key9";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<Parameters<typeof createSwapIntentClient>[0]> = {}) {
-  return createSwapIntentClient({
-    baseUrl: server.url,
-    apiKey,
-    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
-    ...extra,
-  });
-}
-
-/** Everything an error can show: message, stack, details, cause chain, toString and JSON. */
-function everything(error: unknown): string {
-  return [
-    inspect(error, { depth: 20, showHidden: true }),
-    String(error),
-    (error as Error).stack,
-    JSON.stringify(error),
-  ].join("\n");
-}
+const { server, client } = useTestServer(apiKey);
 
 describe("credentials the client sends in a form fetch changes or refuses", () => {
   it("a key with a trailing newline (read from a file): sent trimmed, and its echo is still redacted", async () => {
