@@ -11,6 +11,7 @@ import {
   PERMIT2_WITNESS_TYPES,
   SWAP_WITNESS_TYPE_STRING,
 } from "../../legs/evm/permit2Types.js";
+import { APPROVAL_TYPES } from "./requestSchemas.js";
 
 const bytes32 = z.string().regex(/^0x[0-9a-f]{64}$/);
 const uint256Text = z
@@ -121,15 +122,21 @@ export const CosignParamsSchema = z
     description: "Add the user's ed25519 signature in its slot and send it back.",
   });
 
+/** The `type` names the edge reads as `kind` (`APPROVAL_TYPES`): one name is a `const`, several an `enum`. */
+const typeNamesOf = (kind: "permit2" | "psbt" | "cosign") => {
+  const names = [...APPROVAL_TYPES].filter(([, k]) => k === kind).map(([name]) => name);
+  return names.length === 1 ? z.literal(names[0] as string) : z.enum(names as [string, ...string[]]);
+};
+
 const alias = z
-  .enum(["permit2", "psbt", "htlc", "cosign"])
+  .enum([...APPROVAL_TYPES.keys()])
   .optional()
   .meta({ description: "An older name of `type`, read only when `type` is absent." });
 
 /** The approval body of a permit2 intent. */
 const Permit2ApprovalSchema = z
   .object({
-    type: z.literal("permit2"),
+    type: typeNamesOf("permit2"),
     approval_type: alias,
     signed_data: z
       .string()
@@ -144,7 +151,7 @@ const Permit2ApprovalSchema = z
 /** The approval body of an htlc intent (`psbt`, or its other name `htlc`). */
 const HtlcApprovalSchema = z
   .object({
-    type: z.enum(["psbt", "htlc"]),
+    type: typeNamesOf("psbt"),
     approval_type: alias,
     signed_data: base64.meta({
       contentEncoding: "base64",
@@ -156,7 +163,7 @@ const HtlcApprovalSchema = z
 /** The approval body of a cosign intent. */
 const CosignApprovalSchema = z
   .object({
-    type: z.literal("cosign"),
+    type: typeNamesOf("cosign"),
     approval_type: alias,
     signed_data: z.object({
       transaction: hex.meta({
