@@ -14,20 +14,20 @@ import { verifyHtlcPsbt } from "./verifyHtlcPsbt/verifyHtlcPsbt.js";
 const bidi = "\u202E".repeat(4_000_000);
 
 /** The error `run` throws, and how many matches its patterns made on the way. */
-function refusalWork(run: () => unknown): {
+async function refusalWork(run: () => unknown): Promise<{
   error: { code?: string; details?: Record<string, unknown> };
   calls: number;
-} {
-  const { outcome, calls } = recordPatternWork({ run });
+}> {
+  const { outcome, calls } = await recordPatternWork({ run });
   if (!("thrown" in outcome)) throw new Error("expected a refusal, but the call passed");
   return { error: outcome.thrown as { code?: string }, calls };
 }
 
 describe("error details from service text are cut before they are escaped", () => {
-  it("4 MB of bidi characters as the approval mechanism: refused with ~200 escapes, not 4 million (~3 s before)", () => {
+  it("4 MB of bidi characters as the approval mechanism: refused with ~200 escapes, not 4 million (~3 s before)", async () => {
     const deposit = buildDeposit();
     const intent = { ...deposit.intent, approvalMechanism: bidi } as unknown as typeof deposit.intent;
-    const { error, calls } = refusalWork(() =>
+    const { error, calls } = await refusalWork(() =>
       verifyHtlcPsbt({ ecc, intent, quote: deposit.quote, userPublicKey: hex(userKey.publicKey) }),
     );
     expect(calls).toBeLessThan(10_000);

@@ -7,7 +7,7 @@
  */
 import * as Base58 from "ox/Base58";
 import { describe, expect, it, vi } from "vitest";
-import { findSuperLinearPatterns } from "../../testing/src/findSuperLinearPatterns.js";
+import { findSuperLinearReads } from "../../testing/src/findSuperLinearReads.js";
 import { recordPatternWork } from "../../testing/src/recordPatternWork.js";
 import { codeOf } from "../test/codeOf.js";
 import {
@@ -34,12 +34,9 @@ const LONG = 1024;
 async function refusalWork(
   run: () => unknown,
 ): Promise<{ code: string; superLinear: unknown[]; calls: number }> {
-  const { outcome, reads, calls } = recordPatternWork({ run: () => codeOf(run) });
+  const { outcome, reads, calls } = await recordPatternWork({ run: () => codeOf(run) });
   if (!("value" in outcome)) throw outcome.thrown;
-  const long = reads.filter((read) => read.longest > LONG);
-  const superLinear = await findSuperLinearPatterns({
-    patterns: long.map((read) => ({ where: "read", ...read })),
-  });
+  const superLinear = await findSuperLinearReads({ reads, longerThan: LONG });
   return { code: outcome.value, superLinear, calls };
 }
 
@@ -182,12 +179,12 @@ describe("error details are cut before they are escaped", () => {
       });
   }
 
-  it("4 MB of bidi characters in witness_type_string: refused with ~1024 escapes, not 4 million (~3.7 s)", () => {
+  it("4 MB of bidi characters in witness_type_string: refused with ~1024 escapes, not 4 million (~3.7 s)", async () => {
     const sent = "\u202E".repeat(4_000_000);
     const run = verifyWith((p) => {
       p.additionalData.witnessTypeString = sent;
     });
-    const { outcome, calls } = recordPatternWork({ run });
+    const { outcome, calls } = await recordPatternWork({ run });
     const error = ("thrown" in outcome ? outcome.thrown : undefined) as
       | { code: string; details: { actual: string } }
       | undefined;

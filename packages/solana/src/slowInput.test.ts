@@ -116,7 +116,7 @@ describe("error details from service text are cut before they are escaped", () =
       ...params.intent,
       approvalMechanism: "\u202E".repeat(4_000_000),
     } as typeof params.intent;
-    const { outcome, calls } = recordPatternWork({
+    const { outcome, calls } = await recordPatternWork({
       run: () => verifyCosignTransaction({ ...params, intent }),
     });
     const error = "thrown" in outcome ? outcome.thrown : undefined;

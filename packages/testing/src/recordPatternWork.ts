@@ -17,11 +17,14 @@ export interface PatternRead {
   calls: number;
   /** The longest text it was handed. */
   longest: number;
+  /** The characters its matches consumed, summed (a zero-width match consumes none, however far it looked). */
+  consumed: number;
 }
 
 /** Parameters of {@link recordPatternWork}. */
 export interface RecordPatternWorkParameters<T> {
-  run: () => T;
+  /** What to run; while a promise it returns is pending, every pattern of the process is recorded. */
+  run: () => T | Promise<T>;
 }
 
 /** What {@link recordPatternWork} returns. */
@@ -35,29 +38,38 @@ export interface RecordPatternWorkReturnType<T> {
 }
 
 /**
- * Runs `run` (synchronously) and records the matching work of every regular expression it used.
+ * Runs `run` and records the matching work of every regular expression it used.
  *
  * @example
- * const { reads, calls } = recordPatternWork({ run: () => "a-b-c".replace(/-/g, "+") });
- * // reads: [{ source: "-", flags: "g", calls: 3, longest: 5 }], calls: 3
+ * const { reads, calls } = await recordPatternWork({ run: () => "a-b-c".replace(/-/g, "+") });
+ * // reads: [{ source: "-", flags: "g", calls: 3, longest: 5, consumed: 2 }], calls: 3
  */
-export function recordPatternWork<T>({
+export async function recordPatternWork<T>({
   run,
-}: RecordPatternWorkParameters<T>): RecordPatternWorkReturnType<T> {
+}: RecordPatternWorkParameters<T>): Promise<RecordPatternWorkReturnType<T>> {
   const reads = new Map<string, PatternRead>();
   let calls = 0;
   const original = RegExp.prototype.exec;
   RegExp.prototype.exec = function (this: RegExp, text: string) {
     calls += 1;
     const key = `/${this.source}/${this.flags}`;
-    const read = reads.get(key) ?? { source: this.source, flags: this.flags, calls: 0, longest: 0 };
+    const read = reads.get(key) ?? {
+      source: this.source,
+      flags: this.flags,
+      calls: 0,
+      longest: 0,
+      consumed: 0,
+    };
     read.calls += 1;
     read.longest = Math.max(read.longest, String(text).length);
     reads.set(key, read);
-    return original.call(this, text);
+    const match = original.call(this, text);
+    read.consumed += match?.[0].length ?? 0;
+    return match;
   };
   try {
-    return { outcome: { value: run() }, reads: [...reads.values()], calls };
+    const value = await run();
+    return { outcome: { value }, reads: [...reads.values()], calls };
   } catch (thrown) {
     return { outcome: { thrown }, reads: [...reads.values()], calls };
   } finally {
