@@ -20,6 +20,19 @@ export interface SuperLinearPattern extends SourcePattern {
   error?: string;
 }
 
+/**
+ * Every limit of the checker in steps, none in time: each of its time limits is off (by default a fuzzed attack that
+ * runs over 1 s on a busy machine counts as a hang) and the recall validation, which times the real engine, is
+ * skipped. Its step limits (characters its VM reads) still bound each phase.
+ */
+const stepsNotTime = {
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  recallTimeout: -1,
+} as const;
+
 /** Parameters of {@link findSuperLinearPatterns}. */
 export interface FindSuperLinearPatternsParameters {
   patterns: SourcePattern[];
@@ -38,8 +51,7 @@ export async function findSuperLinearPatterns({
 }: FindSuperLinearPatternsParameters): Promise<SuperLinearPattern[]> {
   const found: SuperLinearPattern[] = [];
   for (const pattern of patterns) {
-    // no time limit: the checker's verdict must not depend on how busy the machine is
-    const diagnostics = await check(pattern.source, pattern.flags, { timeout: null });
+    const diagnostics = await check(pattern.source, pattern.flags, stepsNotTime);
     if (diagnostics.status === "safe") continue;
     found.push({
       ...pattern,

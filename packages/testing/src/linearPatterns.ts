@@ -98,7 +98,9 @@ export function describeLinearPatterns({
 
   describe("every regular expression of the source runs in linear time (ReDoS checker, steps not the clock)", () => {
     if (formerlySlow.length > 0)
-      it("the checker refuses each pattern the package had that backtracked super-linearly", async () => {
+      it("the checker refuses each pattern the package had that backtracked super-linearly", {
+        timeout: 300_000,
+      }, async () => {
         const slow = formerlySlow.map(asPattern("formerly"));
         const found = await findSuperLinearPatterns({ patterns: slow });
         expect(found.map((p) => `/${p.source}/${p.flags}`)).toEqual(
@@ -107,7 +109,9 @@ export function describeLinearPatterns({
         expect(found.every((p) => p.status === "vulnerable")).toBe(true);
       });
 
-    it(`each of the ${literals.length} literals is linear, or listed with the bound on what it reads`, async () => {
+    it(`each of the ${literals.length} literals is linear, or listed with the bound on what it reads`, {
+      timeout: 300_000,
+    }, async () => {
       expect(literals.length).toBeGreaterThan(0);
       const found = await findSuperLinearPatterns({ patterns: literals });
       const named = (p: SourcePattern) => `${p.where.replace(/:[0-9]+$/, "")} /${p.source}/${p.flags}`;
@@ -115,7 +119,9 @@ export function describeLinearPatterns({
       expect(found.map(named).sort()).toEqual(Object.keys(boundedInput).sort());
     });
 
-    it("each file that builds a pattern at run time is listed, and what it builds is linear", async () => {
+    it("each file that builds a pattern at run time is listed, and what it builds is linear", {
+      timeout: 300_000,
+    }, async () => {
       const files = new Set(constructedAt.map((where) => where.replace(/:[0-9]+$/, "")));
       expect([...files].sort()).toEqual(Object.keys(constructed).sort());
       const built = Object.entries(constructed).flatMap(([where, patterns]) =>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networksWire, quoteWire, statusWire } from "../../test/fixtures.js";
+import { readLinearly } from "../../test/linearReads.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { isSwapIntentError } from "../errors/swapIntentError.js";
 import { createRequestSigner } from "../signing/createRequestSigner.js";
@@ -546,12 +547,13 @@ describe("options", () => {
 });
 
 describe("headers", () => {
-  it("trims a header value's outer whitespace in linear time, keeping inner whitespace", async () => {
+  it("trims a header value's outer whitespace with linear patterns only, keeping inner whitespace", async () => {
     // `[\t\n\r ]+$` retried from every space of an inner run: 100 000 spaces took seconds at construction
     const inner = " ".repeat(100_000);
-    const started = performance.now();
-    createSwapIntentClient({ baseUrl: server.url, apiKey, headers: { "x-note": `\t a${inner}b \n` } });
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { superLinear } = await readLinearly(() =>
+      createSwapIntentClient({ baseUrl: server.url, apiKey, headers: { "x-note": `\t a${inner}b \n` } }),
+    );
+    expect(superLinear).toEqual([]);
     server.handle(() => ({ body: networksWire }));
     await client({ headers: { "x-note": " \t a  b\r\n " } }).getNetworks();
     expect(server.requests.at(-1)?.headers["x-note"]).toBe("a  b");
