@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
+import { settleAfter } from "../../test/settleAfter.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
@@ -22,24 +23,6 @@ afterAll(async () => {
 /** A client on a custom `fetch` (what a wallet passes: a polyfill, a proxy wrapper, a test double). */
 function withFetch(fetchFn: (url: string, init: RequestInit) => unknown, extra = {}) {
   return createSwapIntentClient({ baseUrl, apiKey, retry: false, fetch: fetchFn as typeof fetch, ...extra });
-}
-
-/**
- * The call's outcome once the fake clock has moved `ms` further, or `"still pending"`. The clock is fake, so the
- * question is whether the call ends when its own timer or the caller's abort says so, not how fast a machine is.
- */
-async function settleAfter(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let outcome: unknown = "still pending";
-  void promise.then(
-    (value) => {
-      outcome = { value };
-    },
-    (error) => {
-      outcome = error.code;
-    },
-  );
-  await vi.advanceTimersByTimeAsync(ms);
-  return outcome;
 }
 
 describe("a fetch or body that ignores the abort signal still ends the attempt on time", () => {
