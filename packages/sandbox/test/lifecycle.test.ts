@@ -96,7 +96,7 @@ test("close() mid-request answers the request before it stops the legs and the d
       release();
       await closed;
       expect(responses.sent.filter((r) => r.url.endsWith("/approvals"))).toEqual([
-        { url: expect.any(String), status: 200, keepAlive: false },
+        { port: first.sandbox.port, url: expect.any(String), status: 200, keepAlive: false },
       ]);
       expect(dropped).not.toHaveBeenCalled();
     } finally {

@@ -2,6 +2,8 @@ import { ServerResponse } from "node:http";
 
 /** One response a `node:http` server of this process finished. */
 export interface WatchedResponse {
+  /** The port of the server that answered. */
+  port: number | undefined;
   /** The request's path and query. */
   url: string;
   status: number;
@@ -26,7 +28,7 @@ export interface WatchResponsesReturnType {
  * const responses = watchResponses();
  * await sandbox.close();
  * responses.stop();
- * // responses.sent: [{ url: "/affiliate/v1/intents/…/approvals", status: 200, keepAlive: false }]
+ * // responses.sent: [{ port: 43121, url: "/affiliate/v1/intents/…/approvals", status: 200, keepAlive: false }]
  */
 export function watchResponses(): WatchResponsesReturnType {
   const sent: WatchedResponse[] = [];
@@ -35,6 +37,7 @@ export function watchResponses(): WatchResponsesReturnType {
     const result = (original as (...a: unknown[]) => ServerResponse).apply(this, args);
     const closes = String(this.getHeader("connection") ?? "").toLowerCase() === "close";
     sent.push({
+      port: this.req?.socket?.localPort,
       url: this.req?.url ?? "",
       status: this.statusCode,
       keepAlive: this.shouldKeepAlive && !closes,
