@@ -37,10 +37,13 @@ test("a compile lock left by a process killed mid-compile is taken over at once 
     // "at once" as a count, not a time: the compile may not wait a single time for the dead holder's lock (before, it
     // waited in 250 ms steps until the lock was two minutes old); any wait it starts fails the compile here
     const realSetTimeout = globalThis.setTimeout;
-    const waits = vi.spyOn(globalThis, "setTimeout").mockImplementation(((handler, ms, ...rest) => {
+    const waits = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+      handler: () => void,
+      ms?: number,
+    ) => {
       if (new Error().stack?.includes("compileSolidity.ts"))
         throw new Error(`the compile waited ${ms} ms for the lock of a holder that no longer runs`);
-      return realSetTimeout(handler, ms, ...rest);
+      return realSetTimeout(handler, ms);
     }) as typeof setTimeout);
     try {
       expect(await compileSolidity(job)).toEqual(first);

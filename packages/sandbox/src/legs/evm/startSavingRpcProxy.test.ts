@@ -211,7 +211,8 @@ describe("startSavingRpcProxy", () => {
     // every 30 s, let a slow client hold on up to 30 s longer)
     const listening = vi.spyOn(Server.prototype, "listen");
     const { call, url } = await setUp(async () => {});
-    const servers = listening.mock.contexts as Server[];
+    // node sets connectionsCheckingInterval on the server but does not declare it
+    const servers = listening.mock.contexts as (Server & { connectionsCheckingInterval?: number })[];
     listening.mockRestore();
     const port = Number(new URL(url).port);
     const server = servers.find((s) => (s.address() as AddressInfo | null)?.port === port);
