@@ -38,12 +38,13 @@ test("a compile lock left by a process killed mid-compile is taken over at once 
     // waited in 250 ms steps until the lock was two minutes old); any wait it starts fails the compile here
     const realSetTimeout = globalThis.setTimeout;
     const waits = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
-      handler: () => void,
+      handler: (...args: unknown[]) => void,
       ms?: number,
+      ...args: unknown[]
     ) => {
       if (new Error().stack?.includes("compileSolidity.ts"))
         throw new Error(`the compile waited ${ms} ms for the lock of a holder that no longer runs`);
-      return realSetTimeout(handler, ms);
+      return realSetTimeout(handler, ms, ...args);
     }) as typeof setTimeout);
     try {
       expect(await compileSolidity(job)).toEqual(first);
