@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, expect, test, vi } from "vitest";
+import { listWaitsRunOut } from "@swapintent/testing/listWaitsRunOut";
+import { afterEach, expect, test } from "vitest";
 import { SANDBOX_NETWORKS } from "../src/config/networks.js";
 import { startSandbox } from "../src/index.js";
 import { createEvmLeg } from "../src/legs/evm/index.js";
@@ -30,35 +31,7 @@ function tempDir(): string {
   return dir;
 }
 
-/**
- * The waits that ran to their end while `work` ran: the delay of every timer that fired, in order. What ends a stop
- * is then read, not timed: the 2 s save bound, the 5 s grace, or (before) the RPC client's 10 s timeout.
- */
-async function waitsThatRanOut(work: () => Promise<unknown>): Promise<number[]> {
-  const ranOut: number[] = [];
-  const realSetTimeout = globalThis.setTimeout;
-  const timers = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
-    handler: (...args: unknown[]) => void,
-    ms?: number,
-    ...args: unknown[]
-  ) =>
-    realSetTimeout(
-      (...given: unknown[]) => {
-        ranOut.push(ms ?? 0);
-        handler(...given);
-      },
-      ms,
-      ...args,
-    )) as typeof setTimeout);
-  try {
-    await work();
-  } finally {
-    timers.mockRestore();
-  }
-  return ranOut;
-}
-
-/** The waits of more than a second: the ones that could make a stop slow. */
+/** The waits of more than a second that ran out: what ended a stop (the 2 s save bound, the 5 s grace, or before, the RPC client's 10 s timeout). */
 const long = (waits: number[]) => waits.filter((ms) => ms > 1_000);
 
 /**
@@ -77,7 +50,7 @@ test("close() of a sandbox whose anvil is frozen ends on the 2 s save bound, not
     log: () => {},
   });
   freeze(sandbox.chains()[0]!.info.enginePid as number);
-  expect(long(await waitsThatRanOut(() => sandbox.close()))).toEqual([STOP_SAVE_TIMEOUT_MS]);
+  expect(long(await listWaitsRunOut({ run: () => sandbox.close() }))).toEqual([STOP_SAVE_TIMEOUT_MS]);
 });
 
 /**
@@ -107,7 +80,10 @@ test("close() while a request waits on a frozen anvil ends on the 5 s grace and 
     }),
   }).catch((error: unknown) => error);
   await new Promise((resolve) => setTimeout(resolve, 300)); // the faucet write waits on the frozen engine
-  expect(long(await waitsThatRanOut(() => sandbox.close()))).toEqual([CLOSE_GRACE_MS, STOP_SAVE_TIMEOUT_MS]);
+  expect(long(await listWaitsRunOut({ run: () => sandbox.close() }))).toEqual([
+    CLOSE_GRACE_MS,
+    STOP_SAVE_TIMEOUT_MS,
+  ]);
   await faucet;
 });
 
@@ -126,6 +102,6 @@ test("stop() of a durable EVM leg whose anvil froze under a write ends on the 2 
       () => "failed",
     );
   await new Promise((resolve) => setTimeout(resolve, 200)); // the write waits on the frozen engine
-  expect(long(await waitsThatRanOut(() => leg.stop()))).toEqual([STOP_SAVE_TIMEOUT_MS]);
+  expect(long(await listWaitsRunOut({ run: () => leg.stop() }))).toEqual([STOP_SAVE_TIMEOUT_MS]);
   expect(await write).toBe("failed");
 });
