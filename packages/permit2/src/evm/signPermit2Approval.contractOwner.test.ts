@@ -255,6 +255,39 @@ describe("a contract owner: what Permit2 will ask, before submission", () => {
     expect(asked.count).toBe(0);
   });
 
+  it.each([
+    ["publicClient null", { publicClient: null }, "publicClient"],
+    ["publicClient without request", { publicClient: {} }, "publicClient"],
+    [
+      "publicClient whose request is not a function",
+      { publicClient: { request: "eth_call" } },
+      "publicClient",
+    ],
+    ["publicClient null with contractOwner", { publicClient: null, contractOwner: true }, "publicClient"],
+    ["contractOwner as a string", { contractOwner: "true" }, "contractOwner"],
+    [
+      "contractOwner as a number",
+      { contractOwner: 1, publicClient: scriptedReader({}).reader },
+      "contractOwner",
+    ],
+    ["account that is not an address", { account: 5 }, "account"],
+    ["account in Tron form", { account: "TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY" }, "account"],
+  ])(
+    "%s: PERMIT2_EXPECTED_INVALID before the wallet is asked or the chain read",
+    async (_name, options, field) => {
+      const chain = scriptedReader({});
+      const { signer, asked } = answering(CONTRACT_SIGNATURE);
+      const withReader = { ...parameters, signer, ...options } as unknown as Parameters<
+        typeof signPermit2Approval
+      >[0];
+      expect(await codeOf(signPermit2Approval(withReader))).toEqual({
+        code: "PERMIT2_EXPECTED_INVALID",
+        details: { field },
+      });
+      expect([asked.count, chain.requests.length]).toEqual([0, 0]);
+    },
+  );
+
   it("contractOwner: true skips the ECDSA attempt: an owner without code is no-code, and malformed answers are refused before any eth_call", async () => {
     const chain = scriptedReader({ code: "0x" });
     const { signer } = answering(CONTRACT_SIGNATURE);

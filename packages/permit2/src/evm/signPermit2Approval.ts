@@ -1,5 +1,6 @@
 import type { HexString } from "@swapintent/client";
 import { recoverAddress } from "viem";
+import { detectChainKind } from "../address/addresses.js";
 import type {
   Permit2ContractSignatureErrorCode,
   Permit2Error,
@@ -12,6 +13,7 @@ import {
   type VerifiedSigning,
   verifyThenSign,
 } from "../internal/signVerified.js";
+import { snapshotInput } from "../internal/snapshotInput.js";
 import type {
   Permit2Domain,
   Permit2Message,
@@ -178,13 +180,12 @@ export type SignPermit2ApprovalErrorType = Permit2Error<
 export async function signPermit2Approval(
   parameters: SignPermit2ApprovalParameters,
 ): Promise<SignPermit2ApprovalReturnType> {
-  const { signer, provider, account, signal, publicClient, contractOwner, ...verifyParameters } = parameters;
-  if (contractOwner === true && publicClient === undefined)
-    throw createPermit2Error(
-      "PERMIT2_EXPECTED_INVALID",
-      "A contract owner needs a publicClient to check its signature.",
-      { field: "publicClient" },
-    );
+  // Each key read once, before anything runs: the wallet's objects as given, the rest a plain-data copy (an
+  // accessor or proxy that throws is PERMIT2_PARAMS_INVALID, not its own error).
+  const { signer, provider, account, signal, publicClient, contractOwner, ...verifyParameters } = Object(
+    snapshotInput(parameters, WALLET_KEYS),
+  ) as SignPermit2ApprovalParameters;
+  assertSigningOptions({ account, publicClient, contractOwner });
   return verifyThenSign<HexString>({
     parameters: verifyParameters,
     signal,
@@ -211,6 +212,34 @@ export async function signPermit2Approval(
       };
     },
   });
+}
+
+const WALLET_KEYS = ["signer", "provider", "account", "signal", "publicClient", "contractOwner"] as const;
+
+/**
+ * The caller's signing options, checked before anything is verified or any wallet asked (`PERMIT2_EXPECTED_INVALID`):
+ * `account` an EVM address, `contractOwner` a boolean (true only with a `publicClient`), `publicClient` a reader
+ * with a `request` function.
+ */
+function assertSigningOptions(input: {
+  account: unknown;
+  publicClient: unknown;
+  contractOwner: unknown;
+}): void {
+  const { account, publicClient, contractOwner } = input;
+  const field =
+    account !== undefined && detectChainKind(account) !== "evm"
+      ? "account"
+      : contractOwner !== undefined && typeof contractOwner !== "boolean"
+        ? "contractOwner"
+        : publicClient === undefined
+          ? contractOwner === true && "publicClient"
+          : typeof (Object(publicClient) as Partial<Permit2ChainReader>).request !== "function" &&
+            "publicClient";
+  if (field)
+    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", `${field} is not a valid signing option.`, {
+      field,
+    });
 }
 
 /** How the given wallet signs the verified permit. */

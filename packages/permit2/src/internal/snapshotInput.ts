@@ -13,8 +13,11 @@ const MAX_VALUES = 10_000;
  *
  * @throws `Permit2Error` `PERMIT2_PARAMS_INVALID` when a read throws, the input nests too deep (or has a cycle), holds
  * too many values, or holds a function or symbol.
+ *
+ * `keep`: top-level keys whose values are kept as given, each still read once (a signer's wallet objects: a signer,
+ * a provider, a signal hold functions).
  */
-export function snapshotInput(value: unknown): unknown {
+export function snapshotInput(value: unknown, keep: readonly string[] = []): unknown {
   let count = 0;
   const copy = (item: unknown, depth: number): unknown => {
     if (++count > MAX_VALUES || depth > MAX_DEPTH || typeof item === "function" || typeof item === "symbol")
@@ -24,7 +27,10 @@ export function snapshotInput(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(item))
       Object.defineProperty(out, key, {
-        value: copy((item as Record<string, unknown>)[key], depth + 1),
+        value:
+          depth === 0 && keep.includes(key)
+            ? (item as Record<string, unknown>)[key]
+            : copy((item as Record<string, unknown>)[key], depth + 1),
         enumerable: true,
         writable: true,
         configurable: true,

@@ -9,6 +9,7 @@ import {
   type VerifiedSigning,
   verifyThenSign,
 } from "../internal/signVerified.js";
+import { snapshotInput } from "../internal/snapshotInput.js";
 import type {
   Permit2TypedData,
   VerifyPermit2ApprovalParameters,
@@ -120,7 +121,10 @@ export type SignTronPermit2ApprovalErrorType = Permit2Error<
 export async function signTronPermit2Approval(
   parameters: SignTronPermit2ApprovalParameters,
 ): Promise<SignTronPermit2ApprovalReturnType> {
-  const { signer, privateKey, tronWeb, tronLink, signal, ...verifyParameters } = parameters;
+  // Each key read once, before anything runs: the wallet's objects as given, the rest a plain-data copy.
+  const { signer, privateKey, tronWeb, tronLink, signal, ...verifyParameters } = Object(
+    snapshotInput(parameters, ["signer", "privateKey", "tronWeb", "tronLink", "signal"]),
+  ) as SignTronPermit2ApprovalParameters;
   return verifyThenSign<string>({
     parameters: verifyParameters,
     signal,

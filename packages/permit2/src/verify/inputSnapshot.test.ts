@@ -3,13 +3,16 @@
  * never see different values; each is refused with a code before any key signs, or verified on the copy.
  */
 import { TypedDataEncoder } from "ethers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { additionalOf } from "../../test/additionalOf.js";
 import { answerInTurn } from "../../test/answerInTurn.js";
 import { codeOf } from "../../test/codeOf.js";
-import { buildPermit2Fixture } from "../../test/fixtures/buildPermit2Fixture.js";
+import { buildPermit2Fixture, USER_ADDRESS } from "../../test/fixtures/buildPermit2Fixture.js";
 import { parametersOf } from "../../test/fixtures/parametersOf.js";
 import { signWithSpies } from "../../test/signWithSpies.js";
+import { isPermit2Error } from "../errors.js";
+import { type SignPermit2ApprovalParameters, signPermit2Approval } from "../evm/signPermit2Approval.js";
+import { signTronPermit2Approval } from "../tron/signTronPermit2Approval.js";
 import { verifyPermit2Approval } from "./verifyPermit2Approval.js";
 
 describe("inputs that answer each read differently are verified on one copy", () => {
@@ -105,5 +108,57 @@ describe("inputs that answer each read differently are verified on one copy", ()
       writable: true,
     });
     expect(codeOf(() => verifyPermit2Approval(parameters))).toBe("PERMIT2_WITNESS_INVALID");
+  });
+  it("an accessor or proxy that throws on a signer's own parameters or on `expected`: PERMIT2_PARAMS_INVALID, no wallet asked", async () => {
+    for (const chain of ["evm", "tron"] as const) {
+      const onExpected = () => {
+        const parameters = parametersOf({ chain });
+        Object.defineProperty(parameters.expected, "chainId", {
+          enumerable: true,
+          get: () => {
+            throw new TypeError("trap");
+          },
+        });
+        return parameters;
+      };
+      expect(await signWithSpies(onExpected, chain)).toEqual({ code: "PERMIT2_PARAMS_INVALID", calls: 0 });
+    }
+    const signTypedData = vi.fn(async () => `0x${"11".repeat(65)}`);
+    const throwingOption = (key: string) => {
+      const parameters: Record<string, unknown> = {
+        ...parametersOf(),
+        signer: { address: USER_ADDRESS, signTypedData },
+      };
+      Object.defineProperty(parameters, key, {
+        enumerable: true,
+        get: () => {
+          throw new TypeError("trap");
+        },
+      });
+      return parameters as unknown as SignPermit2ApprovalParameters;
+    };
+    for (const key of ["nowMs", "signal", "publicClient"]) {
+      const error = await signPermit2Approval(throwingOption(key)).catch((e: unknown) => e);
+      expect(isPermit2Error(error, "PERMIT2_PARAMS_INVALID")).toBe(true);
+    }
+    const proxied = new Proxy(
+      { ...parametersOf({ chain: "tron" }), signer: { address: USER_ADDRESS, signTypedData } },
+      {
+        ownKeys: () => {
+          throw new TypeError("trap");
+        },
+      },
+    );
+    const refused = await signTronPermit2Approval(proxied).catch((e: unknown) => e);
+    expect(isPermit2Error(refused, "PERMIT2_PARAMS_INVALID")).toBe(true);
+    expect(signTypedData).not.toHaveBeenCalled();
+  });
+
+  it("signer parameters that are not an object: a coded refusal, not a TypeError", async () => {
+    for (const parameters of [undefined, null, 7]) {
+      const evm = await signPermit2Approval(parameters as never).catch((e: unknown) => e);
+      const tron = await signTronPermit2Approval(parameters as never).catch((e: unknown) => e);
+      expect([isPermit2Error(evm), isPermit2Error(tron)]).toEqual([true, true]);
+    }
   });
 });
