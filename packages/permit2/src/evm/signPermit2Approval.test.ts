@@ -190,6 +190,41 @@ describe("signPermit2Approval", () => {
     ).toBe("PERMIT2_OWNER_MISMATCH");
   });
 
+  it("refuses a local account or custom signer of another address than the `account` given, before it signs", async () => {
+    const { parameters } = base();
+    const other = privateKeyToAccount(OTHER_PRIVATE_KEY);
+    const asked = { count: 0 };
+    const local = privateKeyToAccount(USER_PRIVATE_KEY);
+    const signers = [
+      {
+        ...local,
+        sign: async (p: { hash: `0x${string}` }) => {
+          asked.count++;
+          return local.sign(p);
+        },
+      },
+      {
+        address: USER_ADDRESS,
+        signTypedData: async () => {
+          asked.count++;
+          return `0x${"11".repeat(65)}`;
+        },
+      },
+    ];
+    for (const signer of signers)
+      expect(await codeOf(() => signPermit2Approval({ ...parameters, signer, account: other.address }))).toBe(
+        "PERMIT2_OWNER_MISMATCH",
+      );
+    expect(asked.count).toBe(0);
+    // The same account, in another case, is the same account.
+    const same = await signPermit2Approval({
+      ...parameters,
+      signer: local,
+      account: USER_ADDRESS.toLowerCase() as `0x${string}`,
+    });
+    expect(same.owner).toBe(USER_ADDRESS);
+  });
+
   it("refuses a signature that does not recover to the signer's address", async () => {
     const { parameters } = base();
     const other = privateKeyToAccount(OTHER_PRIVATE_KEY);

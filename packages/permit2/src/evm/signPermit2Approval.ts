@@ -1,6 +1,6 @@
 import type { HexString } from "@swapintent/client";
 import { recoverAddress } from "viem";
-import { detectChainKind } from "../address/addresses.js";
+import { anyAddressTo20, detectChainKind } from "../address/addresses.js";
 import type {
   Permit2ContractSignatureErrorCode,
   Permit2Error,
@@ -195,11 +195,25 @@ export async function signPermit2Approval(
     signing: async (original) => {
       // Decided once: a key held in this process signs the digest alone (an immutable string) and needs no copy;
       // every other wallet gets its own deep copy of the verified permit.
-      const keyHeld = provider === undefined && !isWalletClient(signer) && isLocalKeyAccount(signer);
+      // The signer's shape is read once: an account whose `type` answers differently the next time cannot sign as a
+      // key and then have its answer judged as a contract's.
+      const localKey = provider === undefined && isLocalKeyAccount(signer);
+      const keyHeld = localKey && !isWalletClient(signer);
       const verified = keyHeld ? original : structuredClone(original);
       const signing = await chooseSigning({ signer, provider, account, verified, keyHeld });
+      // The account the caller named signs, whatever the signer: an account or custom signer of another address is
+      // refused before it is asked.
+      if (
+        account !== undefined &&
+        typeof signing.owner === "string" &&
+        anyAddressTo20(signing.owner) !== anyAddressTo20(account)
+      )
+        throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer is not the account given.", {
+          expected: account,
+          actual: signing.owner,
+        });
       // An in-process key signs exactly the digest we verified (no second typed-data hashing), and never reads a chain.
-      const reader = provider === undefined && isLocalKeyAccount(signer) ? undefined : publicClient;
+      const reader = localKey ? undefined : publicClient;
       if (reader === undefined) return signing;
       const chainId = verified.typedData.domain.chainId;
       return {
