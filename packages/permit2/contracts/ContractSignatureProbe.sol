@@ -28,9 +28,11 @@ contract ContractSignatureProbe {
         }
     }
 
-    /// @dev `isValidSignature(hash, signature)` as Permit2 calls it; anything but a 32-byte answer is no.
-    function ask(address owner, bytes32 hash, bytes memory signature) internal returns (bytes4) {
-        (bool ok, bytes memory answer) = owner.call(abi.encodeWithSelector(0x1626ba7e, hash, signature));
+    /// @dev `isValidSignature(hash, signature)` as Permit2 calls it: a STATICCALL (Permit2's interface is `view`), so
+    /// the owner cannot tell the probe from Permit2 by whether it may write state, nor keep a count between the two
+    /// questions; anything but a 32-byte answer is no.
+    function ask(address owner, bytes32 hash, bytes memory signature) internal view returns (bytes4) {
+        (bool ok, bytes memory answer) = owner.staticcall(abi.encodeWithSelector(0x1626ba7e, hash, signature));
         if (!ok || answer.length != 32) return bytes4(0);
         return bytes4(answer);
     }

@@ -208,7 +208,7 @@ export async function signPermit2Approval(
         typeof signing.owner === "string" &&
         anyAddressTo20(signing.owner) !== anyAddressTo20(account)
       )
-        throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signer is not the account given.", {
+        throw createPermit2Error("PERMIT2_OWNER_MISMATCH", "The signing account is not the expected owner.", {
           expected: account,
           actual: signing.owner,
         });
@@ -244,14 +244,14 @@ function assertSigningOptions(input: {
   const field =
     account !== undefined && detectChainKind(account) !== "evm"
       ? "account"
-      : contractOwner !== undefined && typeof contractOwner !== "boolean"
+      : ![undefined, true, false].includes(contractOwner as boolean)
         ? "contractOwner"
-        : publicClient === undefined
-          ? contractOwner === true && "publicClient"
-          : typeof (Object(publicClient) as Partial<Permit2ChainReader>).request !== "function" &&
-            "publicClient";
+        : (publicClient === undefined
+            ? contractOwner === true
+            : typeof (Object(publicClient) as Partial<Permit2ChainReader>).request !== "function") &&
+          "publicClient";
   if (field)
-    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", `${field} is not a valid signing option.`, {
+    throw createPermit2Error("PERMIT2_EXPECTED_INVALID", `${field} is not valid.`, {
       field,
     });
 }
