@@ -30,10 +30,14 @@ contract ContractSignatureProbe {
 
     /// @dev `isValidSignature(hash, signature)` as Permit2 calls it: a STATICCALL (Permit2's interface is `view`), so
     /// the owner cannot tell the probe from Permit2 by whether it may write state, nor keep a count between the two
-    /// questions; anything but a 32-byte answer is no.
+    /// questions; and its answer read as Permit2's ABI decoder reads it: a revert or fewer than 32 bytes is no, a
+    /// longer answer is its first word, and a word with bits set past the 4 bytes of a `bytes4` (which the decoder
+    /// refuses) is no.
     function ask(address owner, bytes32 hash, bytes memory signature) internal view returns (bytes4) {
         (bool ok, bytes memory answer) = owner.staticcall(abi.encodeWithSelector(0x1626ba7e, hash, signature));
-        if (!ok || answer.length != 32) return bytes4(0);
-        return bytes4(answer);
+        if (!ok || answer.length < 32) return bytes4(0);
+        bytes32 word = bytes32(answer);
+        if (word << 32 != 0) return bytes4(0);
+        return bytes4(word);
     }
 }

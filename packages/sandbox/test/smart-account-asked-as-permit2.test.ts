@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { signPermit2Approval } from "@swapintent/permit2/evm";
-import { type Address, encodeFunctionData, type Hex } from "viem";
+import { type Permit2EvmTypedData, signPermit2Approval } from "@swapintent/permit2/evm";
+import { type Address, concat, encodeFunctionData, type Hex, hashTypedData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { compileSolidity } from "../src/legs/evm/compileSolidity.js";
@@ -17,12 +17,13 @@ import {
 import { createLegClients } from "./support/smartAccounts.js";
 
 /**
- * A contract owner is asked about its signature the way Permit2 asks it (a STATICCALL), on the real Permit2 (anvil):
- * an account that says yes to any hash only when it cannot write state (as under Permit2) and otherwise commits to
- * the first hash it is asked cannot look like an account that commits to the permit.
+ * A contract owner is asked about its signature the way Permit2 asks it, on the real Permit2 (anvil): by a STATICCALL,
+ * its answer read as Permit2's ABI decoder reads it. An account that answers the signer's questions one way and
+ * Permit2's another cannot look like an account that commits to the permit while Permit2 takes any signature from it.
  */
 const clock = createManualClock();
 const CHAIN_ID = 1337002;
+const JUNK = `0x${"ab".repeat(70)}` as Hex;
 let evm: ChainLeg;
 let usdc: Address;
 
@@ -36,20 +37,20 @@ afterAll(async () => {
   await evm?.stop();
 });
 
-/** Deploys `StaticContextAccount` and lets Permit2 move `usdc` from it. */
-async function deployStaticContextAccount(): Promise<Address> {
-  const source = readFileSync(join(import.meta.dirname, "contracts", "StaticContextAccount.sol"), "utf8");
-  const { StaticContextAccount: artifact } = await compileSolidity({
-    label: "test-static-context-account",
-    sources: { "StaticContextAccount.sol": source },
+/** Deploys the test contract `name` (contracts/`name`.sol) and lets Permit2 move `usdc` from it. */
+async function deployAccount(name: string): Promise<Address> {
+  const source = readFileSync(join(import.meta.dirname, "contracts", `${name}.sol`), "utf8");
+  const { [name]: artifact } = await compileSolidity({
+    label: `test-${name}`,
+    sources: { [`${name}.sol`]: source },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       metadata: { bytecodeHash: "none" },
       evmVersion: "london",
     },
-    contracts: ["StaticContextAccount.sol:StaticContextAccount"],
+    contracts: [`${name}.sol:${name}`],
   });
-  if (!artifact) throw new Error("StaticContextAccount did not compile");
+  if (!artifact) throw new Error(`${name} did not compile`);
   const deployer = privateKeyToAccount(generatePrivateKey());
   const { publicClient, walletOf } = createLegClients(evm);
   await evm.faucet({
@@ -72,8 +73,8 @@ async function deployStaticContextAccount(): Promise<Address> {
   return address;
 }
 
-it("an account that accepts any hash only under a STATICCALL is refused as accepts-any-hash; Permit2 would take junk from it", async () => {
-  const owner = await deployStaticContextAccount();
+/** Signs for the contract `owner` with `sign`; returns the signer's outcome and whether Permit2 takes `JUNK`. */
+async function signAndSubmitJunk(owner: Address, sign: (typedData: Permit2EvmTypedData) => Hex) {
   const amount = 2_000_000n;
   await evm.faucet({ address: owner, token: usdc, amountLots: amount });
   const intent = createIntent({
@@ -91,8 +92,6 @@ it("an account that accepts any hash only under a STATICCALL is refused as accep
     nowMs: clock.nowMs(),
   });
   const info = evm.info();
-  const junk = `0x${"ab".repeat(70)}` as Hex;
-  const { publicClient } = createLegClients(evm);
   const signing = signPermit2Approval({
     intent: clientIntent,
     quote,
@@ -104,13 +103,28 @@ it("an account that accepts any hash only under a STATICCALL is refused as accep
     },
     allowedPermit2Addresses: [info.permit2Address as string],
     nowMs: clock.nowMs(),
-    signer: { address: owner, signTypedData: async () => junk },
-    publicClient,
-  });
-  await expect(signing).rejects.toMatchObject({
+    signer: { address: owner, signTypedData: async (typedData) => sign(typedData) },
+    publicClient: createLegClients(evm).publicClient,
+  }).catch((error: unknown) => error);
+  // What the signer stops: the service's Permit2 takes this junk as the owner's consent.
+  await evm.verifyApproval(intent, legData, { type: "permit2", signedData: JUNK });
+  return signing;
+}
+
+it("an account that accepts any hash only under a STATICCALL (as Permit2 asks) is refused as accepts-any-hash", async () => {
+  const owner = await deployAccount("StaticContextAccount");
+  expect(await signAndSubmitJunk(owner, () => JUNK)).toMatchObject({
     code: "PERMIT2_CONTRACT_SIGNATURE_INVALID",
     details: { reason: "accepts-any-hash", owner: owner.toLowerCase() },
   });
-  // What the signer stops: the service's Permit2 takes this junk as the owner's consent.
-  await evm.verifyApproval(intent, legData, { type: "permit2", signedData: junk });
+});
+
+it("an account that answers any other hash with a two-word magic value (Permit2's decoder reads yes) is refused as accepts-any-hash", async () => {
+  const owner = await deployAccount("DigestEchoAccount");
+  const naming = (typedData: Permit2EvmTypedData) =>
+    concat([hashTypedData(typedData as Parameters<typeof hashTypedData>[0]), JUNK]);
+  expect(await signAndSubmitJunk(owner, naming)).toMatchObject({
+    code: "PERMIT2_CONTRACT_SIGNATURE_INVALID",
+    details: { reason: "accepts-any-hash", owner: owner.toLowerCase() },
+  });
 });
