@@ -8,13 +8,10 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const KNOWN_SECONDS: Record<string, number> = {
   "apps/consumer/test/consumer.test.ts": 51,
-  "apps/consumer/test/consumerTypes.test.ts": 60,
-  "apps/consumer/test/consumerTypesOldest.test.ts": 60,
-  "apps/consumer/test/consumerTypesSnippets.test.ts": 60,
+  "apps/consumer/test/consumerTypes.test.ts": 176,
   "apps/consumer/test/lowestPeers.test.ts": 33,
   "apps/consumer/test/packGuard.test.ts": 10,
-  "apps/e2e/test/demoCli.test.ts": 25,
-  "apps/e2e/test/demoCliRefusals.test.ts": 20,
+  "apps/e2e/test/demoCli.test.ts": 46,
   "apps/e2e/test/examples-permit2-wallets.test.ts": 10,
   "apps/e2e/test/demo.test.ts": 10,
   "apps/docs/test/codeBlocks.test.ts": 21,
