@@ -5,20 +5,10 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { VersionedTransaction } from "@solana/web3.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type Chain,
-  codeOf,
-  compileHex,
-  createChain,
-  honestInstructions,
-  verifyParams,
-} from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
+import { type Chain, codeOf, compileHex, createChain, honestInstructions } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 let chain: Chain;
 beforeAll(async () => {
@@ -26,20 +16,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard, each with a spy signer) runs the case and must agree.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
+const { params, signRefusalUnquoted } = transactionTools(() => chain);
 
 describe("only the canonical serialization is accepted (SOL_TX_DECODE_FAILED)", () => {
   it("refuses a non-minimal signature count (0x82 0x00 for 2), which web3.js itself decodes", async () => {
@@ -49,7 +26,7 @@ describe("only the canonical serialization is accepted (SOL_TX_DECODE_FAILED)", 
     expect(VersionedTransaction.deserialize(stretched).signatures).toHaveLength(2);
     const hex = bytesToHex(stretched);
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_TX_DECODE_FAILED");
-    expect(await signRefusal(hex)).toEqual({ code: "SOL_TX_DECODE_FAILED", signerCalls: 0 });
+    expect(await signRefusalUnquoted(hex)).toEqual({ code: "SOL_TX_DECODE_FAILED", signerCalls: 0 });
   });
 
   it("refuses a non-minimal length inside the message (the account-key count) and a third shortvec byte", () => {

@@ -1,17 +1,8 @@
 import { type Intent, isSwapIntentError } from "@swapintent/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type Chain,
-  compileHex,
-  createChain,
-  honestInstructions,
-  intentFor,
-  verifyParams,
-} from "../test/fixture.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { type Chain, compileHex, createChain, honestInstructions, intentFor } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 let chain: Chain;
 beforeAll(async () => {
@@ -19,8 +10,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
+const { params } = transactionTools(() => chain);
 
 describe("service strings repeated in error details are escaped and bounded", () => {
   const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;

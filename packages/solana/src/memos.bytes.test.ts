@@ -7,13 +7,9 @@ import {
   honestInstructions,
   intentFor,
   memoInstruction,
-  verifyParams,
 } from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { transactionTools } from "../test/transactionTools.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 let chain: Chain;
 beforeAll(async () => {
@@ -21,20 +17,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard, each with a spy signer) runs the case and must agree.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
+const { params, signRefusalUnquoted } = transactionTools(() => chain);
 
 describe("the memo is compared as the exact bytes the chain records", () => {
   const expected = () => {
@@ -50,7 +33,7 @@ describe("the memo is compared as the exact bytes the chain records", () => {
   it("refuses a memo with a byte-order mark before any key is used", async () => {
     const hex = withMemo(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8(expected())]));
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_MEMO_UNSAFE_TEXT");
-    expect(await signRefusal(hex)).toEqual({ code: "SOL_MEMO_UNSAFE_TEXT", signerCalls: 0 });
+    expect(await signRefusalUnquoted(hex)).toEqual({ code: "SOL_MEMO_UNSAFE_TEXT", signerCalls: 0 });
   });
 
   it("refuses a memo that differs only in case or a trailing space (no folding)", () => {
@@ -69,7 +52,7 @@ describe("the memo is compared as the exact bytes the chain records", () => {
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_MEMO_NOT_UTF8");
     const overlong = withMemo(Uint8Array.from([...utf8(expected()), 0xc0, 0xaf]));
     expect(codeOf(() => verifyCosignTransaction(params(overlong)))).toBe("SOL_MEMO_NOT_UTF8");
-    expect(await signRefusal(hex)).toEqual({ code: "SOL_MEMO_NOT_UTF8", signerCalls: 0 });
+    expect(await signRefusalUnquoted(hex)).toEqual({ code: "SOL_MEMO_NOT_UTF8", signerCalls: 0 });
   });
 
   it("refuses a second memo with a line break, a bidi override or a zero-width space (it is a displayed field)", () => {
@@ -119,7 +102,7 @@ describe("the memo is compared as the exact bytes the chain records", () => {
       transfer!,
       memoInstruction(`swapintent:${intentId}:${intentFor("00").secretHash}`),
     ]);
-    expect(await signRefusal(hex, { intent: { ...intentFor(hex), intentId } })).toEqual({
+    expect(await signRefusalUnquoted(hex, { intent: { ...intentFor(hex), intentId } })).toEqual({
       code: "SOL_MEMO_UNSAFE_TEXT",
       signerCalls: 0,
     });

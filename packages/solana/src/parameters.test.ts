@@ -8,8 +8,8 @@ import {
   honestInstructions,
   intentFor,
   quoteFor,
-  verifyParams,
 } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
 import {
   type VerifyCosignTransactionParameters,
   verifyCosignTransaction,
@@ -21,8 +21,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
+const { params } = transactionTools(() => chain);
 
 describe("verifyCosignTransaction refuses bad parameters", () => {
   it("an intent of another approval mechanism (SOL_MECHANISM_MISMATCH)", () => {

@@ -4,19 +4,9 @@
  */
 import { type Address, address } from "@solana/kit";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type Chain,
-  codeOf,
-  compileHex,
-  createChain,
-  honestInstructions,
-  verifyParams,
-} from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { type Chain, codeOf, compileHex, createChain, honestInstructions } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 const STAKE_PROGRAM = address("Stake11111111111111111111111111111111111111");
 const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
@@ -28,20 +18,7 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard, each with a spy signer) runs the case and must agree.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
+const { params, signRefusalUnquoted } = transactionTools(() => chain);
 
 describe("programs reached through an instruction's accounts are checked and reported", () => {
   const createWith = (slot: 4 | 5, program: Address) => {
@@ -64,7 +41,7 @@ describe("programs reached through an instruction's accounts are checked and rep
   it("refuses a resolver-paid create whose 'token program' is another program, unless allowed; then it is reported", async () => {
     const hex = createWith(5, STAKE_PROGRAM);
     expect(codeOf(() => verifyCosignTransaction(params(hex)))).toBe("SOL_PROGRAM_NOT_ALLOWED");
-    expect(await signRefusal(hex)).toEqual({ code: "SOL_PROGRAM_NOT_ALLOWED", signerCalls: 0 });
+    expect(await signRefusalUnquoted(hex)).toEqual({ code: "SOL_PROGRAM_NOT_ALLOWED", signerCalls: 0 });
     expect(verifyCosignTransaction(params(hex, { allowedPrograms: [STAKE_PROGRAM] })).programs).toContain(
       STAKE_PROGRAM,
     );

@@ -25,23 +25,10 @@ import {
   getSetAuthorityInstruction,
 } from "@solana-program/token";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type Chain,
-  codeOf,
-  compileHex,
-  createChain,
-  decodeHex,
-  honestInstructions,
-  send,
-  userSigner,
-  verifyParams,
-} from "../test/fixture.js";
-import { everyPathRefusal } from "../test/paths.js";
+import { type Chain, codeOf, createChain, decodeHex, honestInstructions, send } from "../test/fixture.js";
+import { transactionTools } from "../test/transactionTools.js";
 import { bytesToHex, hexToBytes } from "./internal/hex.js";
-import {
-  type VerifyCosignTransactionParameters,
-  verifyCosignTransaction,
-} from "./verifyCosignTransaction.js";
+import { verifyCosignTransaction } from "./verifyCosignTransaction.js";
 
 const STAKE_PROGRAM = address("Stake11111111111111111111111111111111111111");
 const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
@@ -52,29 +39,9 @@ beforeAll(async () => {
 });
 beforeEach(() => chain.svm.expireBlockhash());
 
-const params = (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
-  verifyParams(chain, hex, extra);
-
-/**
- * The code the signing paths refuse with, and how often the user's signer was asked: every path (web3.js, Kit,
- * wallet-standard, each with a spy signer) runs the case and must agree.
- */
-async function signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-  const outcomes = await everyPathRefusal(params(hex, extra));
-  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-  return outcomes.web3;
-}
-
-/** The honest instructions with `extra` added before the memo. */
-function withExtra(...extra: Instruction[]): string {
-  const [create, transfer, memo] = honestInstructions(chain);
-  return compileHex(chain, [create!, transfer!, ...extra, memo!]);
-}
+const { params, signRefusalUnquoted, withExtra, user } = transactionTools(() => chain);
 
 const resolverNoop = () => createNoopSigner(chain.resolver.address);
-const user = () => userSigner(chain);
 
 describe("the user in a role it did not agree to -> SOL_USER_ROLE_NOT_ALLOWED (before any key is used)", () => {
   const cases: { name: string; build: () => Promise<Instruction> | Instruction; allowed?: string[] }[] = [
@@ -191,7 +158,10 @@ describe("the user in a role it did not agree to -> SOL_USER_ROLE_NOT_ALLOWED (b
     const hex = withExtra(await build());
     const extra = allowed ? { allowedPrograms: allowed } : {};
     expect(codeOf(() => verifyCosignTransaction(params(hex, extra)))).toBe("SOL_USER_ROLE_NOT_ALLOWED");
-    expect(await signRefusal(hex, extra)).toEqual({ code: "SOL_USER_ROLE_NOT_ALLOWED", signerCalls: 0 });
+    expect(await signRefusalUnquoted(hex, extra)).toEqual({
+      code: "SOL_USER_ROLE_NOT_ALLOWED",
+      signerCalls: 0,
+    });
   });
 
   it("the CreateAccountWithSeed under the user's base is real: signed blindly, litesvm creates the user's seed-derived stake address for the resolver", async () => {

@@ -74,6 +74,18 @@ export const u64 = (n: bigint) => {
   return out;
 };
 
+/**
+ * The code the signing paths refuse `parameters` with, and how often the user's signer was asked: every path
+ * (web3.js, wallet adapter, Kit, wallet-standard, each with a spy signer) runs the case and must agree.
+ */
+export async function agreedRefusal(parameters: VerifyCosignTransactionParameters) {
+  const outcomes = await everyPathRefusal(parameters);
+  expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
+  expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
+  expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
+  return outcomes.web3;
+}
+
 /** The builders of this file bound to the chain `getChain` returns when a test runs. */
 export function transactionTools(getChain: () => Chain) {
   const user = () => userSigner(getChain());
@@ -130,17 +142,12 @@ export function transactionTools(getChain: () => Chain) {
         decimals: DECIMALS,
       });
     },
-    /**
-     * The code the signing paths refuse with (full-quote parameters), and how often the user's signer was asked:
-     * every path (web3.js, Kit, wallet-standard) runs the case and must agree.
-     */
-    async signRefusal(hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) {
-      const outcomes = await everyPathRefusal(quotedParams(hex, extra));
-      expect(outcomes.adapter, "wallet-adapter path").toEqual(outcomes.web3);
-      expect(outcomes.kit, "kit path").toEqual(outcomes.web3);
-      expect(outcomes.walletStandard, "wallet-standard path").toEqual(outcomes.web3);
-      return outcomes.web3;
-    },
+    /** {@link agreedRefusal} with full-quote parameters ({@link quotedParams}). */
+    signRefusal: (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
+      agreedRefusal(quotedParams(hex, extra)),
+    /** {@link agreedRefusal} with the fixture's parameters ({@link params}: the quote without decimals). */
+    signRefusalUnquoted: (hex: string, extra: Partial<VerifyCosignTransactionParameters> = {}) =>
+      agreedRefusal(params(hex, extra)),
     /** Post-state of the user's wallet and token account when litesvm simulates `userSignedHex` co-signed. */
     async userOutcome(userSignedHex: string) {
       const chain = getChain();

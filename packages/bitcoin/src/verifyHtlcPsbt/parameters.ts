@@ -5,7 +5,7 @@ import { escapeForDisplay } from "../internal/displaySafe.js";
 import { readBytes, readEcc, readRecord } from "../internal/readParameters.js";
 import { MAX_MONEY_LOTS } from "../internal/scriptTypes.js";
 import type { BitcoinEcc, HtlcPolicy } from "../types.js";
-import type { VerifyHtlcPsbtParameters } from "./verifyHtlcPsbt.js";
+import type { VerifyHtlcPsbtParameters } from "./types.js";
 
 /** What `readVerifyParameters` copies: every parameter of `verifyHtlcPsbt`, read once. */
 export interface ReadParameters {

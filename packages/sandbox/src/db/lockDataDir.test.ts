@@ -78,6 +78,28 @@ test("a second lock of the same data dir in this process is still refused (two s
   expect(await takeAtOnce(dataDir)).toBe("taken");
 });
 
+/** A process of this host that has exited (SIGKILLed): its pid runs nothing now. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+  return child.pid!;
+}
+
+/**
+ * A sandbox SIGKILLed on this host leaves a lock refreshed moments before: its successor takes it over at once rather
+ * than waiting out LOCK_STALE_MS, as a lock of only a file's age would have it wait.
+ */
+test("a lock of this host whose holder is dead is taken over at once, however lately it was refreshed", async () => {
+  const content = JSON.stringify({
+    pid: await deadPid(),
+    host: hostname(),
+    token: "0123456789abcdef01234567",
+  });
+  expect(await takeAtOnce(leaveLock({ content, ageMs: 0 }))).toBe("taken");
+});
+
 /**
  * A pid is reused: the dead holder's pid now runs an unrelated process of this host, started after the holder wrote
  * its lock (the holder's start is in the lock). kill(pid, 0) answered "alive", so it was held for good.

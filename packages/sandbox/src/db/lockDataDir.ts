@@ -34,19 +34,16 @@ interface DataDirHolder {
 /** The holder's name in logs and errors, as a server lock's holder is named. */
 const describeHolder = (h: DataDirHolder) => `swapintent-sandbox pid=${h.pid} host=${h.host}`;
 
+/** A lock file's content that names no holder (empty while being written, garbled, not ours). */
+const UNKNOWN_HOLDER: DataDirHolder = { pid: 0, host: "unknown", token: "" };
+
 function parseHolder(content: string): DataDirHolder | undefined {
   try {
-    const parsed = JSON.parse(content) as Partial<DataDirHolder>;
-    if (
-      typeof parsed.pid === "number" &&
-      typeof parsed.host === "string" &&
-      typeof parsed.token === "string"
-    ) {
-      const { pid, host, token, since } = parsed;
+    const { pid, host, token, since } = JSON.parse(content) as Partial<DataDirHolder>;
+    if (typeof pid === "number" && typeof host === "string" && typeof token === "string")
       return { pid, host, token, ...(typeof since === "string" ? { since } : {}) };
-    }
   } catch {
-    // being written, or not ours: treated as held by nobody we know
+    // being written, or not ours: held by nobody we know
   }
   return undefined;
 }
@@ -65,11 +62,6 @@ function readLockFile(path: string): LockFile | undefined {
     throw error; // a directory, an unreadable file: not a lock we can judge (see lockDataDir)
   }
 }
-
-const readHolder = (path: string) => {
-  const file = readLockFile(path);
-  return file === undefined ? undefined : parseHolder(file.content);
-};
 
 /**
  * Whether the lock file may still have a sandbox behind it. A holder on this host is checked: not if it names this
@@ -121,10 +113,9 @@ function createExclusively(path: string, content: string): boolean {
 
 /**
  * Remove the stale lock `found`, under `<path>.takeover` (created exclusively): only one starter removes a stale lock
- * at a time, and only if it is still `found` once it holds that guard. (Before, each starter moved the lock aside and
- * put back what was not the stale one: one could move a lock another had just taken over while a third created its
- * own, and the put-back then failed: two holders.) A guard left by a starter killed inside this function is removed
- * once stale. Nothing is removed when another starter holds the guard: the caller tries again.
+ * at a time, and only if it is still `found` once it holds that guard, so a lock another starter has just taken over
+ * is never removed. A guard left by a starter killed inside this function is removed once stale. Nothing is removed
+ * when another starter holds the guard: the caller tries again.
  */
 function removeStale(path: string, found: LockFile, token: string): void {
   const guard = `${path}.takeover`;
@@ -156,16 +147,16 @@ function unlinkQuietly(path: string): void {
  * lock (see `isAlive`) is removed first (see {@link removeStale}). Returns undefined when taken, or the holder.
  */
 function tryLock(path: string, mine: DataDirHolder): DataDirHolder | undefined {
-  const unknown: DataDirHolder = { pid: 0, host: "unknown", token: "" };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createExclusively(path, JSON.stringify(mine))) return undefined;
     const found = readLockFile(path);
     if (found === undefined) continue; // released meanwhile
     const holder = parseHolder(found.content);
-    if (isAlive(holder, found)) return holder ?? unknown;
+    if (isAlive(holder, found)) return holder ?? UNKNOWN_HOLDER;
     removeStale(path, found, mine.token);
   }
-  return readHolder(path) ?? unknown;
+  const last = readLockFile(path);
+  return (last && parseHolder(last.content)) ?? UNKNOWN_HOLDER;
 }
 
 /**
@@ -240,9 +231,9 @@ function touchIfMine(path: string, mine: DataDirHolder): void {
 
 function readHolderQuietly(path: string): DataDirHolder | undefined {
   try {
-    return readHolder(path);
+    return parseHolder(readFileSync(path, "utf8"));
   } catch {
-    return undefined;
+    return undefined; // gone, or no readable file
   }
 }
 

@@ -76,3 +76,33 @@ test("any text either parses or is refused with a JsonSyntaxError (never another
     { seed: 13, numRuns: 1000 },
   );
 });
+
+test("duplicate keys: the last one wins, at the first one's place, as in JSON.parse", () => {
+  const text = '{"a": 1, "b": 2, "a": 3, "__proto__": 4, "__proto__": 5}';
+  const parsed = parseJsonLossless({ text }) as Record<string, unknown>;
+  expect(Object.keys(parsed)).toEqual(Object.keys(JSON.parse(text)));
+  expect(parsed.a).toEqual(new JsonNumber("3"));
+  expect(Object.getOwnPropertyDescriptor(parsed, "__proto__")?.value).toEqual(new JsonNumber("5"));
+});
+
+const nested = (levels: number, inner: string) => "[".repeat(levels) + inner + "]".repeat(levels);
+
+test.each([
+  ["65 arrays, the innermost empty", nested(65, ""), "ok"],
+  ["65 objects, the innermost empty", `${'{"k":'.repeat(64)}{}${"}".repeat(64)}`, "ok"],
+  ["65 arrays with brackets in a string inside", nested(64, `"[[[{\\"["`), "ok"],
+  ["a value inside the 65th array", nested(65, "1"), "nesting too deep at position 65"],
+  ["a value inside the 65th object", `${'{"k":'.repeat(65)}1${"}".repeat(65)}`, "nesting too deep"],
+  ["66 arrays", nested(66, ""), "nesting too deep at position 65"],
+  ["a megabyte of open brackets", "[".repeat(1 << 20), "nesting too deep at position 65"],
+])("nesting: %s", (_name, text, expected) => {
+  let outcome: string;
+  try {
+    parseJsonLossless({ text });
+    outcome = "ok";
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    outcome = (error as JsonSyntaxError).message;
+  }
+  expect(outcome.startsWith(expected)).toBe(true);
+});

@@ -1,7 +1,7 @@
 import { SOLANA_PROGRAM_ADDRESSES, WRAPPED_SOL_MINT_ADDRESS } from "../constants.js";
 import { solanaError } from "../errors.js";
 import { getAssociatedTokenAccountAddress } from "../getAssociatedTokenAccountAddress.js";
-import type { ExpectedEscrow } from "../verifyCosignTransaction.js";
+import type { ExpectedEscrow } from "../types.js";
 import type { CheckedParameters } from "./readVerifyParameters.js";
 import type { InstructionTally } from "./tallyInstruction.js";
 import { escapeUnsafe } from "./text.js";

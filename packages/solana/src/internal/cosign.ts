@@ -1,6 +1,6 @@
 import type { Approval } from "@swapintent/client";
 import { ownErrors, solanaError } from "../errors.js";
-import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
+import type { VerifiedTransaction } from "../types.js";
 import { parseAddress } from "./address.js";
 import { type DecodedTransaction, decodeTransactionBytes } from "./decodeTransaction.js";
 import { bytesEqual, bytesToHex, ownBytes } from "./hex.js";

@@ -7,11 +7,7 @@ import {
 } from "../constants.js";
 import { ownErrors, solanaError } from "../errors.js";
 import { getAssociatedTokenAccountAddress } from "../getAssociatedTokenAccountAddress.js";
-import type {
-  ExpectedEscrow,
-  Token2022MintFacts,
-  VerifyCosignTransactionParameters,
-} from "../verifyCosignTransaction.js";
+import type { ExpectedEscrow, Token2022MintFacts, VerifyCosignTransactionParameters } from "../types.js";
 import { normalizeAddress } from "./address.js";
 import { escapeUnsafe } from "./text.js";
 

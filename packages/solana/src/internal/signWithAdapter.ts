@@ -5,7 +5,7 @@
  */
 
 import { solanaError } from "../errors.js";
-import type { VerifiedTransaction } from "../verifyCosignTransaction.js";
+import type { VerifiedTransaction } from "../types.js";
 import { verifyAndDecode } from "../verifyCosignTransaction.js";
 import { askUntilAborted, checkSignal, throwIfAborted } from "./abort.js";
 import { assembleCosign, type CosignResult } from "./cosign.js";
