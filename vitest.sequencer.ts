@@ -53,6 +53,8 @@ const TYPECHECK_SECONDS = 20;
 const INTEGRATION_SECONDS = 3;
 /** A unit test file with no result yet. */
 const UNIT_SECONDS = 1;
+/** From this weight on a file is scheduled on its own weight alone, across projects. */
+const LONG_SECONDS = 2;
 
 /**
  * Longest first, over every project at once. Vitest's own order runs the projects one after another (by name),
@@ -60,7 +62,7 @@ const UNIT_SECONDS = 1;
  * (the sandbox's integration tests) then started minutes into the run and ended it alone on one core, while at the
  * start the workers took tiny unit files. Here each file is weighed by its duration in this machine's last run
  * (vitest's results cache), else by {@link KNOWN_SECONDS}, else by its kind, and the pool takes the heaviest first
- * (longest-processing-time scheduling): the short files fill the gaps at the end.
+ * (longest-processing-time scheduling): the short files fill the gaps at the end, project by project.
  */
 export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -81,7 +83,26 @@ export class LongestFirstSequencer extends BaseSequencer {
                   : UNIT_SECONDS)),
       );
     }
-    return [...files].sort((a, b) => (weight.get(b) ?? 0) - (weight.get(a) ?? 0));
+    // The short files after the long ones, one project after another: a worker of a project that shares workers
+    // between files (`isolate: false`) is kept only when the next file in line is of the same project.
+    const projectWeight = new Map<string, number>();
+    for (const [spec, w] of weight)
+      if (w < LONG_SECONDS)
+        projectWeight.set(spec.project.name, (projectWeight.get(spec.project.name) ?? 0) + w);
+    const key = (spec: TestSpecification) => {
+      const w = weight.get(spec) ?? 0;
+      return w >= LONG_SECONDS
+        ? [Number.POSITIVE_INFINITY, w]
+        : [projectWeight.get(spec.project.name) ?? 0, w];
+    };
+    return [...files].sort((a, b) => {
+      const [groupA = 0, weightA = 0] = key(a);
+      const [groupB = 0, weightB = 0] = key(b);
+      if (groupA !== groupB) return groupB - groupA;
+      if (groupA !== Number.POSITIVE_INFINITY && a.project.name !== b.project.name)
+        return a.project.name < b.project.name ? -1 : 1;
+      return weightB - weightA;
+    });
   }
 }
 
