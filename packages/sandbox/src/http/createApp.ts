@@ -17,9 +17,9 @@ import { createDevRoutes, type DevControls } from "./routes/devRoutes.js";
 import { registerHistoryRoutes } from "./routes/historyRoutes.js";
 import { registerIntentRoutes } from "./routes/intentRoutes.js";
 import { registerQuoteRoutes } from "./routes/quoteRoutes.js";
+import { API_PREFIX } from "./wire/operations.js";
 
-/** The public API's prefix. */
-export const API_PREFIX = "/affiliate/v1";
+export { API_PREFIX } from "./wire/operations.js";
 
 /** The `/affiliate/v1` app: every request authenticated first, then the spec's routes, grouped by resource. */
 function createApi(core: Core, authenticate: Authenticator): Hono<ApiEnv> {
@@ -41,7 +41,8 @@ function createApi(core: Core, authenticate: Authenticator): Hono<ApiEnv> {
 
 /**
  * Build the HTTP app: every endpoint of the spec under `/affiliate/v1`, the approvals endpoint of design §2,
- * the OpenAPI document, and (only when `dev`) the `/sandbox/*` endpoints.
+ * the OpenAPI document (built from the wire schemas the routes read requests with), and (only when `dev`) the
+ * `/sandbox/*` endpoints.
  */
 export function createApp({
   core,
@@ -68,7 +69,8 @@ export function createApp({
   app.use("*", limitBodySize);
   app.use("*", refuseUnstorableQuery);
 
-  const openApi = createOpenApiDocument();
+  // With dev routes on, the document describes them too (tag `sandbox`).
+  const openApi = createOpenApiDocument({ dev: dev !== undefined });
   app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApi));
   app.route(API_PREFIX, createApi(core, authenticate));
   if (dev) app.route("/sandbox", createDevRoutes({ core, dev }));

@@ -1,14 +1,12 @@
 import type { CatalogueToken, Core } from "../../service/core.js";
 import { createBadRequestError } from "../apiError.js";
-import { parsePagination } from "../parsePagination.js";
+import { TokensQuerySchema } from "../wire/querySchemas.js";
+import { readQuery } from "../wire/readQuery.js";
 import type { RegisterRoutes } from "./apiEnv.js";
 
-/** The tokens of the `network_id` filter (all tokens without it); 400 for a malformed or unknown network. */
-function tokensOfNetwork(core: Core, networkParam: string | undefined): readonly CatalogueToken[] {
-  if (networkParam === undefined) return core.tokens;
-  if (!/^\d{1,9}$/.test(networkParam))
-    throw createBadRequestError("INVALID_FIELD", "`network_id` must be an integer.", "Network");
-  const networkId = Number(networkParam);
+/** The tokens of the `network_id` filter (all tokens without it); 400 for an unknown network. */
+function tokensOfNetwork(core: Core, networkId: number | undefined): readonly CatalogueToken[] {
+  if (networkId === undefined) return core.tokens;
   if (!core.findNetwork(networkId))
     throw createBadRequestError(
       "UNKNOWN_NETWORK",
@@ -46,12 +44,9 @@ export const registerCatalogueRoutes: RegisterRoutes = (api, core) => {
   );
 
   api.get("/tokens", (c) => {
-    const { limit, offset } = parsePagination({
-      limit: c.req.query("limit"),
-      offset: c.req.query("offset"),
-      entity: "Token",
-    });
-    const tokens = searchTokens(tokensOfNetwork(core, c.req.query("network_id")), c.req.query("q"));
+    const query = readQuery({ c, schema: TokensQuerySchema, entity: "Token" });
+    const { limit, offset } = query;
+    const tokens = searchTokens(tokensOfNetwork(core, query.network_id), query.q);
     const total = tokens.length;
     return c.json({
       data: tokens.slice(offset, offset + limit).map((t) => ({

@@ -7,8 +7,10 @@ import type { Core } from "../../service/core.js";
 import type { ChainInfo, Faults } from "../../types.js";
 import { createBadRequestError, createIntentNotFoundError } from "../apiError.js";
 import { isUuid } from "../isUuid.js";
-import { readFields } from "../readFields.js";
-import { readJsonBody } from "../readJsonBody.js";
+import { BalanceQuerySchema } from "../wire/querySchemas.js";
+import { readBody } from "../wire/readBody.js";
+import { readQuery } from "../wire/readQuery.js";
+import { ClockRequestSchema, FaucetRequestSchema, FaultsRequestSchema } from "../wire/requestSchemas.js";
 import { registerSmartAccountRoutes } from "./smartAccountRoutes.js";
 
 /** How far `POST /sandbox/clock` may move the sandbox clock ahead, in all: 100 years. */
@@ -62,13 +64,12 @@ function registerIntentInspection(routes: Hono, core: Core): void {
 /** `POST /sandbox/faucet` (mint test tokens to an address) and `GET /sandbox/balance`. */
 function registerFunds(routes: Hono, core: Core): void {
   routes.post("/faucet", async (c) => {
-    const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
-    const networkId = f.integer("network_id");
-    const address = f.string("address");
-    const { leg, token } = findLegAndToken(core, networkId, f.string("token"));
+    const body = await readBody({ c, schema: FaucetRequestSchema, entity: "Other" });
+    const { network_id: networkId, address } = body;
+    const { leg, token } = findLegAndToken(core, networkId, body.token);
     if (!leg.isValidAddress(address))
       throw bad("INVALID_ADDRESS", `Not a valid address on network ${networkId}.`);
-    const amount = parseDecimalAmount({ text: f.numberText("amount"), decimals: token.decimals });
+    const amount = parseDecimalAmount({ text: body.amount, decimals: token.decimals });
     if (!amount.ok) throw bad("INVALID_AMOUNT", `\`amount\` is invalid (${amount.problem}).`);
     const { txHash } = await callLeg({
       entity: "Other",
@@ -84,12 +85,9 @@ function registerFunds(routes: Hono, core: Core): void {
   });
 
   routes.get("/balance", async (c) => {
-    const networkParam = c.req.query("network_id") ?? "";
-    const address = c.req.query("address") ?? "";
-    const tokenParam = c.req.query("token") ?? "";
-    if (!/^\d{1,9}$/.test(networkParam) || address === "" || tokenParam === "")
-      throw bad("MISSING_FIELD", "Give `network_id`, `address` and `token`.");
-    const { leg, token } = findLegAndToken(core, Number(networkParam), tokenParam);
+    const query = readQuery({ c, schema: BalanceQuerySchema, entity: "Other" });
+    const address = query.address;
+    const { leg, token } = findLegAndToken(core, Number(query.network_id), query.token);
     if (!leg.isValidAddress(address)) throw bad("INVALID_ADDRESS", "Not a valid address on this network.");
     const lots = await callLeg({
       entity: "Other",
@@ -112,9 +110,7 @@ function registerClockAndFaults(routes: Hono, core: Core, dev: DevControls): voi
   const clockBody = () => ({ now_ms: core.clock.nowMs(), offset_ms: dev.clockOffsetMs() });
   routes.get("/clock", (c) => c.json(clockBody()));
   routes.post("/clock", async (c) => {
-    const f = readFields({ body: await readJsonBody(c, "Other"), entity: "Other" });
-    const secs = f.integer("advance_secs");
-    if (secs < 0) throw bad("INVALID_FIELD", "`advance_secs` must be >= 0 (the clock only moves forward).");
+    const secs = (await readBody({ c, schema: ClockRequestSchema, entity: "Other" })).advance_secs;
     // Times are stored as bigint ms and handled as JS numbers and Dates: keep the clock far inside both ranges.
     if (dev.clockOffsetMs() + secs * 1000 > MAX_CLOCK_OFFSET_MS)
       throw bad("CLOCK_OUT_OF_RANGE", "The sandbox clock can move at most 100 years ahead in all.");
@@ -124,16 +120,12 @@ function registerClockAndFaults(routes: Hono, core: Core, dev: DevControls): voi
 
   routes.get("/faults", (c) => c.json(dev.faults()));
   routes.post("/faults", async (c) => {
-    const body = await readJsonBody(c, "Other");
-    if (body === null || typeof body !== "object" || Array.isArray(body))
-      throw bad("INVALID_BODY", "A JSON object is required.");
-    const changes: Partial<Faults> = {};
-    for (const [key, value] of Object.entries(body)) {
-      if (key !== "fail_delivery" && key !== "decline_all")
-        throw bad("UNKNOWN_FAULT", `Unknown fault \`${key}\`.`);
-      if (typeof value !== "boolean") throw bad("INVALID_FIELD", `\`${key}\` must be a boolean.`);
-      changes[key] = value;
-    }
+    const changes = await readBody({
+      c,
+      schema: FaultsRequestSchema,
+      entity: "Other",
+      objectMessage: "A JSON object is required.",
+    });
     return c.json(dev.setFaults(changes));
   });
 }

@@ -2,8 +2,8 @@ import type { Hono } from "hono";
 import { callLeg } from "../../service/callLeg.js";
 import type { Core } from "../../service/core.js";
 import { createBadRequestError } from "../apiError.js";
-import { readFields } from "../readFields.js";
-import { readJsonBody } from "../readJsonBody.js";
+import { readBody } from "../wire/readBody.js";
+import { SmartAccountRequestSchema } from "../wire/requestSchemas.js";
 
 const ZERO_SALT = `0x${"0".repeat(64)}`;
 
@@ -15,22 +15,15 @@ const ZERO_SALT = `0x${"0".repeat(64)}`;
  */
 export function registerSmartAccountRoutes(routes: Hono, core: Core): void {
   routes.post("/smart-accounts", async (c) => {
-    const body = await readJsonBody(c, "Other");
-    const f = readFields({ body, entity: "Other" });
-    const networkId = f.integer("network_id");
-    const owner = f.string("owner");
-    const salt = f.optionalString("salt") ?? ZERO_SALT;
-    const deploy = (body as { deploy?: unknown }).deploy ?? true;
-    if (!/^0x[0-9a-fA-F]{64}$/.test(salt))
-      throw createBadRequestError("INVALID_FIELD", "`salt` must be 32 bytes of 0x hex.", "Other");
-    if (typeof deploy !== "boolean")
-      throw createBadRequestError("INVALID_FIELD", "`deploy` must be a boolean.", "Other");
+    const body = await readBody({ c, schema: SmartAccountRequestSchema, entity: "Other" });
+    const networkId = body.network_id;
     const leg = core.legs.get(networkId);
     if (!leg) throw createBadRequestError("UNKNOWN_NETWORK", `No network ${networkId}.`, "Network");
     const smartAccount = leg.smartAccount?.bind(leg);
     if (!smartAccount)
       throw createBadRequestError("UNSUPPORTED", `Network ${networkId} has no smart accounts.`, "Network");
-    const account = await callLeg({ entity: "Other", call: () => smartAccount({ owner, salt, deploy }) });
+    const request = { owner: body.owner, salt: body.salt ?? ZERO_SALT, deploy: body.deploy ?? true };
+    const account = await callLeg({ entity: "Other", call: () => smartAccount(request) });
     return c.json({ network_id: networkId, ...account });
   });
 }
