@@ -1,7 +1,7 @@
 import { verifyScripts as runInterpreter } from "@swapintent/testing/bitcore";
 import { Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { attempt, tamper } from "../test/attempt.js";
 import { buildDeposit, type Deposit, hex, userKey } from "../test/fixtures.js";
 import { isBitcoinError } from "./errors.js";
@@ -31,25 +31,34 @@ describe("an intent whose deadline has passed (Bitcoin knows no deadline)", () =
     for (const deadlineSecs of [undefined, null, "2000000000", Number.NaN, -1, 1.5e9 + 0.5, 2n ** 60n]) {
       expect(await attempt(withDeadline(deadlineSecs))).toEqual({ code: "BTC_DEADLINE_PASSED", uses: 0 });
     }
+    // without nowMs the clock compared with is the machine's own: a fixed instant, so the report is exact
+    const machineNowMs = 1_750_000_123_456;
+    vi.useFakeTimers({ toFake: ["Date"], now: machineNowMs });
     try {
       verifyHtlcPsbt({ ecc, ...withDeadline("soon"), userPublicKey });
       expect.unreachable();
     } catch (error) {
       if (!isBitcoinError(error, "BTC_DEADLINE_PASSED")) throw error;
       expect(error.details.deadlineSecs).toBeNull();
-      expect(Math.abs(error.details.nowMs - Date.now())).toBeLessThan(60_000);
+      expect(error.details.nowMs).toBe(machineNowMs);
+    } finally {
+      vi.useRealTimers();
     }
   });
 
   it("reports the deadline and the clock it was compared with", () => {
-    const deadlineSecs = Math.floor(Date.now() / 1000) - 3_600;
+    const machineNowMs = 1_750_000_123_456;
+    const deadlineSecs = Math.floor(machineNowMs / 1000) - 3_600;
+    vi.useFakeTimers({ toFake: ["Date"], now: machineNowMs });
     try {
       verifyHtlcPsbt({ ecc, ...withDeadline(deadlineSecs), userPublicKey });
       expect.unreachable();
     } catch (error) {
       if (!isBitcoinError(error, "BTC_DEADLINE_PASSED")) throw error;
       expect(error.details.deadlineSecs).toBe(deadlineSecs);
-      expect(error.details.nowMs).toBeGreaterThan(deadlineSecs * 1000);
+      expect(error.details.nowMs).toBe(machineNowMs);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createTestWallet } from "./support/createTestLeg.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
 import { ErrorSchema } from "./support/specSchemas.js";
@@ -21,7 +21,7 @@ function expectError(r: { status: number; body: unknown }, status: number, type:
 /** Send raw bytes on a fresh socket and read everything the server answers until it closes. */
 function rawExchange(
   bytes: string | Buffer,
-  { closeAfterMs }: { closeAfterMs?: number } = {},
+  { closeAfterMs, closedBy }: { closeAfterMs?: number; closedBy?: { server: boolean } } = {},
 ): Promise<string> {
   const { port } = t.sandbox;
   return new Promise((resolve, reject) => {
@@ -29,6 +29,10 @@ function rawExchange(
     const chunks: Buffer[] = [];
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", reject);
+    // `end`: the server finished its side; a socket the client destroys never sees it
+    socket.on("end", () => {
+      if (closedBy) closedBy.server = true;
+    });
     socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
     socket.write(bytes);
     if (closeAfterMs !== undefined) setTimeout(() => socket.destroy(), closeAfterMs);
@@ -355,14 +359,47 @@ describe("a client that goes away mid-upload", () => {
 
 describe("an error answered before the body arrives", () => {
   test("is not held up by a client that waits for the answer before sending its body", async () => {
-    const started = Date.now();
-    const raw = await rawExchange(
-      `POST /affiliate/v1/nowhere HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
-      { closeAfterMs: 5_000 },
-    );
-    const r = parseRawResponse(raw);
+    // on a fake clock: the answer waits the 1 s drain for the body, then goes out and the server closes the socket;
+    // the client has no timer of its own, so only the server can end the exchange, and only the drain's end lets it
+    const drainWaitMs = 1_000;
+    const closedBy = { server: false };
+    let ended = false;
+    /** Real event-loop turns until `done`, for at most 30 s of the real clock (a guard against a hang, not a bound). */
+    const turnsUntil = async (done: () => boolean) => {
+      for (const until = Date.now() + 30_000; !done() && Date.now() < until; )
+        await new Promise((resolve) => setImmediate(resolve));
+    };
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    // the delays asked for while the clock is fake (other tests' sockets may still schedule their own)
+    const asked: (number | undefined)[] = [];
+    const fakeSetTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = ((handler: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      asked.push(ms);
+      return fakeSetTimeout(handler, ms, ...args);
+    }) as typeof setTimeout;
+    let exchange: Promise<string>;
+    try {
+      exchange = rawExchange(
+        `POST /affiliate/v1/nowhere HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
+        { closedBy },
+      ).finally(() => {
+        ended = true;
+      });
+      await turnsUntil(() => asked.includes(drainWaitMs));
+      expect(asked).toContain(drainWaitMs); // the drain's wait
+      await vi.advanceTimersByTimeAsync(drainWaitMs - 1);
+      expect(ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await turnsUntil(() => ended);
+      expect(ended).toBe(true);
+      await vi.runOnlyPendingTimersAsync(); // what the server's adapter schedules once the socket closed
+    } finally {
+      globalThis.setTimeout = fakeSetTimeout;
+      vi.useRealTimers();
+    }
+    const r = parseRawResponse(await exchange);
     expectError(r, 404, "ROUTE_NOT_FOUND");
     expect(r.head).toContain("connection: close");
-    expect(Date.now() - started).toBeLessThan(4_000); // answered after the 1 s wait, not when the client gave up
+    expect(closedBy.server).toBe(true);
   });
 });

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "vitest";
+import { watchResponses } from "@swapintent/testing/watchResponses";
+import { expect, test, vi } from "vitest";
 import { startSandbox } from "../src/index.js";
+import { CLOSE_GRACE_MS } from "../src/net/closeGracefully.js";
 import { createTestLegFactory, type TestLeg } from "./support/createTestLeg.js";
 import { startTestSandbox } from "./support/harness.js";
 
@@ -83,14 +86,24 @@ test("close() mid-request answers the request before it stops the legs and the d
     };
     const approval = first.approve(intent, wallet).catch((error: unknown) => error);
     await verifying;
-    const closed = first.close();
-    await new Promise((resolve) => setImmediate(resolve));
-    release();
-    const releasedAt = Date.now();
+    // closed as soon as the answer went out, not after the keep-alive socket idled out (5 s) nor when the grace
+    // dropped it: the answer itself ends its connection, and nothing is dropped
+    const dropped = vi.spyOn(Server.prototype, "closeAllConnections");
+    const responses = watchResponses();
+    try {
+      const closed = first.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      release();
+      await closed;
+      expect(responses.sent.filter((r) => r.url.endsWith("/approvals"))).toEqual([
+        { port: first.sandbox.port, url: expect.any(String), status: 200, keepAlive: false },
+      ]);
+      expect(dropped).not.toHaveBeenCalled();
+    } finally {
+      responses.stop();
+      dropped.mockRestore();
+    }
     const answer = await approval;
-    await closed;
-    // closed as soon as the answer went out, not after the keep-alive socket idled out (5 s)
-    expect(Date.now() - releasedAt).toBeLessThan(2_500);
     expect(answer).toMatchObject({ status: 200, body: { status: "ApprovalAdded" } });
     expect(leg.calls.stop).toBe(1);
 
@@ -105,20 +118,6 @@ test("close() mid-request answers the request before it stops the legs and the d
   }
 });
 
-/** How long `promise` took to settle, ms, or Infinity when it did not within `boundMs`. */
-async function settleTime(promise: Promise<unknown>, boundMs: number): Promise<number> {
-  const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<number>((resolve) => {
-    timer = setTimeout(() => resolve(Number.POSITIVE_INFINITY), boundMs);
-  });
-  try {
-    return await Promise.race([promise.then(() => Date.now() - started), bound]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * close() waited for the resolver's pass in progress without a bound: a step whose engine never answers (anvil
  * stopped with SIGSTOP, a frozen VM, a call with no timeout) held close() for good, and a CI job calling it hung
@@ -127,7 +126,8 @@ async function settleTime(promise: Promise<unknown>, boundMs: number): Promise<n
  * next start).
  */
 test("close() ends within the grace while a resolver step and a request never finish", async () => {
-  const t = await startTestSandbox();
+  const logs: string[] = [];
+  const t = await startTestSandbox({ log: (line) => logs.push(line) });
   const { intent, wallet } = await t.createIntent({ amount: 5 });
   expect((await t.approve(intent, wallet)).status).toBe(200);
   const never = new Promise<never>(() => {});
@@ -150,8 +150,23 @@ test("close() ends within the grace while a resolver step and a request never fi
   for (const until = Date.now() + 10_000; !verifying && Date.now() < until; )
     await new Promise((r) => setTimeout(r, 20));
   expect(verifying).toBe(true);
-  const took = await settleTime(t.close(), 15_000);
-  expect(took).toBeLessThan(9_500); // one grace of 5 s; one after the other took 10 s and more
+  // one grace for both, on a fake clock: at CLOSE_GRACE_MS the pass is left and the request dropped together (one
+  // after the other, the second grace only began when the first ended: 10 s and more)
+  const dropped = vi.spyOn(Server.prototype, "closeAllConnections");
+  const leftBehind = () => logs.some((line) => line.includes("is left behind"));
+  let closed: Promise<void>;
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    closed = t.close();
+    await vi.advanceTimersByTimeAsync(CLOSE_GRACE_MS - 1);
+    expect([dropped.mock.calls.length, leftBehind()]).toEqual([0, false]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([dropped.mock.calls.length, leftBehind()]).toEqual([1, true]);
+  } finally {
+    vi.useRealTimers();
+    dropped.mockRestore();
+  }
+  await closed;
   expect(await approval).toBeInstanceOf(Error); // dropped at the end of the grace
   void pass;
 }, 30_000);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { INTENT_COLUMNS } from "../src/db/intentRow.js";
 import { openDatabase } from "../src/db/openDatabase.js";
+import { PASS_BUDGET_MS } from "../src/resolver/startResolver.js";
 import type { LegFactory } from "../src/types.js";
 import { createTestLegFactory, type TestLeg } from "./support/createTestLeg.js";
 import { startTestSandbox, type TestSandbox } from "./support/harness.js";
@@ -188,18 +189,25 @@ test("a pass over engines that answer without I/O shares the event loop: at most
  * starts no new intent after PASS_BUDGET_MS (1 s) and the next one takes newer approvals first: measured 7.5 s before,
  * 0.9 to 1.3 s after.
  */
-test("with 250 stuck intents on a slow engine, an approval made during a pass is Fulfilled within 3 s", {
+test("with 250 stuck intents on a slow engine, an approval made during a pass is taken before the rest of that pass", {
   timeout: 120_000,
 }, async () => {
   const poisoned = new Set<string>();
   let failures = 0;
   let onFailure = () => {};
+  let stuckStarts = 0;
+  let freshId: string | undefined;
+  /** The stuck intents' deposits started after the approval and before the fresh intent's deposit. */
+  let startedAhead: number | undefined;
+  let startsAtApproval = 0;
   const base = createTestLegFactory({});
   const legs: LegFactory = (ctx) => {
     const leg = base(ctx);
     const deposit = leg.deposit.bind(leg);
     leg.deposit = async (intent, legData) => {
+      if (intent.intentId === freshId) startedAhead ??= stuckStarts - startsAtApproval;
       if (!poisoned.has(intent.intentId)) return deposit(intent, legData);
+      stuckStarts++;
       await new Promise((resolve) => setTimeout(resolve, 300));
       failures++;
       onFailure();
@@ -226,10 +234,13 @@ test("with 250 stuck intents on a slow engine, an approval made during a pass is
     };
   });
   onFailure = () => {};
-  const approvedAt = performance.now();
+  freshId = fresh.intent.intent_id;
+  startsAtApproval = stuckStarts;
   expect((await t.approve(fresh.intent, fresh.wallet)).status).toBe(200);
-  while ((await t.status(fresh.intent.intent_id)).status !== "Fulfilled") {
-    expect(performance.now() - approvedAt).toBeLessThan(3_000);
+  while ((await t.status(fresh.intent.intent_id)).status !== "Fulfilled")
     await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  // Counted, not timed: what the pass in progress may still start within its budget (8 workers, each deposit at
+  // least 300 ms), where waiting for the rest of the pass started the ~230 stuck intents left in it first.
+  expect(startedAhead).toBeDefined();
+  expect(startedAhead).toBeLessThanOrEqual(8 * Math.ceil(PASS_BUDGET_MS / 300));
 });

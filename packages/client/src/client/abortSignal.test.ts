@@ -2,7 +2,7 @@
  * The caller's `AbortSignal` ends a call at once: while the request is being signed (nothing reaches the server) and
  * while a Retry-After wait runs (no timer left).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { intentId, networksWire, permit2IntentWire, quoteId, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
@@ -29,9 +29,6 @@ afterAll(async () => {
 function withFetch(fetchFn: (url: string, init: RequestInit) => unknown, extra = {}) {
   return createSwapIntentClient({ baseUrl, apiKey, retry: false, fetch: fetchFn as typeof fetch, ...extra });
 }
-
-/** The timers Node holds right now. */
-const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
 
 describe("a signal aborted while the request is being signed", () => {
   it("POST /intents: ABORTED, and nothing reaches the server", async () => {
@@ -74,17 +71,29 @@ describe("a signal aborted while the request is being signed", () => {
 
 describe("a signal aborted during a Retry-After wait", () => {
   it("an abort during a Retry-After wait ends the call at once, with no timer left; Retry-After above maxRetryAfterMs is not waited", async () => {
-    const before = timers();
-    const busy = async () => new Response("{}", { status: 503, headers: { "retry-after": "20" } });
-    const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 30);
-    const error = await rejection(
-      withFetch(busy, { retry: { retries: 3 } }).getNetworks({ signal: controller.signal }),
-    );
-    expect(error.code).toBe("ABORTED");
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(timers()).toBeLessThanOrEqual(before); // other tests' timers may end meanwhile, none of these calls may add one
+    // on a fake clock that never moves: the call must end on the abort itself, not when the 20 s wait runs out
+    vi.useFakeTimers();
+    try {
+      const busy = vi.fn(async () => new Response("{}", { status: 503, headers: { "retry-after": "20" } }));
+      const controller = new AbortController();
+      let settled = false;
+      const call = rejection(
+        withFetch(busy, { retry: { retries: 3 } }).getNetworks({ signal: controller.signal }),
+      ).finally(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(busy).toHaveBeenCalledTimes(1);
+      expect(vi.getTimerCount()).toBe(1); // the wait
+      controller.abort();
+      await vi.advanceTimersByTimeAsync(0); // not a millisecond of the wait passes
+      expect(settled).toBe(true);
+      expect((await call).code).toBe("ABORTED");
+      expect(busy).toHaveBeenCalledTimes(1);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
     const tooLong = async () => new Response("{}", { status: 429, headers: { "retry-after": "31" } });
     const limited = await rejection(withFetch(tooLong, { retry: { retries: 3 } }).getNetworks());
     expect(limited).toMatchObject({ code: "RATE_LIMITED", details: { retryAfterMs: 31_000 } });

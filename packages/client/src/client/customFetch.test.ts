@@ -3,9 +3,10 @@
  * late, returns no Response or throws what is not an Error: each call still ends on time with a coded error, and no
  * timer is left behind.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { networksWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
+import { settleAfter } from "../../test/settleAfter.js";
 import { startTestServer, type TestServer } from "../../test/startTestServer.js";
 import { createSwapIntentClient } from "./createSwapIntentClient.js";
 
@@ -24,29 +25,13 @@ function withFetch(fetchFn: (url: string, init: RequestInit) => unknown, extra =
   return createSwapIntentClient({ baseUrl, apiKey, retry: false, fetch: fetchFn as typeof fetch, ...extra });
 }
 
-/** The call's outcome, or `"still pending"` when it has not settled within `ms`. */
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise((resolve) => {
-    timer = setTimeout(() => resolve("still pending"), ms);
-  });
-  try {
-    return await Promise.race([
-      promise.then(
-        (value) => ({ value }),
-        (error) => error.code,
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The timers Node holds right now. */
-const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
-
 describe("a fetch or body that ignores the abort signal still ends the attempt on time", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   const never = () => new Promise(() => {});
   /** A body that sends `[` and then nothing, ignoring the signal; records whether it was cancelled. */
   function endlessBody() {
@@ -61,30 +46,36 @@ describe("a fetch or body that ignores the abort signal still ends the attempt o
   }
 
   it("a fetch that never settles: TIMEOUT at timeoutMs, ABORTED when the caller aborts", async () => {
-    expect(await settleWithin(withFetch(never, { timeoutMs: 50 }).getNetworks(), 1000)).toBe("TIMEOUT");
+    const call = withFetch(never, { timeoutMs: 50 }).getNetworks();
+    expect(await settleAfter(call, 49)).toBe("still pending");
+    expect(await settleAfter(call, 1)).toBe("TIMEOUT");
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    expect(await settleWithin(withFetch(never).getNetworks({ signal: controller.signal }), 1000)).toBe(
-      "ABORTED",
-    );
+    const aborted = withFetch(never).getNetworks({ signal: controller.signal });
+    expect(await settleAfter(aborted, 50)).toBe("still pending");
+    controller.abort();
+    expect(await settleAfter(aborted, 0)).toBe("ABORTED");
   });
 
   it("a fetch that resolves after the deadline: TIMEOUT, its late answer is not used", async () => {
     const late = () =>
       new Promise((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(networksWire))), 300));
-    expect(await settleWithin(withFetch(late, { timeoutMs: 50 }).getNetworks(), 1000)).toBe("TIMEOUT");
+    const call = withFetch(late, { timeoutMs: 50 }).getNetworks();
+    expect(await settleAfter(call, 50)).toBe("TIMEOUT");
+    expect(await settleAfter(call, 250)).toBe("TIMEOUT"); // the answer arrives, and changes nothing
   });
 
   it("a body that never ends and ignores the signal: TIMEOUT or ABORTED, and the body is cancelled", async () => {
     const timedOut = endlessBody();
     const call = withFetch(async () => timedOut.response, { timeoutMs: 50 }).getNetworks();
-    expect(await settleWithin(call, 1000)).toBe("TIMEOUT");
+    expect(await settleAfter(call, 49)).toBe("still pending");
+    expect(await settleAfter(call, 1)).toBe("TIMEOUT");
     expect(timedOut.state.cancelled).toBe(true);
     const aborted = endlessBody();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
     const abortedCall = withFetch(async () => aborted.response).getNetworks({ signal: controller.signal });
-    expect(await settleWithin(abortedCall, 1000)).toBe("ABORTED");
+    expect(await settleAfter(abortedCall, 50)).toBe("still pending");
+    controller.abort();
+    expect(await settleAfter(abortedCall, 0)).toBe("ABORTED");
     expect(aborted.state.cancelled).toBe(true);
   });
 
@@ -94,18 +85,20 @@ describe("a fetch or body that ignores the abort signal still ends the attempt o
       cancel: () => new Promise(() => {}),
     });
     const call = withFetch(async () => new Response(body), { maxResponseBytes: 10 }).getNetworks();
-    expect(await settleWithin(call, 1000)).toBe("RESPONSE_TOO_LARGE");
+    expect(await settleAfter(call, 0)).toBe("RESPONSE_TOO_LARGE");
   });
 
   it("no timer is left behind once such calls settle", async () => {
-    const before = timers();
     const calls = [
       withFetch(never, { timeoutMs: 30 }).getNetworks(),
       withFetch(async () => endlessBody().response, { timeoutMs: 30 }).getNetworks(),
       withFetch(async () => new Response(JSON.stringify(networksWire))).getNetworks(),
     ];
-    await Promise.allSettled(calls);
-    expect(timers()).toBeLessThanOrEqual(before); // other tests' timers may end meanwhile, none of these calls may add one
+    const settled = (await settleAfter(Promise.allSettled(calls), 30)) as {
+      value?: PromiseSettledResult<unknown>[];
+    };
+    expect(settled.value?.map((result) => result.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

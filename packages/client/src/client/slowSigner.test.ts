@@ -3,9 +3,10 @@
  * attempt's `timeoutMs` and the caller's `signal`. Before, the transport awaited it unbounded, so a hung signer
  * hung the call forever whatever `timeoutMs` said.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { networksWire, statusWire } from "../../test/fixtures.js";
 import { rejection } from "../../test/helpers.js";
+import { settleAfter } from "../../test/settleAfter.js";
 import { createSwapIntentClient } from "./createSwapIntentClient.js";
 import type { ClientOptions } from "./types.js";
 
@@ -31,26 +32,24 @@ function clientWith(
   return { client, sent };
 }
 
-/** The outcome within `ms`, or "still pending". */
-async function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise((resolve) => {
-    timer = setTimeout(() => resolve("still pending"), ms);
+describe("a slow request signer is bounded by timeoutMs and signal (on a fake clock)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
   });
-  try {
-    return await Promise.race([promise.catch((error: unknown) => error), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-describe("a slow request signer is bounded by timeoutMs and signal", () => {
   it("a signer that never answers: TIMEOUT after the client's timeoutMs, nothing sent", async () => {
     const { client, sent } = clientWith(never, { timeoutMs: 50 });
-    const outcome = (await within(client.getNetworks(), 2000)) as { code?: string; details?: object };
-    expect(outcome).not.toBe("still pending");
-    expect(outcome.code).toBe("TIMEOUT");
-    expect(outcome.details).toMatchObject({ method: "GET", path: "/affiliate/v1/networks", timeoutMs: 50 });
+    let error: { code?: string; details?: object } | undefined;
+    const call = client.getNetworks().catch((caught: { code?: string; details?: object }) => {
+      error = caught;
+      throw caught;
+    });
+    expect(await settleAfter(call, 49)).toBe("still pending");
+    expect(await settleAfter(call, 1)).toBe("TIMEOUT");
+    expect(error?.details).toMatchObject({ method: "GET", path: "/affiliate/v1/networks", timeoutMs: 50 });
     expect(sent).toEqual([]);
   });
 
@@ -61,7 +60,8 @@ describe("a slow request signer is bounded by timeoutMs and signal", () => {
       approval: { type: "permit2", signedData: `0x${"11".repeat(64)}1b` },
       timeoutMs: 50,
     });
-    expect(((await within(call, 2000)) as { code?: string }).code).toBe("TIMEOUT");
+    expect(await settleAfter(call, 49)).toBe("still pending");
+    expect(await settleAfter(call, 1)).toBe("TIMEOUT");
     expect(sent).toEqual([]);
   });
 
@@ -69,8 +69,9 @@ describe("a slow request signer is bounded by timeoutMs and signal", () => {
     const { client, sent } = clientWith(never, { timeoutMs: 60_000 });
     const controller = new AbortController();
     const call = client.getIntentStatus({ intentId, signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    expect(((await within(call, 2000)) as { code?: string }).code).toBe("ABORTED");
+    expect(await settleAfter(call, 20)).toBe("still pending");
+    controller.abort();
+    expect(await settleAfter(call, 0)).toBe("ABORTED");
     expect(sent).toEqual([]);
   });
 
@@ -84,8 +85,11 @@ describe("a slow request signer is bounded by timeoutMs and signal", () => {
       },
       { timeoutMs: 50, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } },
     );
-    const status = (await within(client.getIntentStatus({ intentId }), 2000)) as { status?: string };
-    expect(status.status).toBe("Initiated");
+    // the first attempt times out at 50 ms, the retry waits its 1 ms and is answered
+    const status = (await settleAfter(client.getIntentStatus({ intentId }), 51)) as {
+      value?: { status?: string };
+    };
+    expect(status.value?.status).toBe("Initiated");
     expect(calls).toBe(2);
     expect(sent).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, createVerify, generateKeyPairSync } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   cosignTransactionHex,
   intentId,
@@ -118,15 +118,17 @@ describe("request signing", () => {
 
   it("signs a GET without query as GET:PATH:: with a unix-seconds timestamp and no nonce", async () => {
     server.handle(() => ({ body: networksWire }));
-    const before = Math.floor(Date.now() / 1000);
-    await signingClient().getNetworks();
-    const after = Math.floor(Date.now() / 1000);
+    // the machine's clock at a fixed instant, 999 ms into its second: the timestamp is that second, never rounded up
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_750_000_000_999 });
+    try {
+      await signingClient().getNetworks();
+    } finally {
+      vi.useRealTimers();
+    }
     const request = server.requests[0] as ReceivedRequest;
     expect(verify(request, "GET:/affiliate/v1/networks::")).toBe(true);
     expect(verify(request, "GET:/affiliate/v1/networks:")).toBe(false);
-    const timestamp = Number(request.headers["x-api-timestamp"]);
-    expect(timestamp).toBeGreaterThanOrEqual(before);
-    expect(timestamp).toBeLessThanOrEqual(after);
+    expect(request.headers["x-api-timestamp"]).toBe("1750000000");
     expect(request.headers["x-api-nonce"]).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { JsonNumber, JsonSyntaxError, parseJsonLossless } from "./parseJsonLossless.js";
+import { JsonNumber, JsonSyntaxError, MAX_CONTAINERS, parseJsonLossless } from "./parseJsonLossless.js";
 import { stringifyCanonicalJson } from "./stringifyCanonicalJson.js";
 
 test("numbers keep their source text; everything else equals JSON.parse", () => {
@@ -96,6 +96,57 @@ test.each([
   ["66 arrays", nested(66, ""), "nesting too deep at position 65"],
   ["a megabyte of open brackets", "[".repeat(1 << 20), "nesting too deep at position 65"],
 ])("nesting: %s", (_name, text, expected) => {
+  let outcome: string;
+  try {
+    parseJsonLossless({ text });
+    outcome = "ok";
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    outcome = (error as JsonSyntaxError).message;
+  }
+  expect(outcome.startsWith(expected)).toBe(true);
+});
+
+// A default-ignorable letter (outside \p{C}, so no error class escapes it) and a right-to-left override.
+const HIDDEN = "\u3164";
+const BIDI = "\u202e";
+
+test.each([
+  ["after a value", `{"a":1 ${HIDDEN}}`],
+  ["as the whole text", BIDI],
+  ["in place of a key", `{${HIDDEN}:1}`],
+  ["in place of a colon", `{"a" ${BIDI}}`],
+  ["after the document", `{"a":1}${HIDDEN}`],
+  ["in an array", `[1 ${BIDI}]`],
+  ["after a minus sign", `[-${HIDDEN}]`],
+  ["after a backslash", `["\\${HIDDEN}"]`],
+  ["in a unicode escape", `["\\u12${BIDI}"]`],
+  ["as a control character in a string", `["\u0001${HIDDEN}"]`],
+  ["as the first half of a surrogate pair after a value", `[1 \ud83d\ude00]`],
+])("a refusal's message names the problem and its position, never the text (%s)", (_name, text) => {
+  let message = "";
+  try {
+    parseJsonLossless({ text });
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    message = (error as JsonSyntaxError).message;
+  }
+  expect(message).toMatch(/^[a-z ',:]+ at position \d+$/);
+});
+
+const containers = (count: number, unit: string) =>
+  `[${Array(count - 1)
+    .fill(unit)
+    .join(",")}]`;
+
+test.each([
+  ["as many empty arrays as allowed", containers(MAX_CONTAINERS, "[]"), "ok"],
+  ["as many empty objects as allowed", containers(MAX_CONTAINERS, "{}"), "ok"],
+  ["brackets inside strings, which are no arrays", `["${"[{".repeat(MAX_CONTAINERS)}"]`, "ok"],
+  ["one array too many", containers(MAX_CONTAINERS + 1, "[]"), "too many arrays and objects"],
+  ["one object too many", containers(MAX_CONTAINERS + 1, "{}"), "too many arrays and objects"],
+  ["a megabyte of nested arrays", containers(20_000, "[[[[]]]]"), "too many arrays and objects"],
+])("how many arrays and objects: %s", (_name, text, expected) => {
   let outcome: string;
   try {
     parseJsonLossless({ text });

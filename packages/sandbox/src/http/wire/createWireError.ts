@@ -13,11 +13,32 @@ const ENTITIES: ReadonlySet<string> = new Set([
   "Other",
 ]);
 
+const isOptionalText = (value: unknown) => value === undefined || typeof value === "string";
+
+/**
+ * The `params` of a custom issue when they are a field check's own (see `WireIssueParams`): an API code in capitals
+ * and, where given, text for the message and a known entity. Anything else (a refinement with other params, none,
+ * or params of the wrong types) is not ours to answer with.
+ */
+function readWireIssueParams(issue: z.core.$ZodIssue | undefined): WireIssueParams | undefined {
+  const params: unknown = issue?.code === "custom" ? issue.params : undefined;
+  if (typeof params !== "object" || params === null) return undefined;
+  const { code, message, expected, entity } = params as Record<string, unknown>;
+  if (typeof code !== "string" || !/^[A-Z][A-Z0-9_]*$/.test(code)) return undefined;
+  if (!isOptionalText(message) || !isOptionalText(expected)) return undefined;
+  return {
+    code,
+    message: message as string | undefined,
+    expected: expected as string | undefined,
+    entity: typeof entity === "string" && ENTITIES.has(entity) ? entity : undefined,
+  };
+}
+
 /**
  * The 400 answer of the first issue a wire schema found (issues come in the order the schema lists its fields).
  * A field's own issue carries its code (`MISSING_FIELD`, `INVALID_FIELD`, ...) and either the whole message or what
- * the field must be, and the message names the field by its path; an issue of zod's own (a schema with no field
- * check of ours) is `INVALID_FIELD` naming its path, never an uncoded error.
+ * the field must be, and the message names the field by its path; any other issue (zod's own, or a refinement whose
+ * params are not a field check's) is `INVALID_FIELD` naming its path, never an uncoded error.
  *
  * @example createWireError({ issue: { code: "custom", path: ["amount"], message: "", params: { code: "MISSING_FIELD" } }, entity: "Quote" })
  */
@@ -28,10 +49,9 @@ export function createWireError({
   issue: z.core.$ZodIssue | undefined;
   entity: ErrorEntity;
 }): ServiceError {
-  const params = (issue?.code === "custom" ? issue.params : undefined) as WireIssueParams | undefined;
+  const params = readWireIssueParams(issue);
   const field = (issue?.path ?? []).map(String).join(".");
-  const errorEntity =
-    params?.entity !== undefined && ENTITIES.has(params.entity) ? (params.entity as ErrorEntity) : entity;
+  const errorEntity = (params?.entity as ErrorEntity | undefined) ?? entity;
   const bad = (code: string, message: string) =>
     createApiError({ status: 400, code, message, entity: errorEntity });
   if (params?.message !== undefined) return bad(params.code, params.message);

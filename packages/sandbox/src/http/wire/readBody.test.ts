@@ -153,3 +153,21 @@ describe("hostile bodies get a coded 400, never a 500", () => {
     expect((await post("/faults", '{"decline_all":true}')).body).toEqual({ decline_all: true });
   });
 });
+
+describe("an unknown fault's key is repeated back only when it is a plain short name", () => {
+  test.each([
+    ['{"fail_delivry":true}', "Unknown fault `fail_delivry`."],
+    ['{"__proto__":true}', "Unknown fault `__proto__`."],
+    ['{"\\u3164":true}', "Unknown fault; the faults are fail_delivery and decline_all."],
+    ['{"fail_delivery\\u200b":true}', "Unknown fault; the faults are fail_delivery and decline_all."],
+    ['{"a`b":true}', "Unknown fault; the faults are fail_delivery and decline_all."],
+    [`{"${"k".repeat(65)}":true}`, "Unknown fault; the faults are fail_delivery and decline_all."],
+  ])("faults %s", async (body, message) => {
+    expect((await post("/faults", body)).body).toEqual({
+      code: 400,
+      type: "UNKNOWN_FAULT",
+      entity: "Other",
+      message,
+    });
+  });
+});

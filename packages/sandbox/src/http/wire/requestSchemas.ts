@@ -128,13 +128,19 @@ export const ClockRequestSchema = z
 
 const FAULT_NAMES = ["fail_delivery", "decline_all"] as const;
 
+/** The refusal of a key that is no fault: named when it is a plain short name (a typo), else not repeated back. */
+const unknownFaultMessage = (key: string) =>
+  /^[A-Za-z0-9_]{1,64}$/.test(key)
+    ? `Unknown fault \`${key}\`.`
+    : `Unknown fault; the faults are ${FAULT_NAMES.join(" and ")}.`;
+
 /** `POST /sandbox/faults`: switch resolver faults on or off (only the named ones change). */
 export const FaultsRequestSchema = z
   .unknown()
   .superRefine((body, ctx) => {
     for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
       if (!(FAULT_NAMES as readonly string[]).includes(key))
-        return report(ctx, { code: "UNKNOWN_FAULT", message: `Unknown fault \`${key}\`.` });
+        return report(ctx, { code: "UNKNOWN_FAULT", message: unknownFaultMessage(key) });
       if (typeof value !== "boolean")
         return report(ctx, { code: "INVALID_FIELD", message: `\`${key}\` must be a boolean.` });
     }

@@ -1,0 +1,12 @@
+/** Every regular expression the package writes runs in linear time, as a ReDoS checker proves by counting steps. */
+import { fileURLToPath } from "node:url";
+import { UNSAFE_DISPLAY_CHARACTERS } from "@swapintent/client/internal";
+import { describeLinearPatterns } from "@swapintent/testing/linearPatterns";
+
+describeLinearPatterns({
+  directory: fileURLToPath(new URL(".", import.meta.url)),
+  constructed: {
+    // the class of characters error details escape
+    "internal/displaySafe.ts": [new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`, "gu")],
+  },
+});
