@@ -19,6 +19,12 @@ afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
 });
 
+/**
+ * Each test waits for `pnpm sandbox` to start (pnpm, tsx, the anvils): 6 to 13 s on a quiet 2-core machine, more
+ * when the run's other files compile or install beside it. As long as {@link runPnpmSandbox}'s own wait for a line.
+ */
+const SANDBOX_TEST_TIMEOUT_MS = 120_000;
+
 function runPnpmSandbox(args: string[]) {
   const id = randomUUID();
   const child = spawn("pnpm", ["run", "--silent", "sandbox", ...args], {
@@ -42,6 +48,7 @@ function runPnpmSandbox(args: string[]) {
 
 test.each(["SIGKILL", "SIGTERM"] as const)(
   "%s to `pnpm sandbox`: the sandbox closes and exits, and no anvil or watchdog is left",
+  { timeout: SANDBOX_TEST_TIMEOUT_MS },
   async (signal) => {
     const sandbox = runPnpmSandbox(["--port", "0", "--dev"]);
     await sandbox.waitFor(/client baseUrl: /);
@@ -65,7 +72,9 @@ test.each(["SIGKILL", "SIGTERM"] as const)(
   },
 );
 
-test("a port in use: exit 1 and one line naming the port and what to do, no stack", async () => {
+test("a port in use: exit 1 and one line naming the port and what to do, no stack", {
+  timeout: SANDBOX_TEST_TIMEOUT_MS,
+}, async () => {
   const holder = createServer();
   await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
   const { port } = holder.address() as AddressInfo;
@@ -83,7 +92,9 @@ test("a port in use: exit 1 and one line naming the port and what to do, no stac
   }
 });
 
-test("a --data-dir that cannot be created: exit 1 and one line naming it and what to do, no stack", async () => {
+test("a --data-dir that cannot be created: exit 1 and one line naming it and what to do, no stack", {
+  timeout: SANDBOX_TEST_TIMEOUT_MS,
+}, async () => {
   const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
   try {
     writeFileSync(join(folder, "a-file"), "");
@@ -104,7 +115,9 @@ test("a --data-dir that cannot be created: exit 1 and one line naming it and wha
   }
 });
 
-test("started directly and left running by a shell that exits (a CI step's `node cli.js &`), it serves on until SIGTERM", async () => {
+test("started directly and left running by a shell that exits (a CI step's `node cli.js &`), it serves on until SIGTERM", {
+  timeout: SANDBOX_TEST_TIMEOUT_MS,
+}, async () => {
   const id = randomUUID();
   const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
   const log = join(folder, "sandbox.log");
