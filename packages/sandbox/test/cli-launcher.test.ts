@@ -14,9 +14,20 @@ import { afterEach, expect, test } from "vitest";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const started: ChildProcess[] = [];
+/** The environment marks of this file's runs: whatever still carries one after a test (a test that timed out) is killed. */
+const marks: string[] = [];
 
 afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
+  for (const mark of marks.splice(0)) {
+    for (const pid of processesMarked(mark)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
 });
 
 /**
@@ -33,6 +44,7 @@ function runPnpmSandbox(args: string[]) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);
+  marks.push(`SWAPINTENT_TEST_RUN=${id}`);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -119,6 +131,7 @@ test("started directly and left running by a shell that exits (a CI step's `node
   timeout: SANDBOX_TEST_TIMEOUT_MS,
 }, async () => {
   const id = randomUUID();
+  marks.push(`SWAPINTENT_TEST_RUN=${id}`);
   const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
   const log = join(folder, "sandbox.log");
   // no package manager's script around it: the test runner's own npm_* variables are not passed on
