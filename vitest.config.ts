@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./vitest.sequencer";
 
 export default defineConfig({
   test: {
@@ -8,5 +9,7 @@ export default defineConfig({
     // other. Most of the long files wait on child processes (installs, compilers, anvil, PostgreSQL, the browser),
     // so one worker more than there are cores keeps both cores busy.
     maxWorkers: availableParallelism() + 1,
+    // The longest files first, across projects (vitest's own order runs the projects one after another).
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });

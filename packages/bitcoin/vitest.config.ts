@@ -1,3 +1,4 @@
 import { swapintentProject } from "../../vitest.shared";
 
-export default swapintentProject("bitcoin");
+// No state outlives a test file here: the files share workers (see vitest.shared.ts).
+export default swapintentProject("bitcoin", { isolate: false });

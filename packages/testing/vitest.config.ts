@@ -1,3 +1,4 @@
 import { swapintentProject } from "../../vitest.shared";
 
-export default swapintentProject("testing");
+// No state outlives a test file here: the files share workers (see vitest.shared.ts).
+export default swapintentProject("testing", { isolate: false });

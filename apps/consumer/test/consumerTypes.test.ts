@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { createRequire } from "node:module";
 import { basename, join, relative } from "node:path";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import {
   type ConsumerProject,
   createConsumerProject,
@@ -57,7 +57,10 @@ afterAll(async () => {
   console.log(`consumer types: ${typechecks}`);
 });
 
-describe("the tarballs' types in an npm project outside the workspace", () => {
+// Every test here runs beside the others (describe.concurrent), each compiler in its own folder: the compilers are
+// child processes, as many at once as there are cores (test/typecheck.ts), so the file takes about the time of its
+// longest compiler runs instead of their sum.
+describe.concurrent("the tarballs' types in an npm project outside the workspace", () => {
   const fixture = (file: string) => join(appDir, "fixtures", file);
   // The README's snippets are these files (a test keeps them equal); the sandbox one imports a private package.
   const EXAMPLES = [
@@ -75,7 +78,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
     "solana-wallet-standard.ts",
     "solana.ts",
   ];
-  it("type-checks the README's snippets: the example files are the ones this test compiles", async () => {
+  it("type-checks the README's snippets: the example files are the ones this test compiles", async ({
+    expect,
+  }) => {
     const examples = (await readdir(join(repoDir, "apps", "e2e", "examples"))).filter(
       (f) => f.endsWith(".ts") && f !== "sandbox.ts",
     );
@@ -103,7 +108,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
     { name: `TypeScript ${TYPESCRIPT_NEWEST} (newest), bundler`, typescript: "newest", mode: "bundler" },
   ];
   for (const { name, typescript, mode } of TYPECHECKS) {
-    it(`typechecks every entry, the README's snippets and a CommonJS file: ${name}, every strict flag, skipLibCheck false`, async () => {
+    it(`typechecks every entry, the README's snippets and a CommonJS file: ${name}, every strict flag, skipLibCheck false`, async ({
+      expect,
+    }) => {
       setUp();
       const tsc =
         typescript === "workspace"
@@ -128,7 +135,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
       ).toEqual([]);
     });
   }
-  it(`typechecks every entry from a CommonJS project: TypeScript ${TYPESCRIPT_OLDEST} (oldest), module commonjs alone (moduleResolution node10, which reads no exports map), every strict flag, skipLibCheck false`, async () => {
+  it(`typechecks every entry from a CommonJS project: TypeScript ${TYPESCRIPT_OLDEST} (oldest), module commonjs alone (moduleResolution node10, which reads no exports map), every strict flag, skipLibCheck false`, async ({
+    expect,
+  }) => {
     setUp();
     // A tsconfig with `module: commonjs` and nothing else (a Node backend's, a React Native app's) resolves as
     // node10 on TypeScript 5.x: the subpath entries (`/evm`, `/tron`, `/node`, `/wallets`, `/kit`) have types only
@@ -144,7 +153,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
       unexplainedErrors(errors).map((e) => `${relative(project.dir, e.file)} ${e.code} ${e.text}`),
     ).toEqual([]);
   });
-  it("typechecks every browser entry in a browser program: the DOM lib, no @types/node (TypeScript 7.0, bundler, every strict flag, skipLibCheck false)", async () => {
+  it("typechecks every browser entry in a browser program: the DOM lib, no @types/node (TypeScript 7.0, bundler, every strict flag, skipLibCheck false)", async ({
+    expect,
+  }) => {
     setUp();
     const { errors, ms: took } = await typecheck(join(runDir, "tsc-browser"), {
       tsc: join(project.dir, "node_modules", "typescript-newest", "bin", "tsc"),
@@ -159,7 +170,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
     ).toEqual([]);
   });
 
-  it("typechecks every TypeScript snippet of the packed READMEs (the ones that are no example file) and every @example with imports of the .d.ts files, as written", async () => {
+  it("typechecks every TypeScript snippet of the packed READMEs (the ones that are no example file) and every @example with imports of the .d.ts files, as written", async ({
+    expect,
+  }) => {
     setUp();
     // The README inside each tarball is the package's page on the registry. A block that copies an example file
     // (`<!-- embed: -->`) is compiled above as that file; every other block is cut out here, made a module, and
@@ -225,7 +238,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
     expect(unexplainedErrors(errors).map((e) => `${at(e)} ${e.code} ${e.text}`)).toEqual([]);
   });
 
-  it("accepts the wallet SDKs' own types in the wallet adapters (sats-connect's request, @leather.io/rpc's provider), and a second viem copy's accounts and clients in permit2's EVM functions", async () => {
+  it("accepts the wallet SDKs' own types in the wallet adapters (sats-connect's request, @leather.io/rpc's provider), and a second viem copy's accounts and clients in permit2's EVM functions", async ({
+    expect,
+  }) => {
     setUp();
     const { errors, ms: took } = await typecheck(join(runDir, "tsc-wallet-sdks"), {
       tsc: require.resolve("typescript/bin/tsc"),
@@ -238,7 +253,9 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
     expect(errors.map((e) => `${relative(project.dir, e.file)}:${e.line} ${e.code} ${e.text}`)).toEqual([]);
   });
 
-  it("parses every @example of the packed declaration files as TypeScript (a fence-less one is shown whole as code)", async () => {
+  it("parses every @example of the packed declaration files as TypeScript (a fence-less one is shown whole as code)", async ({
+    expect,
+  }) => {
     setUp();
     // What an editor's hover and the API reference show: prose left inside a fence-less @example is shown as code.
     const problems: string[] = [];
@@ -268,8 +285,10 @@ describe("the tarballs' types in an npm project outside the workspace", () => {
   });
 });
 
-describe("the tarballs' types without the optional peers", () => {
-  it("typechecks those entries in a Node program without the DOM lib (module nodenext, every strict flag, skipLibCheck false)", async () => {
+describe.concurrent("the tarballs' types without the optional peers", () => {
+  it("typechecks those entries in a Node program without the DOM lib (module nodenext, every strict flag, skipLibCheck false)", async ({
+    expect,
+  }) => {
     setUp();
     const { errors, ms: took } = await typecheck(join(minimal.dir, "tsc-minimal"), {
       tsc: require.resolve("typescript/bin/tsc"),

@@ -112,7 +112,10 @@ describe("installed by npm with every peer at the lowest version its range admit
     expect(cancels.map(([, r]) => r.code)).toEqual(["BTC_WALLET_REJECTED", "BTC_WALLET_REJECTED"]);
   });
 
-  it("typechecks every entry, a CommonJS file and the README snippets that need only our packages and their peers (TypeScript 5.9, module node16, every strict flag, skipLibCheck false)", async () => {
+  // The compiler and the routes (a sandbox here, the demo in a child node) run beside each other.
+  it.concurrent("typechecks every entry, a CommonJS file and the README snippets that need only our packages and their peers (TypeScript 5.9, module node16, every strict flag, skipLibCheck false)", async ({
+    expect,
+  }) => {
     setUp();
     const examplesDir = join(repoDir, "apps", "e2e", "examples");
     // a bare import is installed here when its package folder is (the private demo support never is)
@@ -150,7 +153,9 @@ describe("installed by npm with every peer at the lowest version its range admit
     ).toEqual([]);
   });
 
-  it("permit2 (EVM -> Solana), htlc (Bitcoin -> EVM) and cosign (Solana -> Tron) reach Fulfilled against the sandbox", async () => {
+  it.concurrent("permit2 (EVM -> Solana), htlc (Bitcoin -> EVM) and cosign (Solana -> Tron) reach Fulfilled against the sandbox", async ({
+    expect,
+  }) => {
     setUp();
     const { resolved, results } = await runRoutes(runDir);
     for (const url of Object.values(resolved))

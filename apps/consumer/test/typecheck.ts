@@ -1,4 +1,5 @@
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
 import { exec } from "./project.js";
 
@@ -97,6 +98,29 @@ export function unexplainedErrors(errors: TscError[]): TscError[] {
 }
 
 /**
+ * How many compilers one test file runs at once: one per core. Each is a single-threaded process (TypeScript 7's
+ * checker uses more) of up to 1 GB, so the tests that call {@link typecheck} at once queue here beyond that.
+ */
+const COMPILERS_AT_ONCE = Math.max(1, availableParallelism());
+let compilersRunning = 0;
+const compilersWaiting: (() => void)[] = [];
+
+/** Runs `work` once fewer than {@link COMPILERS_AT_ONCE} compilers of this file run, first come first served. */
+export async function withCompilerSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (compilersRunning >= COMPILERS_AT_ONCE)
+    await new Promise<void>((resolve) => compilersWaiting.push(resolve));
+  else compilersRunning++;
+  try {
+    return await work();
+  } finally {
+    // hand the slot straight to the next in line (the count stays), or free it
+    const next = compilersWaiting.shift();
+    if (next) next();
+    else compilersRunning--;
+  }
+}
+
+/**
  * Writes a tsconfig with {@link STRICTEST_OPTIONS} and the setup's module mode and lib into `dir` (inside the
  * consumer project, so packages resolve from its node_modules), copies the files, and runs tsc.
  */
@@ -123,13 +147,16 @@ export async function typecheck(
     join(dir, "tsconfig.json"),
     JSON.stringify({ compilerOptions, include: ["*.ts", "*.cts"] }, null, 2),
   );
-  const started = performance.now();
-  const failure = await exec("node", [setup.tsc, "-p", "tsconfig.json", "--pretty", "false"], {
-    cwd: dir,
-  }).then(
-    () => undefined,
-    (error: Error) => error.message,
-  );
+  const { failure, started } = await withCompilerSlot(async () => {
+    const started = performance.now();
+    const failure = await exec("node", [setup.tsc, "-p", "tsconfig.json", "--pretty", "false"], {
+      cwd: dir,
+    }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    return { failure, started };
+  });
   const errors = failure === undefined ? [] : parseTscErrors(failure, dir);
   // a failure without a file-located error (an unknown option, a missing lib, a crash) is an error too
   if (failure !== undefined && errors.length === 0)

@@ -14,10 +14,27 @@ import { afterEach, expect, test } from "vitest";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const started: ChildProcess[] = [];
+/** The environment marks of this file's runs: whatever still carries one after a test (a test that timed out) is killed. */
+const marks: string[] = [];
 
 afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
+  for (const mark of marks.splice(0)) {
+    for (const pid of processesMarked(mark)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
 });
+
+/**
+ * Each test waits for `pnpm sandbox` to start (pnpm, tsx, the anvils): 6 to 13 s on a quiet 2-core machine, more
+ * when the run's other files compile or install beside it. As long as {@link runPnpmSandbox}'s own wait for a line.
+ */
+const SANDBOX_TEST_TIMEOUT_MS = 120_000;
 
 function runPnpmSandbox(args: string[]) {
   const id = randomUUID();
@@ -27,6 +44,7 @@ function runPnpmSandbox(args: string[]) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);
+  marks.push(`SWAPINTENT_TEST_RUN=${id}`);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -42,6 +60,7 @@ function runPnpmSandbox(args: string[]) {
 
 test.each(["SIGKILL", "SIGTERM"] as const)(
   "%s to `pnpm sandbox`: the sandbox closes and exits, and no anvil or watchdog is left",
+  { timeout: SANDBOX_TEST_TIMEOUT_MS },
   async (signal) => {
     const sandbox = runPnpmSandbox(["--port", "0", "--dev"]);
     await sandbox.waitFor(/client baseUrl: /);
@@ -65,7 +84,9 @@ test.each(["SIGKILL", "SIGTERM"] as const)(
   },
 );
 
-test("a port in use: exit 1 and one line naming the port and what to do, no stack", async () => {
+test("a port in use: exit 1 and one line naming the port and what to do, no stack", {
+  timeout: SANDBOX_TEST_TIMEOUT_MS,
+}, async () => {
   const holder = createServer();
   await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
   const { port } = holder.address() as AddressInfo;
@@ -83,7 +104,9 @@ test("a port in use: exit 1 and one line naming the port and what to do, no stac
   }
 });
 
-test("a --data-dir that cannot be created: exit 1 and one line naming it and what to do, no stack", async () => {
+test("a --data-dir that cannot be created: exit 1 and one line naming it and what to do, no stack", {
+  timeout: SANDBOX_TEST_TIMEOUT_MS,
+}, async () => {
   const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
   try {
     writeFileSync(join(folder, "a-file"), "");
@@ -104,8 +127,11 @@ test("a --data-dir that cannot be created: exit 1 and one line naming it and wha
   }
 });
 
-test("started directly and left running by a shell that exits (a CI step's `node cli.js &`), it serves on until SIGTERM", async () => {
+test("started directly and left running by a shell that exits (a CI step's `node cli.js &`), it serves on until SIGTERM", {
+  timeout: SANDBOX_TEST_TIMEOUT_MS,
+}, async () => {
   const id = randomUUID();
+  marks.push(`SWAPINTENT_TEST_RUN=${id}`);
   const folder = mkdtempSync(join(tmpdir(), "swapintent-cli-"));
   const log = join(folder, "sandbox.log");
   // no package manager's script around it: the test runner's own npm_* variables are not passed on

@@ -200,6 +200,30 @@ describe("verifyCosignTransaction refuses tampered transactions, each with its c
       build: () => tampered({ append: [transferChecked({ destination: chain.strangerAta, amount: 1n })] }),
     },
     {
+      name: "with the escrow unchecked, the quoted amount split between two destinations",
+      code: "SOL_EXTRA_OUTFLOW",
+      build: () =>
+        tampered({
+          transfer: [
+            transferChecked({ amount: AMOUNT - 1n }),
+            transferChecked({ destination: chain.strangerAta, amount: 1n }),
+          ],
+        }),
+      extra: () => ({ escrow: { unchecked: true } }),
+    },
+    {
+      name: "with the escrow unchecked, a second destination paid first and the escrow second",
+      code: "SOL_EXTRA_OUTFLOW",
+      build: () =>
+        tampered({
+          transfer: [
+            transferChecked({ destination: chain.strangerAta, amount: AMOUNT / 2n }),
+            transferChecked({ amount: AMOUNT / 2n }),
+          ],
+        }),
+      extra: () => ({ escrow: { unchecked: true } }),
+    },
+    {
       name: "an unchecked Transfer to a stranger besides the escrow transfer",
       code: "SOL_EXTRA_OUTFLOW",
       build: () =>
@@ -305,6 +329,23 @@ describe("the refused transactions are real threats: litesvm would execute them 
     const before = tokenBalance(chain, chain.strangerAta);
     await cosignAndSend(chain, bytesToHex(tx.serialize()));
     expect(tokenBalance(chain, chain.strangerAta)).toBe(before + 7n);
+  });
+
+  it("a bare sign of the amount split between the escrow and a stranger moves part of it to the stranger", async () => {
+    const hex = tampered({
+      transfer: [
+        transferChecked({ amount: AMOUNT - 3n }),
+        transferChecked({ destination: chain.strangerAta, amount: 3n }),
+      ],
+    });
+    expect(codeOf(() => verifyCosignTransaction(params(hex, { escrow: { unchecked: true } })))).toBe(
+      "SOL_EXTRA_OUTFLOW",
+    );
+    const tx = VersionedTransaction.deserialize(hexToBytes(hex));
+    tx.sign([chain.user]);
+    const before = tokenBalance(chain, chain.strangerAta);
+    await cosignAndSend(chain, bytesToHex(tx.serialize()));
+    expect(tokenBalance(chain, chain.strangerAta)).toBe(before + 3n);
   });
 
   it("a bare sign of the Approve transaction makes the stranger a delegate litesvm honours", async () => {

@@ -6,8 +6,8 @@ import type { DecodedTransaction } from "./internal/decodeTransaction.js";
 /**
  * Where the user's tokens must go. Give the escrow's owner (the sandbox lists it as `escrow_owner` in
  * `GET /sandbox/chains`; the destination must then be its associated token account for the source mint), or the
- * exact escrow token account. `{ unchecked: true }` is an explicit opt-out: any destination is accepted, and every
- * token transfer the user authorizes counts toward the amount.
+ * exact escrow token account. `{ unchecked: true }` is an explicit opt-out: any one destination is accepted (the
+ * first transfer's), and a transfer the user authorizes to any other account is refused (`SOL_EXTRA_OUTFLOW`).
  */
 export type ExpectedEscrow = { owner: string } | { tokenAccount: string } | { unchecked: true };
 
@@ -84,7 +84,7 @@ export interface VerifyCosignTransactionReturnType {
   amountLots: bigint;
   /** Tokens a Token-2022 transfer fee withholds on top of `amountLots` (0n without a fee). */
   transferFeeLots: bigint;
-  /** The token account receiving them, base58 (the first one when the escrow is unchecked). */
+  /** The token account receiving them, base58 (with the escrow unchecked, the one destination the transfers name). */
   destination: string;
   /** Lamports that leave the user for anyone but the user's own wrapped SOL account (at most `maxNativeOutflowLamports`). */
   nativeOutflowLamports: bigint;

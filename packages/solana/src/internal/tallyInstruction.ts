@@ -214,7 +214,10 @@ function applyTransfer(
       { instruction: index, expected: expectedMint, actual: null },
     );
   }
-  if (escrow === undefined || effect.destination === escrow) {
+  // With the escrow unchecked, the first destination stands for it: the user's tokens go to that one account only
+  // (a second destination would take part of the quoted amount while the result names the first).
+  const pinned = escrow ?? tally.destination ?? effect.destination;
+  if (effect.destination === pinned) {
     const fee = token2022FeeOf(tally, effect, index, context);
     tally.toEscrow += effect.amount - fee;
     tally.transferFee += fee;
