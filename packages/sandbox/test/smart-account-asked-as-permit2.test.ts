@@ -103,7 +103,7 @@ async function signAndSubmitJunk(owner: Address, sign: (typedData: Permit2EvmTyp
     },
     allowedPermit2Addresses: [info.permit2Address as string],
     nowMs: clock.nowMs(),
-    signer: { address: owner, signTypedData: async (typedData) => sign(typedData) },
+    signer: { address: owner, signTypedData: async (typedData: Permit2EvmTypedData) => sign(typedData) },
     publicClient: createLegClients(evm).publicClient,
   }).catch((error: unknown) => error);
   // What the signer stops: the service's Permit2 takes this junk as the owner's consent.
