@@ -50,7 +50,7 @@ function refusal(deposit: Deposit): unknown {
 }
 
 describe("amounts below zero (bitcoinjs reads amounts as signed; consensus and scure as unsigned)", () => {
-  it("refuses a service coin stated at -1 sat before the key is used (verify accepted it; signing then failed inside bitcoinjs)", async () => {
+  it("refuses a service coin stated at -1 sat before the key is used, not left to fail inside bitcoinjs while signing", async () => {
     const deposit = serviceCoinBelowZero();
     // What an independent PSBT parser (and a wallet built on it) reads for the same bytes: 2^64 - 1 sat.
     const scure = ScureTransaction.fromPSBT(Buffer.from(deposit.psbt, "base64"), {

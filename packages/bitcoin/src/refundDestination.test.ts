@@ -74,7 +74,7 @@ describe("signHtlcRefund's default destination is the script type the user's wal
     expect(await defaultRefund({ inputs })).toBe(hex(p2trOf(userKey)));
   });
 
-  it("a P2TR wallet's deposit is refunded to its P2TR script, as before", async () => {
+  it("a P2TR wallet's deposit is refunded to its P2TR script", async () => {
     expect(await defaultRefund({ inputs: [{ kind: "p2tr", value: 110_000n }] })).toBe(hex(p2trOf(userKey)));
   });
 });

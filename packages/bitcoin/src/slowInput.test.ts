@@ -24,7 +24,7 @@ async function refusalWork(run: () => unknown): Promise<{
 }
 
 describe("error details from service text are cut before they are escaped", () => {
-  it("4 MB of bidi characters as the approval mechanism: refused with ~200 escapes, not 4 million (~3 s before)", async () => {
+  it("4 MB of bidi characters as the approval mechanism: refused with ~200 escapes, not 4 million", async () => {
     const deposit = buildDeposit();
     const intent = { ...deposit.intent, approvalMechanism: bidi } as unknown as typeof deposit.intent;
     const { error, calls } = await refusalWork(() =>

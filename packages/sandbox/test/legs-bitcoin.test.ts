@@ -175,7 +175,7 @@ describe("Bitcoin leg: ledger and clock", () => {
     expect(await leg.inventory("btc")).toBe(1_000_000_000n);
   });
 
-  it("faucet refuses more than 21,000,000 BTC (AMOUNT_INVALID): an output value is an int64 (a plain Error before, 500 over HTTP)", async () => {
+  it("faucet refuses more than 21,000,000 BTC (AMOUNT_INVALID): an output value is an int64, never a 500", async () => {
     const leg = makeLeg();
     await leg.start();
     const addr = p2wpkhAddress(user);
@@ -651,7 +651,7 @@ describe("Bitcoin leg: deposit PSBTs carry previous transactions for segwit v0 i
     ).rejects.toMatchObject({ code: "BTC_NON_WITNESS_UTXO_REQUIRED" });
   });
 
-  it("attaches no previous transaction to P2TR inputs (a P2TR-only PSBT is as small as before)", async () => {
+  it("attaches no previous transaction to P2TR inputs (a P2TR-only PSBT stays small)", async () => {
     const leg = makeLeg();
     await leg.start();
     await leg.faucet({ address: p2trAddress(user), token: "btc", amountLots: 60_000n });

@@ -23,7 +23,7 @@ afterAll(async () => {
 const _timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
 
 describe("a query value that is not well-formed Unicode (a search text cut inside an emoji)", () => {
-  it("getTokens and getSwapHistory: INVALID_INPUT naming the parameter, nothing sent (was a raw URIError)", async () => {
+  it("getTokens and getSwapHistory: INVALID_INPUT naming the parameter, nothing sent, never a raw URIError", async () => {
     server.handle(() => ({ body: { data: [], total: 0, limit: 20, offset: 0 } }));
     const client = createSwapIntentClient({ baseUrl: server.url, apiKey, retry: false });
     const calls = {

@@ -37,7 +37,7 @@ describe("scrubText with a short credential", () => {
     );
   });
 
-  it("8 characters or more is no short key: hidden inside a word too, as before", () => {
+  it("8 characters or more is no short key: hidden inside a word too", () => {
     expect(scrubText("xsk_12345y", ["sk_12345"])).toBe("x[redacted]y");
   });
 });
