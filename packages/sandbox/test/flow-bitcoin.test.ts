@@ -1,5 +1,4 @@
 import { signHtlcPsbt } from "@swapintent/bitcoin";
-import { signPermit2Approval } from "@swapintent/permit2/evm";
 import { address as btcAddress, networks, Psbt } from "bitcoinjs-lib";
 import * as ecc from "tiny-secp256k1";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -8,9 +7,9 @@ import type { BitcoinLeg } from "../src/legs/bitcoin/index.js";
 import {
   createBitcoinUser,
   expectWithinQuote,
-  fundEvmUser,
   postRawApproval,
   readLegFacts,
+  submitEvmToBitcoinSwap,
   useFlowSandbox,
   waitForClaim,
   waitForOutcome,
@@ -105,40 +104,7 @@ describe("Bitcoin routes through HTTP, @swapintent/client and the signer package
 
   it("EVM -> Bitcoin: USDC on network 1 to BTC on network 4 reaches Fulfilled", async () => {
     const { sandbox, client } = flow;
-    const { info, tokens } = evm();
-    const btc = createBitcoinUser();
-    const { account: user } = await fundEvmUser({
-      leg: sandbox.leg(1),
-      token: tokens.USDC as string,
-      amountLots: 50_000_000n,
-    });
-    const quote = await client.getBestQuote({
-      sourceChain: 1,
-      sourceToken: tokens.USDC as string,
-      destChain: 4,
-      destToken: "btc",
-      amount: "30",
-      slippageBps: 50,
-    });
-    const intent = await client.createIntent({
-      quote,
-      refundAddress: user.address,
-      userSourceAddress: user.address,
-      userDestinationAddress: btc.p2tr,
-    });
-    const { approval } = await signPermit2Approval({
-      intent,
-      quote,
-      expected: {
-        chainId: info.chainId as number,
-        recipient: btc.p2tr,
-        owner: user.address,
-        spender: info.escrowAddress as string,
-      },
-      allowedPermit2Addresses: [info.permit2Address as string],
-      signer: user,
-    });
-    await client.submitApproval({ intentId: intent.intentId, approval });
+    const { btc, quote, intent } = await submitEvmToBitcoinSwap({ sandbox, client });
     const final = await waitForOutcome({ client, intentId: intent.intentId, timeoutMs: 45_000 });
     expect(final.status).toBe("Fulfilled");
     expectWithinQuote(await bitcoinLeg().balanceOf(btc.p2tr, "btc"), quote);

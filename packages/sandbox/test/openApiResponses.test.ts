@@ -27,6 +27,8 @@ import {
   fundEvmUser,
   type Sandbox,
   startFlowSandbox,
+  submitEvmToBitcoinSwap,
+  waitForOutcome,
 } from "./support/flows.js";
 import { createLegClients, createSmartWalletSigner } from "./support/smartAccounts.js";
 
@@ -81,8 +83,7 @@ async function call(method: string, path: string, body?: unknown, key = true) {
 type Wire = any;
 
 const tokensOf = (networkId: number) => sandbox.leg(networkId).info().tokens as Record<string, string>;
-const waitFulfilled = (intentId: string) =>
-  client.waitForIntent({ intentId, timeoutMs: 60_000, intervalMs: 100 });
+const waitFulfilled = (intentId: string) => waitForOutcome({ client, intentId, timeoutMs: 60_000 });
 
 beforeAll(async () => {
   sandbox = (await startFlowSandbox({ networkIds: [1, 3, 4, 5], apiKey: API_KEY })).sandbox;
@@ -93,40 +94,7 @@ afterAll(() => sandbox?.close());
 
 describe("swaps of every approval mechanism, through HTTP", { timeout: 120_000 }, () => {
   it("permit2 on EVM: USDC on network 1 to BTC reaches Fulfilled", async () => {
-    const info = sandbox.leg(1).info();
-    const btc = createBitcoinUser();
-    const { account: user } = await fundEvmUser({
-      leg: sandbox.leg(1),
-      token: tokensOf(1).USDC!,
-      amountLots: 50_000_000n,
-    });
-    const quote = await client.getBestQuote({
-      sourceChain: 1,
-      sourceToken: tokensOf(1).USDC!,
-      destChain: 4,
-      destToken: "btc",
-      amount: "30",
-      slippageBps: 50,
-    });
-    const intent = await client.createIntent({
-      quote,
-      refundAddress: user.address,
-      userSourceAddress: user.address,
-      userDestinationAddress: btc.p2tr,
-    });
-    const { approval } = await signPermit2Approval({
-      intent,
-      quote,
-      expected: {
-        chainId: info.chainId as number,
-        recipient: btc.p2tr,
-        owner: user.address,
-        spender: info.escrowAddress as string,
-      },
-      allowedPermit2Addresses: [info.permit2Address as string],
-      signer: user,
-    });
-    await client.submitApproval({ intentId: intent.intentId, approval });
+    const { user, intent } = await submitEvmToBitcoinSwap({ sandbox, client });
     expect((await waitFulfilled(intent.intentId)).status).toBe("Fulfilled");
     expect((await call("GET", `/sandbox/intents/${intent.intentId}`)).status).toBe(200);
     const history = await call("GET", `/affiliate/v1/swaps/history?wallet=${user.address}&active=false`);

@@ -1,10 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { type Permit2EvmTypedData, signPermit2Approval } from "@swapintent/permit2/evm";
-import { type Address, concat, encodeFunctionData, type Hex, hashTypedData } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, concat, type Hex, hashTypedData } from "viem";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { compileSolidity } from "../src/legs/evm/compileSolidity.js";
 import { createEvmLeg } from "../src/legs/evm/index.js";
 import type { ChainLeg } from "../src/legs/types.js";
 import {
@@ -14,7 +10,7 @@ import {
   createSecret,
   toClientShapes,
 } from "./legs-evm-helpers.js";
-import { createLegClients } from "./support/smartAccounts.js";
+import { createLegClients, deployTestAccount } from "./support/smartAccounts.js";
 
 /**
  * A contract owner is asked about its signature the way Permit2 asks it, on the real Permit2 (anvil): by a STATICCALL,
@@ -36,42 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await evm?.stop();
 });
-
-/** Deploys the test contract `name` (contracts/`name`.sol) and lets Permit2 move `usdc` from it. */
-async function deployAccount(name: string): Promise<Address> {
-  const source = readFileSync(join(import.meta.dirname, "contracts", `${name}.sol`), "utf8");
-  const { [name]: artifact } = await compileSolidity({
-    label: `test-${name}`,
-    sources: { [`${name}.sol`]: source },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      metadata: { bytecodeHash: "none" },
-      evmVersion: "london",
-    },
-    contracts: [`${name}.sol:${name}`],
-  });
-  if (!artifact) throw new Error(`${name} did not compile`);
-  const deployer = privateKeyToAccount(generatePrivateKey());
-  const { publicClient, walletOf } = createLegClients(evm);
-  await evm.faucet({
-    address: deployer.address,
-    token: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-    amountLots: 10n ** 18n,
-  });
-  const wallet = walletOf(deployer);
-  const hash = await wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [evm.info().permit2Address as Address],
-  });
-  const address = (await publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address;
-  const approve = await wallet.sendTransaction({
-    to: address,
-    data: encodeFunctionData({ abi: artifact.abi, functionName: "approvePermit2", args: [usdc] }),
-  });
-  await publicClient.waitForTransactionReceipt({ hash: approve });
-  return address;
-}
 
 /** Signs for the contract `owner` with `sign`; returns the signer's outcome and whether Permit2 takes `JUNK`. */
 async function signAndSubmitJunk(owner: Address, sign: (typedData: Permit2EvmTypedData) => Hex) {
@@ -112,7 +72,7 @@ async function signAndSubmitJunk(owner: Address, sign: (typedData: Permit2EvmTyp
 }
 
 it("an account that accepts any hash only under a STATICCALL (as Permit2 asks) is refused as accepts-any-hash", async () => {
-  const owner = await deployAccount("StaticContextAccount");
+  const owner = await deployTestAccount({ leg: evm, token: usdc, contract: "StaticContextAccount" });
   expect(await signAndSubmitJunk(owner, () => JUNK)).toMatchObject({
     code: "PERMIT2_CONTRACT_SIGNATURE_INVALID",
     details: { reason: "accepts-any-hash", owner: owner.toLowerCase() },
@@ -120,7 +80,7 @@ it("an account that accepts any hash only under a STATICCALL (as Permit2 asks) i
 });
 
 it("an account that answers any other hash with a two-word magic value (Permit2's decoder reads yes) is refused as accepts-any-hash", async () => {
-  const owner = await deployAccount("DigestEchoAccount");
+  const owner = await deployTestAccount({ leg: evm, token: usdc, contract: "DigestEchoAccount" });
   const naming = (typedData: Permit2EvmTypedData) =>
     concat([hashTypedData(typedData as Parameters<typeof hashTypedData>[0]), JUNK]);
   expect(await signAndSubmitJunk(owner, naming)).toMatchObject({

@@ -26,7 +26,7 @@ import {
   createLegClients,
   createSandboxSmartAccount,
   createSmartWalletSigner,
-  deployPermissiveAccount,
+  deployTestAccount,
 } from "./support/smartAccounts.js";
 
 /**
@@ -183,7 +183,7 @@ describe("a deployed SandboxSmartAccount (ERC-1271)", () => {
 
 describe("a contract that approves everything", () => {
   it("is refused as accepts-any-hash, although Permit2 on the chain would take any signature from it", async () => {
-    const permissive = await deployPermissiveAccount({ leg: evm, token: usdc });
+    const permissive = await deployTestAccount({ leg: evm, token: usdc, contract: "PermissiveAccount" });
     const { intent, legData, verifyParameters } = await prepare(permissive);
     const { publicClient } = createLegClients(evm);
     const junk = `0x${"ab".repeat(70)}` as Hex;

@@ -8,12 +8,13 @@
 import { Keypair } from "@solana/web3.js";
 import {
   createSwapIntentClient,
+  type Intent,
   type Quote,
   type SwapIntentClient,
   type SwapStatus,
 } from "@swapintent/client";
 import { parseTronAddress } from "@swapintent/permit2";
-import { getPermit2Allowance } from "@swapintent/permit2/evm";
+import { getPermit2Allowance, signPermit2Approval } from "@swapintent/permit2/evm";
 import { initEccLib, networks, payments } from "bitcoinjs-lib";
 import { ECPairFactory, type ECPairInterface } from "ecpair";
 import * as ecc from "tiny-secp256k1";
@@ -231,6 +232,58 @@ export async function fundEvmUser(parameters: {
   if (amountLots > 0n) await leg.faucet({ address, token, amountLots });
   if (parameters.approvePermit2 !== false) await givePermit2Allowance({ leg, privateKey, token, amountLots });
   return { privateKey, account, address };
+}
+
+/**
+ * The permit2 swap of 30 USDC on network 1 to BTC on network 4, up to the approval's submission: a funded EVM user,
+ * the quote, the intent (paid to a fresh Bitcoin user's P2TR address), the permit verified and signed with
+ * `@swapintent/permit2`, and the approval submitted. The caller waits for the outcome it expects.
+ */
+export async function submitEvmToBitcoinSwap(parameters: {
+  sandbox: Sandbox;
+  client: SwapIntentClient;
+}): Promise<{
+  user: EvmUser;
+  btc: BitcoinUser;
+  quote: Quote;
+  intent: Intent;
+}> {
+  const { sandbox, client } = parameters;
+  const { info, tokens } = readLegFacts({ sandbox, networkId: 1 });
+  const btc = createBitcoinUser();
+  const user = await fundEvmUser({
+    leg: sandbox.leg(1),
+    token: tokens.USDC as string,
+    amountLots: 50_000_000n,
+  });
+  const quote = await client.getBestQuote({
+    sourceChain: 1,
+    sourceToken: tokens.USDC as string,
+    destChain: 4,
+    destToken: "btc",
+    amount: "30",
+    slippageBps: 50,
+  });
+  const intent = await client.createIntent({
+    quote,
+    refundAddress: user.address,
+    userSourceAddress: user.address,
+    userDestinationAddress: btc.p2tr,
+  });
+  const { approval } = await signPermit2Approval({
+    intent,
+    quote,
+    expected: {
+      chainId: info.chainId as number,
+      recipient: btc.p2tr,
+      owner: user.address,
+      spender: info.escrowAddress as string,
+    },
+    allowedPermit2Addresses: [info.permit2Address as string],
+    signer: user.account,
+  });
+  await client.submitApproval({ intentId: intent.intentId, approval });
+  return { user, btc, quote, intent };
 }
 
 initEccLib(ecc);

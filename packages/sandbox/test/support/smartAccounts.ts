@@ -100,20 +100,28 @@ export async function createSandboxSmartAccount(input: { leg: ChainLeg; deploy: 
   };
 }
 
-/** Deploy a `PermissiveAccount` (says yes to every hash) that lets Permit2 move `token`. */
-export async function deployPermissiveAccount(input: { leg: ChainLeg; token: Address }): Promise<Address> {
-  const source = readFileSync(join(import.meta.dirname, "..", "contracts", "PermissiveAccount.sol"), "utf8");
-  const { PermissiveAccount: artifact } = await compileSolidity({
-    label: "test-permissive-account",
-    sources: { "PermissiveAccount.sol": source },
+/**
+ * Deploy the test account `contract` (test/contracts/`contract`.sol: a constructor taking Permit2's address and an
+ * `approvePermit2(token)`), and let Permit2 move `token` from it.
+ */
+export async function deployTestAccount(input: {
+  leg: ChainLeg;
+  token: Address;
+  contract: string;
+}): Promise<Address> {
+  const { contract } = input;
+  const source = readFileSync(join(import.meta.dirname, "..", "contracts", `${contract}.sol`), "utf8");
+  const { [contract]: artifact } = await compileSolidity({
+    label: `test-${contract}`,
+    sources: { [`${contract}.sol`]: source },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       metadata: { bytecodeHash: "none" },
       evmVersion: "london",
     },
-    contracts: ["PermissiveAccount.sol:PermissiveAccount"],
+    contracts: [`${contract}.sol:${contract}`],
   });
-  if (!artifact) throw new Error("PermissiveAccount did not compile");
+  if (!artifact) throw new Error(`${contract} did not compile`);
   const deployer = privateKeyToAccount(generatePrivateKey());
   const { publicClient, walletOf } = createLegClients(input.leg);
   await input.leg.faucet({
@@ -127,8 +135,7 @@ export async function deployPermissiveAccount(input: { leg: ChainLeg; token: Add
     bytecode: artifact.bytecode,
     args: [input.leg.info().permit2Address as Address],
   });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  const address = receipt.contractAddress as Address;
+  const address = (await publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address;
   const approve = await wallet.sendTransaction({
     to: address,
     data: encodeFunctionData({ abi: artifact.abi, functionName: "approvePermit2", args: [input.token] }),
